@@ -1,0 +1,94 @@
+import type { Context } from 'cordis'
+import { appState, GLOBAL, type ScopedListener, type ScopeKey } from './state.js'
+import { scopeChain, scopeOf } from './scope.js'
+
+/** Options of {@link onScoped}, the same as Cordis's `ctx.on` options. */
+export interface ScopedListenerOptions {
+  /** Run before the listeners registered so far. */
+  prepend?: boolean
+  /** See every scope's events, wherever it was registered. */
+  global?: boolean
+}
+
+/**
+ * Registers `callback` for the scoped event `name` through `ctx`: a listener registered through a scope
+ * sees that scope's and its descendants' events; an untagged one (or `global: true`) sees all. The
+ * registration is an effect of `ctx`'s fiber. Listeners are filed in a per-scope index, so admitting
+ * the listeners of one dispatch costs the length of its parent chain, not the number of scopes.
+ */
+export function onScoped<F extends (...args: any[]) => any>(
+  ctx: Context, name: string, callback: F, options: ScopedListenerOptions = {},
+): () => boolean {
+  const state = appState(ctx)
+  const scope = options.global ? undefined : scopeOf(ctx)
+  let removed = false
+  const dispose = ctx.effect(() => {
+    const seq = options.prepend ? --state.seq.prepend : ++state.seq.append
+    const entry: ScopedListener<F> = { callback, ctx, owner: ctx.fiber.name, scope, seq }
+    let byScope = state.listeners.get(name)
+    if (!byScope) state.listeners.set(name, byScope = new Map())
+    const bucketKey = scope ?? GLOBAL
+    let bucket = byScope.get(bucketKey)
+    if (!bucket) byScope.set(bucketKey, bucket = [])
+    if (options.prepend) bucket.unshift(entry)
+    else bucket.push(entry)
+    return () => {
+      const list = byScope.get(bucketKey)
+      const index = list ? list.indexOf(entry) : -1
+      if (index < 0) return
+      removed = true
+      list!.splice(index, 1)
+      if (!list!.length) byScope.delete(bucketKey)
+      if (!byScope.size && state.listeners.get(name) === byScope) state.listeners.delete(name)
+    }
+  }, `ctx.on(${JSON.stringify(name)})`)
+  return () => {
+    dispose()
+    return removed
+  }
+}
+
+/**
+ * Routes every `ctx.on(name, ...)` in `ctx`'s app into the scoped-listener index while `ctx` lives,
+ * so plugins subscribe with the ordinary Cordis call and still get scope filtering.
+ */
+export function defineScopedEvent(ctx: Context, name: string): () => void {
+  // Cordis's declared signature says `prepend: boolean`, but `ctx.on` passes its normalised options object.
+  const route = function (this: Context, event: string | symbol, listener: any, options: ScopedListenerOptions) {
+    if (event !== name) return
+    return onScoped(this, name, listener, options)
+  }
+  return ctx.on('internal/listener', route as any)
+}
+
+/**
+ * The listeners admitted to an event dispatched for `scope`, in dispatch order (prepended first,
+ * then registration order): the global bucket plus the bucket of each scope on `scope`'s chain.
+ */
+export function listenersFor<F extends (...args: any[]) => any>(
+  ctx: Context, name: string, scope: ScopeKey | undefined,
+): ScopedListener<F>[] {
+  const byScope = appState(ctx).listeners.get(name)
+  if (!byScope) return []
+  const global = byScope.get(GLOBAL) as ScopedListener<F>[] | undefined
+  let result: ScopedListener<F>[] | undefined
+  let merged = 0
+  if (global) result = global, merged = 1
+  for (const key of scopeChain(ctx, scope)) {
+    const bucket = byScope.get(key) as ScopedListener<F>[] | undefined
+    if (!bucket) continue
+    result = merged ? [...result!, ...bucket] : bucket
+    merged++
+  }
+  if (!result) return []
+  if (merged > 1) return result.sort((a, b) => a.seq - b.seq)
+  return result.slice()
+}
+
+/** Introspection for tests and tooling: how many listeners and scope buckets an event holds. */
+export function scopedListenerStats(ctx: Context, name: string): { listeners: number; buckets: number } {
+  const byScope = appState(ctx).listeners.get(name)
+  let listeners = 0
+  for (const bucket of byScope?.values() ?? []) listeners += bucket.length
+  return { listeners, buckets: byScope?.size ?? 0 }
+}

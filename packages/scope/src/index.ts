@@ -1,0 +1,15 @@
+/**
+ * `dsh-scope`: the scoped registration primitive. Mint a scope context for an identity key, read a
+ * context's scope, link scopes into parent chains, dispatch events filtered by scope through a
+ * per-scope listener index, and keep layered (global + per-scope) storage.
+ * @module
+ */
+export { createScope, scopeOf, isScopeActive, setScopeParent, parentOf, scopeChain } from './scope.js'
+export type { CreateScopeOptions, ScopeHandle } from './scope.js'
+export { onScoped, defineScopedEvent, listenersFor, scopedListenerStats } from './events.js'
+export type { ScopedListenerOptions } from './events.js'
+export { ScopedLayers } from './layers.js'
+export type { LayeredEntry } from './layers.js'
+export { kScope, GLOBAL } from './state.js'
+export type { ScopeKey, ScopedListener } from './state.js'
+export * as ScopeErrors from './errors.js'

@@ -1,0 +1,54 @@
+import type { Context } from 'cordis'
+
+/** A scope's identity: any object, compared by identity. */
+export type ScopeKey = object
+
+/** The context property that tags a context (and every context derived from it) with its scope. */
+export const kScope: unique symbol = Symbol.for('dsh.scope')
+
+/**
+ * Per-app bookkeeping shared by every helper of this package: live scopes, parent links and the
+ * scoped-listener index. One instance per Cordis root, found through {@link appState}.
+ */
+export interface AppState {
+  /** Live scopes by key. */
+  live: Map<ScopeKey, { label: string }>
+  /** Parent links; they outlive the scopes so a disposed middle scope still passes its chain on. */
+  parents: WeakMap<ScopeKey, ScopeKey>
+  /** Labels for error messages, kept for keys that have had a scope. */
+  labels: WeakMap<ScopeKey, string>
+  /** Scoped listeners by event name, then by the scope they were registered through. */
+  listeners: Map<string, Map<ScopeKey | typeof GLOBAL, ScopedListener[]>>
+  /** Registration counters that order listeners across buckets exactly as Cordis orders one list. */
+  seq: { append: number; prepend: number }
+}
+
+/** The bucket of listeners registered through untagged contexts, or with `global: true`. */
+export const GLOBAL: unique symbol = Symbol('dsh.scope.global')
+
+/** One listener in the scoped-listener index. */
+export interface ScopedListener<F extends (...args: any[]) => any = (...args: any[]) => any> {
+  /** The listener itself. */
+  readonly callback: F
+  /** The context it was registered through. */
+  readonly ctx: Context
+  /** The plugin (fiber) name that registered it, for error messages. */
+  readonly owner: string
+  /** The scope whose events it sees (with descendants); `undefined` sees all. */
+  readonly scope: ScopeKey | undefined
+  /** Dispatch position: prepended listeners are negative, appended ones positive. */
+  readonly seq: number
+}
+
+const states = new WeakMap<object, AppState>()
+
+/** The bookkeeping of the app `ctx` belongs to (created on first use). */
+export function appState(ctx: Context): AppState {
+  const root = ctx.root as object
+  let state = states.get(root)
+  if (!state) {
+    state = { live: new Map(), parents: new WeakMap(), labels: new WeakMap(), listeners: new Map(), seq: { append: 0, prepend: 0 } }
+    states.set(root, state)
+  }
+  return state
+}

@@ -1,0 +1,126 @@
+import type { ScopeKey } from 'dsh-scope'
+
+/**
+ * What one `assemble()` call is for. Declaration-merge extensible: packages add the fields they
+ * supply (`dsh-agent` adds `agent`). Providers must tolerate absent fields: a bare `assemble()` has none.
+ */
+export interface AssembleContext {
+  /** The scope whose layers (with its parent chain) are merged over the global layer. */
+  scope?: ScopeKey
+  /** Aborts this assembly: it then rejects with an `AbortError`. Not to be kept for another turn. */
+  signal?: AbortSignal
+}
+
+/** A text: fixed, or computed from the assembly context at every assembly. */
+export type PromptText = string | ((context: AssembleContext) => string)
+
+/** A named, ordered block of system-prompt text. */
+export interface PromptSection {
+  /** Unique within its layer; a nearer layer's section of the same name shadows it. */
+  name: string
+  /** Placement: ascending, ties by code-unit name order. Must be finite. */
+  order: number
+  /** The text, or a provider evaluated at each assembly (shadowed providers are not evaluated). */
+  text: PromptText
+  /** Claims the whole prompt: the assembly renders exactly this section. */
+  complete?: boolean
+  /** `false` emits the text verbatim (no `{{variable}}` interpolation). Default `true`. */
+  interpolate?: boolean
+}
+
+/** A named, ordered block of runtime context (part of the snapshot, not of the system prompt). */
+export interface PromptContext {
+  name: string
+  order: number
+  text: PromptText
+  interpolate?: boolean
+}
+
+/** A section as it stands in an assembly: text resolved but not yet interpolated. */
+export interface AssembledSection {
+  name: string
+  order: number
+  text: string
+  complete?: boolean
+  interpolate?: boolean
+  /** The plugin (fiber name) that registered it; absent for sections a listener added. */
+  owner?: string
+  /** The layer it came from: a scope key, or `undefined` for the global layer. */
+  scope?: ScopeKey
+}
+
+/** A runtime context as it stands in an assembly. */
+export interface AssembledContext {
+  name: string
+  order: number
+  text: string
+  interpolate?: boolean
+  owner?: string
+  scope?: ScopeKey
+}
+
+/** A tool schema offered to the model. Schemas in an assembly are deeply frozen. */
+export interface ToolSchema {
+  name: string
+  description?: string
+  /** JSON Schema of the parameters. */
+  parameters?: Record<string, unknown>
+  [key: string]: unknown
+}
+
+/** What a tool provider returns at each assembly. */
+export interface ToolProviderResult {
+  /** The schemas visible to this assembly (after any restriction). */
+  schemas: readonly ToolSchema[]
+  /** The pre-restriction universe of names, used to validate `toolOrder`. Defaults to the schema names. */
+  knownNames?: readonly string[]
+}
+
+/** A tool provider: consulted at every assembly of the layers it belongs to. */
+export type ToolProvider = (context: AssembleContext) => ToolProviderResult
+
+/** A variable provider: `undefined` means "no value in this assembly". */
+export type VariableProvider = (context: AssembleContext) => string | undefined
+
+/**
+ * The structured result of one `assemble()`: ordered sections, ordered contexts, ordered tools and every
+ * registered variable resolved. Declaration-merge extensible. Detached: mutating it never reaches the registry.
+ */
+export interface PromptAssembly {
+  sections: AssembledSection[]
+  contexts: AssembledContext[]
+  tools: ToolSchema[]
+  variables: Record<string, string | undefined>
+}
+
+/** A registry change, emitted as `system-prompt/change` after each registration and disposal. */
+export interface PromptChangeEvent {
+  /** What changed. */
+  kind: 'section' | 'context' | 'variable' | 'tools' | 'suppress-runtime-context'
+  /** `register` or `dispose`. */
+  action: 'register' | 'dispose'
+  /** The entry's name (sections, contexts, variables). */
+  name?: string
+  /** The layer: a scope key, or `undefined` for the global layer. */
+  scope?: ScopeKey
+  /** The plugin (fiber name) that made the registration. */
+  owner: string
+}
+
+/** `next()` of the waterfall: runs the remaining listeners on `assembly` (default: the one received). */
+export type AssembleNext = (assembly?: PromptAssembly) => Promise<PromptAssembly>
+
+/**
+ * A `system-prompt/assemble` listener. It must return a `PromptAssembly` (usually `next()`'s result or
+ * the one it was given): the type makes a forgotten return a compile error.
+ */
+export type AssembleListener = (
+  assembly: PromptAssembly, context: AssembleContext, next: AssembleNext,
+) => PromptAssembly | Promise<PromptAssembly>
+
+declare module 'cordis' {
+  interface Events {
+    'system-prompt/assemble': AssembleListener
+    'system-prompt/change'(event: PromptChangeEvent): void
+  }
+}

@@ -1,0 +1,34 @@
+// Bundles each workspace package's `src/index.ts` to `lib/index.js` (ESM) with esbuild.
+// Dependencies stay external, so cordis and our own services exist once at run time.
+// Declarations come from `tsc -b` (see tsconfig.json at the root).
+import { build } from 'esbuild'
+import { readdirSync, existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+const roots = ['packages', 'plugins']
+const entries = []
+for (const root of roots) {
+  if (!existsSync(root)) continue
+  for (const name of readdirSync(root)) {
+    const dir = join(root, name)
+    if (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'src/index.ts'))) continue
+    entries.push(dir)
+  }
+}
+
+await Promise.all(entries.map(async (dir) => {
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+  const bins = Object.values(manifest.bin ?? {})
+  await build({
+    entryPoints: [join(dir, 'src/index.ts'), ...bins.map((bin) => join(dir, String(bin).replace(/^\.\/lib\//, 'src/').replace(/\.js$/, '.ts')))],
+    outdir: join(dir, 'lib'),
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: true,
+    logLevel: 'warning',
+  })
+}))
+console.log(`built ${entries.length} packages`)

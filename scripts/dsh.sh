@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# One entry point for a fresh machine that has only Node.js and npm:
+#   bash scripts/dsh.sh demo   install, then run the main job on the bundled example deployment
+#   bash scripts/dsh.sh test   install, then type-check, build and run every test
+# It provides Yarn 4 through corepack (registry read from npm's config, never written down),
+# installs the workspace from the committed yarn.lock, then runs the matching `yarn` script.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+task="${1:-}"
+case "$task" in
+  demo|test|bench) shift ;;
+  *) echo "usage: bash scripts/dsh.sh demo|test|bench [args...]" >&2; exit 2 ;;
+esac
+
+bin="$PWD/.yarn-bin"
+if ! [ -x "$bin/yarn" ]; then
+  mkdir -p "$bin"
+  registry="$(npm config get registry | sed 's#/*$##')"
+  COREPACK_NPM_REGISTRY="$registry" COREPACK_ENABLE_DOWNLOAD_PROMPT=0 \
+    corepack enable --install-directory "$bin" yarn
+fi
+export PATH="$bin:$PATH"
+export COREPACK_NPM_REGISTRY="${COREPACK_NPM_REGISTRY:-$(npm config get registry | sed 's#/*$##')}"
+export COREPACK_ENABLE_DOWNLOAD_PROMPT=0
+
+yarn install --immutable >&2
+exec yarn "$task" "$@"
