@@ -1,0 +1,196 @@
+import type { Context } from 'cordis'
+import type { ScopeHandle, ScopeKey } from 'dsh-scope'
+import {
+  deepFreeze, renderContextSnapshot, renderSections, type PromptAssembly, type SystemPrompt, type ToolSchema,
+} from 'dsh-system-prompt'
+import { agentDisposed, invalidInput, invalidRecord } from './errors.js'
+import {
+  buildMessages, entry, stepEntries, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type ToolCall,
+} from './conversation.js'
+
+declare module 'dsh-system-prompt' {
+  interface AssembleContext {
+    /** The agent this assembly is for (set by `agent.step()`, always together with `scope`). */
+    agent?: Agent
+  }
+}
+
+/** A tool offered in a request (OpenAI-compatible). */
+export interface RequestTool {
+  type: 'function'
+  function: { name: string; description?: string; parameters?: Record<string, unknown> }
+}
+
+/** A chat-completions request body. `tools` is omitted when no tool is visible (providers reject `[]`). */
+export interface ChatRequest {
+  model: string
+  messages: ChatMessage[]
+  tools?: RequestTool[]
+}
+
+/** What the model sent back, or a tool result, as given to `agent.record()`. */
+export type RecordedMessage =
+  | { role: 'assistant'; content?: string | null; tool_calls?: ToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string; name?: string }
+
+/** Options of one step. */
+export interface StepOptions {
+  /** Aborts the assembly; the step then rejects with an `AbortError` and records nothing. */
+  signal?: AbortSignal
+}
+
+/** Everything one step produced, for callers that want more than the request. */
+export interface StepResult {
+  request: ChatRequest
+  assembly: PromptAssembly
+  system: string
+  snapshot: string
+  /** The entries this step appended to the record. */
+  added: readonly ConversationEntry[]
+}
+
+/** The fixed facts of an agent. */
+export interface AgentInit {
+  id: string
+  model: string
+  provider?: string
+  cwd?: string
+  preset?: string
+  parent?: Agent
+  promptChange: PromptChangePolicy
+}
+
+/**
+ * One agent: a scope of its own (its `ctx`), an append-only conversation, and `step()` which assembles
+ * for the scope and returns the next request. Created by `ctx.agents.create()`.
+ */
+export class Agent {
+  readonly id: string
+  readonly model: string
+  readonly provider?: string
+  readonly cwd?: string
+  readonly preset?: string
+  readonly parent?: Agent
+  readonly promptChange: PromptChangePolicy
+  private readonly record_: ConversationEntry[] = []
+  private disposed_ = false
+  private scope!: ScopeHandle
+  private prompt!: SystemPrompt
+  private log!: (message: string) => void
+
+  /** @internal Built by the `agents` service. */
+  constructor(init: AgentInit) {
+    this.id = init.id
+    this.model = init.model
+    if (init.provider !== undefined) this.provider = init.provider
+    if (init.cwd !== undefined) this.cwd = init.cwd
+    if (init.preset !== undefined) this.preset = init.preset
+    if (init.parent !== undefined) this.parent = init.parent
+    this.promptChange = init.promptChange
+  }
+
+  /** @internal Attaches the agent's scope once it exists. */
+  attach(scope: ScopeHandle, prompt: SystemPrompt, log: (message: string) => void): void {
+    this.scope = scope
+    this.prompt = prompt
+    this.log = log
+  }
+
+  /** @internal Marks the agent gone (its scope was disposed). */
+  markDisposed(): void {
+    this.disposed_ = true
+  }
+
+  /** The agent's scoped context: what is registered through it is agent-local and dies with the agent. */
+  get ctx(): Context {
+    return this.scope.ctx
+  }
+
+  /** The scope key of the agent (the agent itself). */
+  get key(): ScopeKey {
+    return this
+  }
+
+  /** Whether the agent has been disposed. */
+  get disposed(): boolean {
+    return this.disposed_
+  }
+
+  /** The append-only conversation record. */
+  get conversation(): readonly ConversationEntry[] {
+    return this.record_
+  }
+
+  /** The messages the next request would carry, without assembling (for inspection). */
+  messages(): ChatMessage[] {
+    return buildMessages(this.record_, this.promptChange)
+  }
+
+  /**
+   * Records `input` (if given), assembles for the agent's scope, records a changed system prompt and a
+   * changed runtime-context snapshot, and resolves to the request. A failure records nothing.
+   */
+  async step(input?: string, options: StepOptions = {}): Promise<ChatRequest> {
+    return (await this.stepDetailed(input, options)).request
+  }
+
+  /** `step()`, resolving to the request together with the assembly and the rendered texts. */
+  async stepDetailed(input?: string, options: StepOptions = {}): Promise<StepResult> {
+    if (this.disposed_) throw agentDisposed(this.id)
+    if (input !== undefined && typeof input !== 'string') throw invalidInput(this.id)
+    const assembly = await this.prompt.assemble({ scope: this, agent: this, signal: options.signal })
+    const sections = renderSections(assembly)
+    const snapshot = renderContextSnapshot(assembly)
+    options.signal?.throwIfAborted()
+    if (this.disposed_) throw agentDisposed(this.id)
+    let system = ''
+    let total = 0
+    for (const section of sections) {
+      const bytes = Buffer.byteLength(section.text, 'utf8')
+      total += bytes
+      this.log(`section=${section.name} bytes=${bytes}`)
+      system = system ? system + '\n\n' + section.text : section.text
+    }
+    this.log(`total sections=${sections.length} bytes=${total + Math.max(0, sections.length - 1) * 2}`)
+    const added = stepEntries(this.record_, system, input, snapshot)
+    this.record_.push(...added)
+    const request: ChatRequest = { model: this.model, messages: buildMessages(this.record_, this.promptChange) }
+    if (assembly.tools.length) request.tools = assembly.tools.map(toRequestTool)
+    return { request, assembly, system, snapshot, added }
+  }
+
+  /** Appends the model's reply or a tool result to the record. */
+  record(message: RecordedMessage): void {
+    if (this.disposed_) throw agentDisposed(this.id)
+    if (typeof message !== 'object' || message === null) throw invalidRecord(this.id, 'expected a message object')
+    if (message.role === 'assistant') {
+      const { content = null, tool_calls } = message
+      if (content !== null && typeof content !== 'string') throw invalidRecord(this.id, 'assistant content must be a string or null')
+      if (tool_calls !== undefined && !Array.isArray(tool_calls)) throw invalidRecord(this.id, 'tool_calls must be an array')
+      if (content === null && !tool_calls?.length) throw invalidRecord(this.id, 'an assistant message needs content or tool_calls')
+      const extra = tool_calls?.length ? { tool_calls: deepFreeze(structuredClone(tool_calls)) } : {}
+      this.record_.push(entry('assistant', content, 'assistant', extra))
+    } else if (message.role === 'tool') {
+      if (typeof message.tool_call_id !== 'string' || !message.tool_call_id) throw invalidRecord(this.id, 'a tool message needs a tool_call_id')
+      if (typeof message.content !== 'string') throw invalidRecord(this.id, 'tool content must be a string')
+      const extra: Partial<ChatMessage> = { tool_call_id: message.tool_call_id }
+      if (message.name !== undefined) extra.name = message.name
+      this.record_.push(entry('tool', message.content, 'tool', extra))
+    } else {
+      throw invalidRecord(this.id, `role must be "assistant" or "tool" (user input goes through step(input)), received ${JSON.stringify((message as { role?: unknown }).role)}`)
+    }
+  }
+
+  /** Disposes the agent's scope and everything registered through it. Idempotent. */
+  dispose(): Promise<void> {
+    this.disposed_ = true
+    return this.scope.dispose()
+  }
+}
+
+function toRequestTool(tool: ToolSchema): RequestTool {
+  const fn: RequestTool['function'] = { name: tool.name }
+  if (tool.description !== undefined) fn.description = tool.description
+  if (tool.parameters !== undefined) fn.parameters = tool.parameters
+  return { type: 'function', function: fn }
+}

@@ -1,0 +1,16 @@
+/**
+ * `dsh-agent`: the `agents` service. One scope per agent, presets as standing parent scopes, the loop
+ * variables, and the conversation record that turns assemblies into cache-friendly requests.
+ * @module
+ */
+import { Agents } from './service.js'
+
+export { Agents, Config } from './service.js'
+export type { CreateAgentOptions, PresetHandle } from './service.js'
+export { Agent } from './agent.js'
+export type { ChatRequest, RequestTool, RecordedMessage, StepOptions, StepResult, AgentInit } from './agent.js'
+export { buildMessages, stepEntries } from './conversation.js'
+export type { ChatMessage, ConversationEntry, EntrySource, PromptChangePolicy, ToolCall } from './conversation.js'
+export * as AgentErrors from './errors.js'
+
+export default Agents

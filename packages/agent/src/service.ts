@@ -1,0 +1,144 @@
+import { Context, Service } from 'cordis'
+import z from 'schemastery'
+import { createScope, type ScopeHandle, type ScopeKey } from 'dsh-scope'
+import type { SystemPrompt } from 'dsh-system-prompt'
+import { Agent } from './agent.js'
+import type { PromptChangePolicy } from './conversation.js'
+import {
+  duplicateAgent, duplicatePreset, invalidAgentId, invalidModel, invalidPresetId, invalidPromptChange, unknownParent,
+  unknownPreset,
+} from './errors.js'
+
+declare module 'cordis' {
+  interface Context {
+    agents: Agents
+  }
+}
+
+/** Configuration of the `agents` service (`dsh-agent`). */
+export interface Config {
+  promptChange: PromptChangePolicy
+}
+
+/** The schemastery schema of {@link Config}. */
+export const Config: z<Partial<Config>, Config> = z.object({
+  promptChange: z.union(['append', 'replace'] as const).default('append')
+    .description('How a changed system prompt enters the requests: `append` adds the new complete version later in the conversation (earlier messages, and the provider\'s cached prefix, stay as they were); `replace` keeps one system prompt at the head of every request and replaces it.'),
+}) as any
+
+/** What `create()` needs. */
+export interface CreateAgentOptions {
+  /** Unique among live agents. */
+  id: string
+  /** The model name sent in requests and offered as `{{model}}`. */
+  model: string
+  /** Offered as `{{provider}}`. */
+  provider?: string
+  /** Offered as `{{cwd}}`. */
+  cwd?: string
+  /** A preset id: the preset's standing scope becomes this agent's parent scope. */
+  preset?: string
+  /** A parent agent (or its id): a sub-agent's scope has the parent agent's scope as parent. */
+  parent?: Agent | string
+  /** Overrides the service's `promptChange` for this agent. */
+  promptChange?: PromptChangePolicy
+}
+
+/** A preset's standing scope, shared by the agents created with it. */
+export interface PresetHandle extends ScopeHandle {
+  readonly id: string
+}
+
+/**
+ * The `agents` service: one scope per agent, presets as standing parent scopes, the loop variables
+ * `model`, `provider` and `cwd`, and per-step assembly into chat-completions requests.
+ */
+export class Agents extends Service {
+  static inject = ['systemPrompt']
+  static Config = Config
+  declare ctx: Context
+  private readonly live = new Map<string, Agent>()
+  private readonly presets = new Map<string, PresetHandle>()
+  private readonly prompt: SystemPrompt
+
+  constructor(ctx: Context, readonly config: Config) {
+    super(ctx, 'agents')
+    this.prompt = ctx.systemPrompt
+    ctx.systemPrompt.variable('model', (context) => context.agent?.model)
+    ctx.systemPrompt.variable('provider', (context) => context.agent?.provider)
+    ctx.systemPrompt.variable('cwd', (context) => context.agent?.cwd)
+  }
+
+  /**
+   * Creates an agent whose scope is a child of the calling context (the agent is disposed with the
+   * calling plugin). The calling context must inject the services the agent's registrations will use.
+   */
+  async create(options: CreateAgentOptions): Promise<Agent> {
+    const { id, model, provider, cwd, preset } = options ?? ({} as CreateAgentOptions)
+    if (typeof id !== 'string' || !id) throw invalidAgentId(id)
+    if (typeof model !== 'string' || !model) throw invalidModel(id)
+    if (this.live.has(id)) throw duplicateAgent(id)
+    const promptChange = options.promptChange ?? this.config.promptChange
+    if (promptChange !== 'append' && promptChange !== 'replace') throw invalidPromptChange(promptChange)
+    let parentKey: ScopeKey | undefined
+    if (preset !== undefined) {
+      const handle = this.presets.get(preset)
+      if (!handle) throw unknownPreset(preset, [...this.presets.keys()].sort())
+      parentKey = handle.key
+    }
+    let parent: Agent | undefined
+    if (options.parent !== undefined) {
+      parent = typeof options.parent === 'string' ? this.live.get(options.parent) : options.parent
+      if (!parent || parent.disposed) throw unknownParent(id, typeof options.parent === 'string' ? options.parent : options.parent.id)
+      parentKey ??= parent
+    }
+    const agent = new Agent({ id, model, provider, cwd, preset, parent, promptChange })
+    const scope = createScope(this.ctx, agent, { parent: parentKey, label: `agent:${id}` })
+    const logger = this.ctx.logger('dsh-agent')
+    agent.attach(scope, this.ctx.reflect.trace(this.prompt) as SystemPrompt, (message) => logger.debug(`agent=${id} ${message}`))
+    this.live.set(id, agent)
+    scope.ctx.effect(() => () => {
+      agent.markDisposed()
+      if (this.live.get(id) === agent) this.live.delete(id)
+    }, `agents.create(${JSON.stringify(id)})`)
+    return agent
+  }
+
+  /**
+   * Defines a preset's standing scope through the calling context (it lives as long as that context).
+   * Registrations made through the returned `ctx` (persona, sections, tool restrictions) apply to every
+   * agent created with `preset: id`, unless the agent shadows them.
+   */
+  definePreset(id: string): PresetHandle {
+    if (typeof id !== 'string' || !id) throw invalidPresetId(id)
+    if (this.presets.has(id)) throw duplicatePreset(id)
+    const key = { preset: id }
+    const scope = createScope(this.ctx, key, { label: `preset:${id}` })
+    const handle: PresetHandle = { id, key: scope.key, ctx: scope.ctx, dispose: () => scope.dispose() }
+    this.presets.set(id, handle)
+    scope.ctx.effect(() => () => {
+      if (this.presets.get(id) === handle) this.presets.delete(id)
+    }, `agents.definePreset(${JSON.stringify(id)})`)
+    return handle
+  }
+
+  /** A live agent by id. */
+  get(id: string): Agent | undefined {
+    return this.live.get(id)
+  }
+
+  /** The live agents, in creation order. */
+  list(): Agent[] {
+    return [...this.live.values()]
+  }
+
+  /** A preset by id. */
+  preset(id: string): PresetHandle | undefined {
+    return this.presets.get(id)
+  }
+
+  /** The defined preset ids, in name order. */
+  presetIds(): string[] {
+    return [...this.presets.keys()].sort()
+  }
+}

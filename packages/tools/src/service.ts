@@ -1,0 +1,230 @@
+import { Context, Service } from 'cordis'
+import z from 'schemastery'
+import { ScopedLayers, scopeChain, scopeOf, type ScopeKey } from 'dsh-scope'
+import {
+  compareCodeUnits, deepFreeze, SECTION_PLACEMENTS, type AssembleContext, type SystemPrompt, type ToolSchema,
+} from 'dsh-system-prompt'
+import {
+  duplicateGlobalTool, duplicateScopedTool, guidanceWithoutOrder, invalidDescription, invalidGuidance,
+  invalidRestriction, invalidToolName, restrictNeedsScope, unknownRestrictedTools,
+} from './errors.js'
+import { validateParameters } from './schema.js'
+
+declare module 'cordis' {
+  interface Context {
+    tools: ToolRegistry
+  }
+  interface Events {
+    'tools/change'(event: ToolChangeEvent): void
+  }
+}
+
+/** A tool as registered. */
+export interface ToolDefinition {
+  /** The model-facing function name (`/^[a-zA-Z0-9_-]{1,64}$/`), unique within its layer. */
+  name: string
+  /** What the tool does, for the model. */
+  description: string
+  /** JSON Schema of the arguments (top-level `type: "object"`). */
+  parameters: Record<string, unknown>
+  /**
+   * Cross-call guidance, registered as section `tool:<name>` in the same layer, emitted verbatim
+   * (interpolation off) in the assemblies where the tool is visible. Its order is the named placement
+   * of `tool:<name>`, or the explicit `order`.
+   */
+  guidance?: string | { text: string; order?: number }
+}
+
+/** Which tools a scope may see, on top of what it inherits. */
+export interface ToolRestriction {
+  /** Only these tools stay visible (several `allow` lists intersect). */
+  allow?: readonly string[]
+  /** These tools are hidden. */
+  deny?: readonly string[]
+}
+
+/** Emitted as `tools/change` after a tool or restriction is registered or disposed. */
+export interface ToolChangeEvent {
+  kind: 'tool' | 'restriction'
+  action: 'register' | 'dispose'
+  name?: string
+  scope?: ScopeKey
+  owner: string
+}
+
+interface ToolEntry {
+  readonly kind: 'tool'
+  readonly schema: ToolSchema
+  readonly owner: string
+  readonly scope: ScopeKey | undefined
+}
+
+interface RestrictionEntry {
+  readonly kind: 'restriction'
+  readonly allow: ReadonlySet<string> | undefined
+  readonly deny: ReadonlySet<string>
+  readonly owner: string
+  readonly scope: ScopeKey
+}
+
+/** The tools a chain sees. */
+export interface ToolView {
+  /** Visible after restrictions, in name order. */
+  readonly visible: readonly ToolSchema[]
+  /** Every name the chain inherits before restrictions (the universe `toolOrder` is checked against). */
+  readonly known: readonly string[]
+  /** The visible names. */
+  readonly names: ReadonlySet<string>
+  /** Owner and layer of each visible tool. */
+  readonly origin: ReadonlyMap<string, { owner: string; scope: ScopeKey | undefined }>
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
+
+/**
+ * The `tools` service: tools with JSON Schema parameters and optional guidance, registered in the layer
+ * of the calling context and owned by its fiber; per-scope restrictions; and one tool provider for the
+ * `systemPrompt` service that offers each assembly the tools its scope may see.
+ */
+export class ToolRegistry extends Service {
+  static inject = ['systemPrompt']
+  static Config: z<{}> = z.object({})
+  declare ctx: Context
+  private readonly layers = new ScopedLayers<ToolEntry | RestrictionEntry>()
+  private readonly prompt: SystemPrompt
+  private restrictionIds = 0
+
+  constructor(ctx: Context) {
+    super(ctx, 'tools')
+    this.prompt = ctx.systemPrompt
+    ctx.systemPrompt.tools((context: AssembleContext) => {
+      const view = this.view(context.scope)
+      return { schemas: view.visible, knownNames: view.known }
+    })
+  }
+
+  /** Registers a tool (and its guidance section) in the calling context's layer. Returns the disposer. */
+  register(tool: ToolDefinition): () => void {
+    const { name, description, parameters, guidance } = tool ?? ({} as ToolDefinition)
+    if (typeof name !== 'string' || !TOOL_NAME.test(name)) throw invalidToolName(name)
+    if (typeof description !== 'string') throw invalidDescription(name)
+    validateParameters(name, parameters)
+    const section = guidance === undefined ? undefined : guidanceSection(name, guidance)
+    const ctx = this.ctx
+    const scope = scopeOf(ctx)
+    const entry: ToolEntry = {
+      kind: 'tool',
+      schema: deepFreeze({ name, description, parameters: structuredClone(parameters) }),
+      owner: ctx.fiber.name,
+      scope,
+    }
+    // The guidance goes through the caller's context, so it lands in the same layer with the same owner.
+    const prompt = section && (ctx.reflect.trace(this.prompt) as SystemPrompt)
+    return ctx.effect(() => {
+      if (!this.layers.add(scope, 't:' + name, entry)) {
+        throw scope === undefined ? duplicateGlobalTool(name) : duplicateScopedTool(name)
+      }
+      let disposeGuidance: (() => void) | undefined
+      try {
+        // The guidance renders only where the tool is visible: a restricted scope gets neither.
+        if (prompt && section) {
+          const text = section.text
+          disposeGuidance = prompt.section({
+            name: section.name, order: section.order, interpolate: false,
+            text: (context) => this.view(context.scope).names.has(name) ? text : '',
+          })
+        }
+      } catch (error) {
+        this.layers.remove(scope, 't:' + name, entry)
+        throw error
+      }
+      this.emit(ctx, { kind: 'tool', action: 'register', name, scope, owner: entry.owner })
+      return () => {
+        disposeGuidance?.()
+        if (this.layers.remove(scope, 't:' + name, entry)) {
+          this.emit(ctx, { kind: 'tool', action: 'dispose', name, scope, owner: entry.owner })
+        }
+      }
+    }, `tools.register(${JSON.stringify(name)})`)
+  }
+
+  /**
+   * Narrows what the calling scope (and its descendants) inherit: `allow` keeps only the listed tools,
+   * `deny` hides the listed ones. Only through a scoped context; names must be known to that scope.
+   */
+  restrict(restriction: ToolRestriction): () => void {
+    const ctx = this.ctx
+    const scope = scopeOf(ctx)
+    if (scope === undefined) throw restrictNeedsScope()
+    const allow = nameList(restriction?.allow, 'allow')
+    const deny = nameList(restriction?.deny, 'deny') ?? []
+    if (!allow && !deny.length) throw invalidRestriction('needs a non-empty allow or deny list')
+    const known = this.view(scope).known
+    const knownSet = new Set(known)
+    const unknown = [...(allow ?? []), ...deny].filter((name) => !knownSet.has(name))
+    if (unknown.length) throw unknownRestrictedTools([...new Set(unknown)], known)
+    const entry: RestrictionEntry = {
+      kind: 'restriction', allow: allow && new Set(allow), deny: new Set(deny), owner: ctx.fiber.name, scope,
+    }
+    const key = 'r:' + ++this.restrictionIds
+    return ctx.effect(() => {
+      this.layers.add(scope, key, entry)
+      this.emit(ctx, { kind: 'restriction', action: 'register', scope, owner: entry.owner })
+      return () => {
+        if (this.layers.remove(scope, key, entry)) this.emit(ctx, { kind: 'restriction', action: 'dispose', scope, owner: entry.owner })
+      }
+    }, 'tools.restrict()')
+  }
+
+  /** The tools an assembly for `scope` sees (memoised per chain until a layer on it changes). */
+  view(scope?: ScopeKey): ToolView {
+    const chain = scopeChain(this.ctx, scope)
+    return this.layers.memo(chain, () => this.computeView(chain))
+  }
+
+  /** A visible tool's schema for `scope`, e.g. to execute a call the model made; `undefined` if hidden. */
+  get(name: string, scope?: ScopeKey): ToolSchema | undefined {
+    return this.view(scope).visible.find((tool) => tool.name === name)
+  }
+
+  /** Introspection for tests and tooling. */
+  stats(): { layers: number; scopeLayers: number; entries: number } {
+    return this.layers.stats()
+  }
+
+  private computeView(chain: readonly ScopeKey[]): ToolView {
+    const tools: ToolEntry[] = []
+    const restrictions: RestrictionEntry[] = []
+    for (const { value } of this.layers.resolve(chain).values()) {
+      if (value.kind === 'tool') tools.push(value)
+      else restrictions.push(value)
+    }
+    tools.sort((a, b) => compareCodeUnits(a.schema.name, b.schema.name))
+    const visible = tools.filter(({ schema: { name } }) => restrictions.every((r) => (!r.allow || r.allow.has(name)) && !r.deny.has(name)))
+    const origin = new Map(visible.map((t) => [t.schema.name, { owner: t.owner, scope: t.scope }]))
+    return { visible: visible.map((t) => t.schema), known: tools.map((t) => t.schema.name), names: new Set(origin.keys()), origin }
+  }
+
+  private emit(ctx: Context, event: ToolChangeEvent): void {
+    if (event.scope === undefined) delete event.scope
+    if (event.name === undefined) delete event.name
+    ctx.emit('tools/change', event)
+  }
+}
+
+function guidanceSection(name: string, guidance: ToolDefinition['guidance']): { name: string; order: number; text: string } {
+  const sectionName = `tool:${name}`
+  const spec = typeof guidance === 'string' ? { text: guidance } : guidance
+  if (typeof spec !== 'object' || spec === null || typeof spec.text !== 'string') throw invalidGuidance(name)
+  if (spec.order !== undefined) return { name: sectionName, order: spec.order, text: spec.text }
+  if (!Object.hasOwn(SECTION_PLACEMENTS, sectionName)) throw guidanceWithoutOrder(name)
+  return { name: sectionName, order: SECTION_PLACEMENTS[sectionName], text: spec.text }
+}
+
+function nameList(value: unknown, key: 'allow' | 'deny'): string[] | undefined {
+  if (value === undefined) return undefined
+  if (!Array.isArray(value) || !value.every((n) => typeof n === 'string')) {
+    throw invalidRestriction(`${key} must be an array of tool names`)
+  }
+  return value
+}
