@@ -1,7 +1,7 @@
 import { Context, Service } from 'cordis'
 import z from 'schemastery'
 import { createScope, type ScopeHandle, type ScopeKey } from 'dsh-scope'
-import type { SystemPrompt } from 'dsh-system-prompt'
+import { markNoShadow, type SystemPrompt } from 'dsh-system-prompt'
 import { Agent } from './agent.js'
 import type { PromptChangePolicy } from './conversation.js'
 import {
@@ -63,6 +63,7 @@ export class Agents extends Service {
 
   constructor(ctx: Context, readonly config: Config) {
     super(ctx, 'agents')
+    markNoShadow(this)
     this.prompt = ctx.systemPrompt
     ctx.systemPrompt.variable('model', (context) => context.agent?.model)
     ctx.systemPrompt.variable('provider', (context) => context.agent?.provider)

@@ -22,3 +22,8 @@ export function parentCycle(label: string): Error {
 export function invalidScopeKey(received: unknown): TypeError {
   return new TypeError(`scope key must be an object compared by identity, received ${received === null ? 'null' : typeof received}`)
 }
+
+/** Thrown when something is registered through the context of a disposed scope. */
+export function scopeDisposed(label: string): Error {
+  return new Error(`scope "${label}" has been disposed; nothing more can be registered through its context`)
+}

@@ -1,6 +1,7 @@
 import type { Context } from 'cordis'
 import { appState, GLOBAL, type ScopedListener, type ScopeKey } from './state.js'
 import { scopeChain, scopeOf } from './scope.js'
+import { ownEffect, ownerName } from './effect.js'
 
 /** Options of {@link onScoped}, the same as Cordis's `ctx.on` options. */
 export interface ScopedListenerOptions {
@@ -13,35 +14,37 @@ export interface ScopedListenerOptions {
 /**
  * Registers `callback` for the scoped event `name` through `ctx`: a listener registered through a scope
  * sees that scope's and its descendants' events; an untagged one (or `global: true`) sees all. The
- * registration is an effect of `ctx`'s fiber. Listeners are filed in a per-scope index, so admitting
- * the listeners of one dispatch costs the length of its parent chain, not the number of scopes.
+ * registration is owned like any dsh registration (see {@link ownEffect}). Listeners are filed in a
+ * per-scope index, so admitting the listeners of one dispatch costs the length of its parent chain, not
+ * the number of scopes.
  */
 export function onScoped<F extends (...args: any[]) => any>(
   ctx: Context, name: string, callback: F, options: ScopedListenerOptions = {},
 ): () => boolean {
   const state = appState(ctx)
   const scope = options.global ? undefined : scopeOf(ctx)
+  const bucketKey = scope ?? GLOBAL
   let removed = false
-  const dispose = ctx.effect(() => {
-    const seq = options.prepend ? --state.seq.prepend : ++state.seq.append
-    const entry: ScopedListener<F> = { callback, ctx, owner: ctx.fiber.name, scope, seq }
-    let byScope = state.listeners.get(name)
-    if (!byScope) state.listeners.set(name, byScope = new Map())
-    const bucketKey = scope ?? GLOBAL
-    let bucket = byScope.get(bucketKey)
-    if (!bucket) byScope.set(bucketKey, bucket = [])
-    if (options.prepend) bucket.unshift(entry)
-    else bucket.push(entry)
-    return () => {
-      const list = byScope.get(bucketKey)
-      const index = list ? list.indexOf(entry) : -1
-      if (index < 0) return
-      removed = true
-      list!.splice(index, 1)
-      if (!list!.length) byScope.delete(bucketKey)
-      if (!byScope.size && state.listeners.get(name) === byScope) state.listeners.delete(name)
-    }
-  }, `ctx.on(${JSON.stringify(name)})`)
+  const entry: ScopedListener<F> = {
+    callback, ctx, owner: ownerName(ctx), scope, seq: options.prepend ? --state.seq.prepend : ++state.seq.append,
+  }
+  // Owned first (this throws for an inactive owner), then filed: a failure leaves nothing behind.
+  const dispose = ownEffect(ctx, () => {
+    const map = state.listeners.get(name)
+    const list = map?.get(bucketKey)
+    const index = list ? list.indexOf(entry) : -1
+    if (index < 0) return
+    removed = true
+    list!.splice(index, 1)
+    if (!list!.length) map!.delete(bucketKey)
+    if (!map!.size) state.listeners.delete(name)
+  })
+  let byScope = state.listeners.get(name)
+  if (!byScope) state.listeners.set(name, byScope = new Map())
+  let bucket = byScope.get(bucketKey)
+  if (!bucket) byScope.set(bucketKey, bucket = [])
+  if (options.prepend) bucket.unshift(entry)
+  else bucket.push(entry)
   return () => {
     dispose()
     return removed
@@ -53,12 +56,23 @@ export function onScoped<F extends (...args: any[]) => any>(
  * so plugins subscribe with the ordinary Cordis call and still get scope filtering.
  */
 export function defineScopedEvent(ctx: Context, name: string): () => void {
+  const state = appState(ctx)
+  state.scopedEvents.set(name, (state.scopedEvents.get(name) ?? 0) + 1)
   // Cordis's declared signature says `prepend: boolean`, but `ctx.on` passes its normalised options object.
   const route = function (this: Context, event: string | symbol, listener: any, options: ScopedListenerOptions) {
     if (event !== name) return
     return onScoped(this, name, listener, options)
   }
-  return ctx.on('internal/listener', route as any)
+  const dispose = ctx.on('internal/listener', route as any)
+  let done = false
+  return () => {
+    if (done) return
+    done = true
+    dispose()
+    const count = (state.scopedEvents.get(name) ?? 1) - 1
+    if (count) state.scopedEvents.set(name, count)
+    else state.scopedEvents.delete(name)
+  }
 }
 
 /**

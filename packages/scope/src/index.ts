@@ -6,10 +6,11 @@
  */
 export { createScope, scopeOf, isScopeActive, setScopeParent, parentOf, scopeChain } from './scope.js'
 export type { CreateScopeOptions, ScopeHandle } from './scope.js'
+export { ownEffect, ownerName, ownerScope } from './effect.js'
 export { onScoped, defineScopedEvent, listenersFor, scopedListenerStats } from './events.js'
 export type { ScopedListenerOptions } from './events.js'
 export { ScopedLayers } from './layers.js'
 export type { LayeredEntry } from './layers.js'
-export { kScope, GLOBAL } from './state.js'
-export type { ScopeKey, ScopedListener } from './state.js'
+export { kScope, kOwner, GLOBAL } from './state.js'
+export type { ScopeKey, ScopedListener, ScopeRecord } from './state.js'
 export * as ScopeErrors from './errors.js'

@@ -1,12 +1,14 @@
 import type { Context } from 'cordis'
-import { appState, kScope, type AppState, type ScopeKey } from './state.js'
-import { invalidScopeKey, parentAlreadySet, parentCycle, scopeAlreadyActive } from './errors.js'
+import { appState, kOwner, kScope, type AppState, type ScopeKey, type ScopeRecord } from './state.js'
+import { invalidScopeKey, parentAlreadySet, parentCycle, scopeAlreadyActive, scopeDisposed } from './errors.js'
+import { ownEffect, runTeardowns } from './effect.js'
+import { onScoped, type ScopedListenerOptions } from './events.js'
 
 /** Options of {@link createScope}. */
 export interface CreateScopeOptions {
   /** The parent scope's key: this scope's assemblies also see the parent's layers (nearest wins). */
   parent?: ScopeKey
-  /** A readable name used as the scope's plugin name and in error messages (default `scope`). */
+  /** A readable name, used as the owner of the scope's registrations and in messages (default `scope`). */
   label?: string
 }
 
@@ -20,37 +22,88 @@ export interface ScopeHandle {
   dispose(): Promise<void>
 }
 
+// Cordis calls that create effects: through a scope context they are routed to the scope's own child
+// fiber (made on first use), so what they create is owned by the scope, not by the creating plugin.
+const ROUTED = ['effect', 'plugin', 'inject', 'provide', 'accessor', 'mixin'] as const
+
+const methods: Record<string, (this: Context, ...args: any[]) => unknown> = {
+  on(this: Context, name: string, listener: (...args: any[]) => any, options?: boolean | ScopedListenerOptions) {
+    const normalised = typeof options === 'object' ? options : { prepend: !!options }
+    if (appState(this).scopedEvents.has(name)) return onScoped(this, name, listener, normalised)
+    return lazyContext(this).on(name as never, listener as never, options)
+  },
+  once(this: Context, name: string, listener: (...args: any[]) => any, options?: boolean | ScopedListenerOptions) {
+    const dispose = methods.on.call(this, name, function (this: unknown, ...args: any[]) {
+      dispose()
+      return listener.apply(this, args)
+    }, options) as () => boolean
+    return dispose
+  },
+}
+for (const name of ROUTED) {
+  methods[name] = function (this: Context, ...args: any[]) {
+    const target = lazyContext(this) as unknown as Record<string, (...args: any[]) => unknown>
+    return target[name](...args)
+  }
+}
+
 /**
- * Mints a scope for `key` under `ctx`. The scope is a child plugin of `ctx`: disposing `ctx`'s plugin
- * disposes the scope too. Everything registered through the returned `ctx` is owned by the scope.
+ * Mints a scope for `key` under `ctx`. The scope is owned by `ctx`'s plugin (disposed with it) and owns
+ * everything registered through the returned `ctx` and contexts derived from it: dsh registrations
+ * directly (cheaply, without a fiber of its own), and generic Cordis effects (`ctx.effect`, `ctx.on` for
+ * ordinary events, `ctx.plugin`, ...) through a child fiber made the first time one is needed.
+ * The scope context reads services exactly like `ctx`, so `ctx` should inject what the scope uses.
  */
 export function createScope(ctx: Context, key: ScopeKey, options: CreateScopeOptions = {}): ScopeHandle {
   if (typeof key !== 'object' || key === null) throw invalidScopeKey(key)
   const state = appState(ctx)
   const label = options.label ?? 'scope'
-  if (state.live.has(key)) throw scopeAlreadyActive(state.live.get(key)!.label)
+  const existing = state.live.get(key)
+  if (existing) throw scopeAlreadyActive(existing.label)
   if (options.parent !== undefined) checkParent(state, key, options.parent, label)
 
-  const record = { label }
-  // A fresh plugin object per scope gives the fiber a readable name without a shared runtime.
-  const fiber = ctx.plugin({ name: label, apply() {} }) as unknown as { ctx: Context; dispose(): Promise<void> }
-  state.labels.set(key, label)
+  const record: ScopeRecord = { key, label, teardowns: new Set(), disposed: false }
+  // Inside a Cordis service method the context may be the service's shadow of the caller's context;
+  // the scope belongs to the caller, so start from the use site (as Cordis's own tracing does).
+  const creator = (ctx as unknown as Record<symbol, unknown>)[kShadow] ? Object.getPrototypeOf(ctx) as Context : ctx
+  const detach = ownEffect(creator, () => void disposeRecord(state, record))
+  const scopeCtx = creator.extend({ [kScope]: key, [kOwner]: record, [kCreator]: creator }) as Context
+  for (const name in methods) Object.defineProperty(scopeCtx, name, { value: methods[name], configurable: true, writable: true })
   if (options.parent !== undefined) state.parents.set(key, options.parent)
-  const scopeCtx = fiber.ctx.extend({ [kScope]: key }) as Context
+  state.labels.set(key, label)
   state.live.set(key, record)
-  fiber.ctx.effect(() => () => {
-    if (state.live.get(key) === record) state.live.delete(key)
-  }, 'dsh-scope')
-
-  let disposing: Promise<void> | undefined
   return {
     key,
     ctx: scopeCtx,
     dispose() {
-      disposing ??= Promise.resolve(fiber.dispose()).then(() => {})
-      return disposing
+      detach()
+      return record.disposing ?? disposeRecord(state, record)
     },
   }
+}
+
+const kCreator: unique symbol = Symbol('dsh.scope.creator')
+const kShadow = Symbol.for('cordis.shadow')
+
+/** The scope's child fiber context, made on first use under the creating context. */
+function lazyContext(ctx: Context): Context {
+  const record = (ctx as unknown as Record<symbol, ScopeRecord>)[kOwner]
+  if (record.disposed) throw scopeDisposed(record.label)
+  if (!record.lazy) {
+    const creator = (ctx as unknown as Record<symbol, Context>)[kCreator]
+    const fiber = creator.plugin({ name: record.label, apply() {} }) as unknown as { ctx: Context; dispose(): Promise<void> }
+    record.lazy = { ctx: fiber.ctx.extend({ [kScope]: record.key }) as Context, dispose: () => fiber.dispose() }
+  }
+  return record.lazy.ctx
+}
+
+function disposeRecord(state: AppState, record: ScopeRecord): Promise<void> {
+  if (record.disposing) return record.disposing
+  record.disposed = true
+  if (state.live.get(record.key) === record) state.live.delete(record.key)
+  runTeardowns(record.teardowns)
+  record.disposing = record.lazy ? Promise.resolve(record.lazy.dispose()).then(() => {}) : Promise.resolve()
+  return record.disposing
 }
 
 /** The scope key a context belongs to, or `undefined` for an untagged (global) context. */

@@ -6,19 +6,36 @@ export type ScopeKey = object
 /** The context property that tags a context (and every context derived from it) with its scope. */
 export const kScope: unique symbol = Symbol.for('dsh.scope')
 
+/** The context property that makes a scope the owner of registrations made through its context. */
+export const kOwner: unique symbol = Symbol.for('dsh.scope.owner')
+
+/** A live (or disposed) scope: the owner of what is registered through its context. */
+export interface ScopeRecord {
+  readonly key: ScopeKey
+  readonly label: string
+  /** Teardowns of registrations owned by the scope, run last-in first-out on disposal. */
+  readonly teardowns: Set<() => void>
+  /** The child fiber made on demand for generic Cordis effects (`ctx.effect`, `ctx.plugin`, ...). */
+  lazy?: { ctx: Context; dispose(): Promise<void> }
+  disposed: boolean
+  disposing?: Promise<void>
+}
+
 /**
  * Per-app bookkeeping shared by every helper of this package: live scopes, parent links and the
  * scoped-listener index. One instance per Cordis root, found through {@link appState}.
  */
 export interface AppState {
   /** Live scopes by key. */
-  live: Map<ScopeKey, { label: string }>
+  live: Map<ScopeKey, ScopeRecord>
   /** Parent links; they outlive the scopes so a disposed middle scope still passes its chain on. */
   parents: WeakMap<ScopeKey, ScopeKey>
   /** Labels for error messages, kept for keys that have had a scope. */
   labels: WeakMap<ScopeKey, string>
   /** Scoped listeners by event name, then by the scope they were registered through. */
   listeners: Map<string, Map<ScopeKey | typeof GLOBAL, ScopedListener[]>>
+  /** Event names routed into the scoped-listener index, with how many definers keep each. */
+  scopedEvents: Map<string, number>
   /** Registration counters that order listeners across buckets exactly as Cordis orders one list. */
   seq: { append: number; prepend: number }
 }
@@ -47,7 +64,7 @@ export function appState(ctx: Context): AppState {
   const root = ctx.root as object
   let state = states.get(root)
   if (!state) {
-    state = { live: new Map(), parents: new WeakMap(), labels: new WeakMap(), listeners: new Map(), seq: { append: 0, prepend: 0 } }
+    state = { live: new Map(), parents: new WeakMap(), labels: new WeakMap(), listeners: new Map(), scopedEvents: new Map(), seq: { append: 0, prepend: 0 } }
     states.set(root, state)
   }
   return state

@@ -4,7 +4,7 @@
  */
 import { SystemPrompt } from './service.js'
 
-export { SystemPrompt, ASSEMBLE_EVENT } from './service.js'
+export { SystemPrompt, ASSEMBLE_EVENT, markNoShadow } from './service.js'
 export { Config, DEFAULT_IDENTITY } from './config.js'
 export {
   PERSONA_SECTION, PERSONA_ORDER, PERSONA_SUFFIX_SECTION, PERSONA_SUFFIX_ORDER, IDENTITY_SECTION,
@@ -18,6 +18,7 @@ export {
 export type { RenderedContext, RenderedSection } from './render.js'
 export { interpolate } from './interpolate.js'
 export type { VariableTable } from './interpolate.js'
+export { validatePromptTemplate, type TemplateProblem, type TemplateProblemCode } from './template-check.js'
 export { PromptError } from './errors.js'
 export * as PromptErrors from './errors.js'
 export { deepFreeze } from './freeze.js'

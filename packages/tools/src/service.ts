@@ -1,8 +1,8 @@
 import { Context, Service } from 'cordis'
 import z from 'schemastery'
-import { ScopedLayers, scopeChain, scopeOf, type ScopeKey } from 'dsh-scope'
+import { ownEffect, ownerName, ScopedLayers, scopeChain, scopeOf, type ScopeKey } from 'dsh-scope'
 import {
-  compareCodeUnits, deepFreeze, SECTION_PLACEMENTS, type AssembleContext, type SystemPrompt, type ToolSchema,
+  compareCodeUnits, deepFreeze, markNoShadow, SECTION_PLACEMENTS, type AssembleContext, type SystemPrompt, type ToolSchema,
 } from 'dsh-system-prompt'
 import {
   duplicateGlobalTool, duplicateScopedTool, guidanceWithoutOrder, invalidDescription, invalidGuidance,
@@ -96,6 +96,7 @@ export class ToolRegistry extends Service {
 
   constructor(ctx: Context) {
     super(ctx, 'tools')
+    markNoShadow(this)
     this.prompt = ctx.systemPrompt
     ctx.systemPrompt.tools((context: AssembleContext) => {
       const view = this.view(context.scope)
@@ -115,42 +116,42 @@ export class ToolRegistry extends Service {
     const entry: ToolEntry = {
       kind: 'tool',
       schema: deepFreeze({ name, description, parameters: structuredClone(parameters) }),
-      owner: ctx.fiber.name,
+      owner: ownerName(ctx),
       scope,
     }
+    if (this.layers.has(scope, 't:' + name)) throw scope === undefined ? duplicateGlobalTool(name) : duplicateScopedTool(name)
     // The guidance goes through the caller's context, so it lands in the same layer with the same owner.
-    const prompt = section && (ctx.reflect.trace(this.prompt) as SystemPrompt)
-    return ctx.effect(() => {
-      if (!this.layers.add(scope, 't:' + name, entry)) {
-        throw scope === undefined ? duplicateGlobalTool(name) : duplicateScopedTool(name)
-      }
-      let disposeGuidance: (() => void) | undefined
-      try {
-        // The guidance renders only where the tool is visible: a restricted scope gets neither.
-        if (prompt && section) {
-          const text = section.text
-          disposeGuidance = prompt.section({
-            name: section.name, order: section.order, interpolate: false,
-            text: (context) => this.view(context.scope).names.has(name) ? text : '',
-          })
-        }
-      } catch (error) {
-        this.layers.remove(scope, 't:' + name, entry)
-        throw error
-      }
-      this.emit(ctx, { kind: 'tool', action: 'register', name, scope, owner: entry.owner })
-      return () => {
+    // It renders only where the tool is visible: a scope that restricts the tool away gets neither.
+    let disposeGuidance: (() => void) | undefined
+    if (section) {
+      const prompt = ctx.reflect.trace(this.prompt) as SystemPrompt
+      const text = section.text
+      disposeGuidance = prompt.section({
+        name: section.name, order: section.order, interpolate: false,
+        text: (context) => this.view(context.scope).names.has(name) ? text : '',
+      })
+    }
+    let dispose: () => void
+    try {
+      dispose = ownEffect(ctx, () => {
         disposeGuidance?.()
         if (this.layers.remove(scope, 't:' + name, entry)) {
           this.emit(ctx, { kind: 'tool', action: 'dispose', name, scope, owner: entry.owner })
         }
-      }
-    }, `tools.register(${JSON.stringify(name)})`)
+      })
+    } catch (error) {
+      disposeGuidance?.()
+      throw error
+    }
+    this.layers.add(scope, 't:' + name, entry)
+    this.emit(ctx, { kind: 'tool', action: 'register', name, scope, owner: entry.owner })
+    return dispose
   }
 
   /**
-   * Narrows what the calling scope (and its descendants) inherit: `allow` keeps only the listed tools,
-   * `deny` hides the listed ones. Only through a scoped context; names must be known to that scope.
+   * Narrows what the calling scope (and its descendants) inherit from the layers above it: `allow` keeps
+   * only the listed tools, `deny` hides the listed ones. Tools registered in the scope itself or below it
+   * are not filtered. Only through a scoped context; names must be inherited by that scope.
    */
   restrict(restriction: ToolRestriction): () => void {
     const ctx = this.ctx
@@ -158,22 +159,22 @@ export class ToolRegistry extends Service {
     if (scope === undefined) throw restrictNeedsScope()
     const allow = nameList(restriction?.allow, 'allow')
     const deny = nameList(restriction?.deny, 'deny') ?? []
-    if (!allow && !deny.length) throw invalidRestriction('needs a non-empty allow or deny list')
-    const known = this.view(scope).known
+    if (!allow && !deny.length) throw invalidRestriction('needs an allow list or a non-empty deny list')
+    // What the scope inherits: the view of its parent (the global layer alone for a root scope).
+    const known = this.view(scopeChain(ctx, scope)[1]).known
     const knownSet = new Set(known)
     const unknown = [...(allow ?? []), ...deny].filter((name) => !knownSet.has(name))
     if (unknown.length) throw unknownRestrictedTools([...new Set(unknown)], known)
     const entry: RestrictionEntry = {
-      kind: 'restriction', allow: allow && new Set(allow), deny: new Set(deny), owner: ctx.fiber.name, scope,
+      kind: 'restriction', allow: allow && new Set(allow), deny: new Set(deny), owner: ownerName(ctx), scope,
     }
     const key = 'r:' + ++this.restrictionIds
-    return ctx.effect(() => {
-      this.layers.add(scope, key, entry)
-      this.emit(ctx, { kind: 'restriction', action: 'register', scope, owner: entry.owner })
-      return () => {
-        if (this.layers.remove(scope, key, entry)) this.emit(ctx, { kind: 'restriction', action: 'dispose', scope, owner: entry.owner })
-      }
-    }, 'tools.restrict()')
+    const dispose = ownEffect(ctx, () => {
+      if (this.layers.remove(scope, key, entry)) this.emit(ctx, { kind: 'restriction', action: 'dispose', scope, owner: entry.owner })
+    })
+    this.layers.add(scope, key, entry)
+    this.emit(ctx, { kind: 'restriction', action: 'register', scope, owner: entry.owner })
+    return dispose
   }
 
   /** The tools an assembly for `scope` sees (memoised per chain until a layer on it changes). */
@@ -200,7 +201,10 @@ export class ToolRegistry extends Service {
       else restrictions.push(value)
     }
     tools.sort((a, b) => compareCodeUnits(a.schema.name, b.schema.name))
-    const visible = tools.filter(({ schema: { name } }) => restrictions.every((r) => (!r.allow || r.allow.has(name)) && !r.deny.has(name)))
+    // A restriction filters what its scope inherits: tools from layers farther up the chain than its own.
+    const depth = (scope: ScopeKey | undefined) => scope === undefined ? chain.length : chain.indexOf(scope)
+    const visible = tools.filter(({ schema: { name }, scope }) => restrictions.every((r) =>
+      depth(r.scope) >= depth(scope) || ((!r.allow || r.allow.has(name)) && !r.deny.has(name))))
     const origin = new Map(visible.map((t) => [t.schema.name, { owner: t.owner, scope: t.scope }]))
     return { visible: visible.map((t) => t.schema), known: tools.map((t) => t.schema.name), names: new Set(origin.keys()), origin }
   }

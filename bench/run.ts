@@ -1,0 +1,142 @@
+/**
+ * `yarn bench [--quick]`: the dsh benchmark (issue 5). Prints a table and writes JSON lines to
+ * bench/results/. Every ratio is computed from figures measured in this one run.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { performance } from 'node:perf_hooks'
+import { Context } from 'cordis'
+import { createScope, type ScopeHandle } from 'dsh-scope'
+import SystemPrompt, { renderContextSnapshot, renderPrompt, type PromptAssembly } from 'dsh-system-prompt'
+import { createAgent, generate, registerGlobal, type Workload } from './workload.js'
+import { settledHeap, summarize, time, us, type Sample } from './measure.js'
+import { runSession } from './session.js'
+
+const quick = process.argv.includes('--quick')
+const ROUNDS = quick ? 5 : 15
+const rows: Record<string, unknown>[] = []
+
+function report(name: string, fields: Record<string, unknown>, display: string): void {
+  rows.push({ name, ...fields })
+  console.log(`${name.padEnd(52)} ${display}`)
+}
+
+function sampleText(sample: Sample): string {
+  return `${us(sample.median).padStart(10)}  (min ${us(sample.min)}, max ${us(sample.max)}, ${sample.rounds}×${sample.iterations})`
+}
+
+async function pluginContext(parent: Context, name: string, inject: string[]): Promise<Context> {
+  let captured: Context | undefined
+  await parent.plugin({ name, inject, apply(ctx: Context) { captured = ctx } })
+  return captured!
+}
+
+async function boot(workload: Workload) {
+  const app = new Context()
+  await app.plugin(SystemPrompt, { toolOrder: workload.toolOrder, persona: 'You are a benchmark persona for {{var_0}}.' })
+  const host = await pluginContext(app, 'bench-deployment', ['systemPrompt'])
+  registerGlobal(host, workload)
+  const agent = createAgent(host, workload)
+  return { app, host, agent }
+}
+
+async function assembleRender(app: Context, scope: object): Promise<void> {
+  const assembly = await app.systemPrompt.assemble({ scope })
+  renderPrompt(assembly)
+  renderContextSnapshot(assembly)
+}
+
+const workload = generate()
+console.log(`dsh benchmark${quick ? ' (quick)' : ''}: node ${process.version}, ${workload.sections.length} sections, ` +
+  `${workload.providers.flat().length} tools (${(workload.toolBytes / 1024).toFixed(1)} KB), ${workload.contexts.length} contexts\n`)
+
+// (a) steady assemble + render + snapshot
+{
+  const { app, agent } = await boot(workload)
+  const sample = await time(() => assembleRender(app, agent.key), { rounds: ROUNDS, iterations: 2000 })
+  report('a. assemble+render+snapshot (agent scope)', { unit: 'us', ...sample, target: 60 }, sampleText(sample))
+  await app.registry.delete(SystemPrompt)
+}
+
+// (b) sibling scopes with sections and a scoped listener
+{
+  const { app, host, agent } = await boot(workload)
+  const base = await time(() => assembleRender(app, agent.key), { rounds: ROUNDS, iterations: 1000 })
+  const perN: Record<number, number> = {}
+  for (const n of [1, 100, 1000, 10000]) {
+    const heapBefore = settledHeap()
+    const scopes: ScopeHandle[] = []
+    const start = performance.now()
+    for (let i = 0; i < n; i++) {
+      const scope = createScope(host, { sibling: i }, { label: 'sibling' })
+      const prompt = scope.ctx.systemPrompt
+      prompt.section({ name: 'sibling:a', order: 10, text: 'sibling text a' })
+      prompt.section({ name: 'sibling:b', order: 20, text: 'sibling text b' })
+      prompt.section({ name: 'bench:section-01', order: 30, text: 'sibling shadow' })
+      scope.ctx.on('system-prompt/assemble', (assembly: PromptAssembly, _c, next) => next(assembly))
+      scopes.push(scope)
+    }
+    const create = (performance.now() - start) * 1000 / n
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    const heapPerScope = (settledHeap() - heapBefore) / n
+    const sample = await time(() => assembleRender(app, agent.key), { rounds: ROUNDS, iterations: 1000 })
+    perN[n] = sample.median
+    const disposeStart = performance.now()
+    await Promise.all(scopes.map((scope) => scope.dispose()))
+    const dispose = (performance.now() - disposeStart) * 1000 / n
+    scopes.length = 0
+    const heapAfter = settledHeap() - heapBefore
+    report(`b. assemble with ${n} sibling scopes`, { unit: 'us', n, ...sample }, sampleText(sample))
+    report(`b. scope create / dispose / heap (n=${n})`, { unit: 'us', n, create, dispose, heapPerScope, heapAfterDispose: heapAfter, targetCreate: 20, targetHeap: 4096 },
+      `create ${us(create)}, dispose ${us(dispose)}, heap ${(heapPerScope / 1024).toFixed(2)} KB/scope, after dispose ${(heapAfter / 1024).toFixed(0)} KB`)
+  }
+  const ratio = perN[10000] / perN[1]
+  report('b. ratio 10,000 siblings / 1 sibling', { unit: 'ratio', value: ratio, target: 1.2, base: base.median }, `${ratio.toFixed(3)}x (target ≤ 1.2x)`)
+  await app.registry.delete(SystemPrompt)
+}
+
+// (c) registering and disposing 10,000 sections
+{
+  const app = new Context()
+  await app.plugin(SystemPrompt, {})
+  const host = await pluginContext(app, 'bench-registrations', ['systemPrompt'])
+  const registerTimes: number[] = []
+  const disposeTimes: number[] = []
+  for (let r = 0; r < 2 + ROUNDS; r++) {
+    const disposers: (() => void)[] = new Array(10000)
+    let start = performance.now()
+    for (let i = 0; i < 10000; i++) disposers[i] = host.systemPrompt.section({ name: `s${i}`, order: i, text: 'text' })
+    const register = (performance.now() - start) * 1000 / 10000
+    start = performance.now()
+    for (let i = 0; i < 10000; i++) disposers[i]()
+    const dispose = (performance.now() - start) * 1000 / 10000
+    if (r >= 2) registerTimes.push(register), disposeTimes.push(dispose)
+  }
+  const register = summarize(registerTimes, 10000)
+  const dispose = summarize(disposeTimes, 10000)
+  report('c. section registration', { unit: 'us', ...register, target: 10 }, sampleText(register))
+  report('c. section disposal', { unit: 'us', ...dispose, target: 5 }, sampleText(dispose))
+}
+
+// (d) renderPrompt against the join floor
+{
+  const { app, agent } = await boot(workload)
+  const assembly = await app.systemPrompt.assemble({ scope: agent.key })
+  const render = await time(() => renderPrompt(assembly), { rounds: ROUNDS, iterations: 5000 })
+  const floor = await time(() => assembly.sections.map((s) => s.text).join('\n\n'), { rounds: ROUNDS, iterations: 5000 })
+  report('d. renderPrompt', { unit: 'us', ...render }, sampleText(render))
+  report('d. join floor', { unit: 'us', ...floor }, sampleText(floor))
+  report('d. ratio renderPrompt / floor', { unit: 'ratio', value: render.median / floor.median, target: 2 }, `${(render.median / floor.median).toFixed(2)}x (target ≤ 2x)`)
+}
+
+// (e) a scripted 40-turn agent session
+for (const policy of ['append', 'replace'] as const) {
+  const result = await runSession(workload, policy)
+  report(`e. 40-turn session, promptChange: ${policy}`, { unit: 'share', policy, ...result },
+    `prefix reuse median ${(result.medianShare * 100).toFixed(1)}%, mean ${(result.meanShare * 100).toFixed(1)}%, ` +
+    `requests not extending the previous one: ${result.breaks.length ? result.breaks.join(', ') : 'none'}`)
+}
+
+mkdirSync(new URL('./results/', import.meta.url), { recursive: true })
+const file = new URL(`./results/bench-${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`, import.meta.url)
+writeFileSync(file, rows.map((row) => JSON.stringify({ ...row, node: process.version, quick })).join('\n') + '\n')
+console.log(`\nJSON lines: ${file.pathname}`)

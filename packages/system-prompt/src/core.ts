@@ -1,0 +1,111 @@
+/**
+ * The service's state and registration logic as a plain object. The Cordis service forwards to it, so
+ * the hot paths (registration, assembly) run on ordinary objects instead of through the per-access
+ * proxies Cordis builds around a service for each caller.
+ * @module
+ */
+import type { Context } from 'cordis'
+import { ownEffect, ownerName, listenersFor, scopeChain, scopedListenerStats, scopeOf } from 'dsh-scope'
+import { runAssembly } from './assemble.js'
+import type { Config } from './config.js'
+import {
+  duplicateGlobal, duplicateScoped, invalidName, invalidProvider, invalidText, invalidVariableName, nonFiniteOrder,
+  type TextKind,
+} from './errors.js'
+import { PromptRegistry, entryKey, type Entry, type TextEntry } from './registry.js'
+import type {
+  AssembleContext, AssembleListener, PromptAssembly, PromptChangeEvent, PromptContext, PromptSection, ToolProvider,
+  VariableProvider,
+} from './types.js'
+
+const VARIABLE_NAME = /^[a-z][a-z0-9_]*$/
+// C0 and C1 control characters: names travel into logs, tables and error messages.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
+
+/** The scoped event every `ctx.on('system-prompt/assemble', ...)` is routed through. */
+export const ASSEMBLE_EVENT = 'system-prompt/assemble'
+
+/** Registration and assembly, on plain objects. One per `systemPrompt` service instance. */
+export class PromptCore {
+  readonly registry = new PromptRegistry()
+  private ids = 0
+
+  constructor(readonly config: Config, private readonly emitChange: (event: PromptChangeEvent) => void) {}
+
+  section(ctx: Context, section: PromptSection): () => void {
+    return this.registerText(ctx, 'section', section, !!section?.complete)
+  }
+
+  context(ctx: Context, context: PromptContext): () => void {
+    return this.registerText(ctx, 'context', context, false)
+  }
+
+  suppressRuntimeContext(ctx: Context): () => void {
+    const entry: Entry = { kind: 'suppress', id: ++this.ids, owner: ownerName(ctx), scope: scopeOf(ctx) }
+    return this.register(ctx, entry)
+  }
+
+  tools(ctx: Context, provider: ToolProvider): () => void {
+    if (typeof provider !== 'function') throw invalidProvider('tool provider', provider)
+    const entry: Entry = { kind: 'tools', id: ++this.ids, provider, owner: ownerName(ctx), scope: scopeOf(ctx) }
+    return this.register(ctx, entry)
+  }
+
+  variable(ctx: Context, name: string, provider: VariableProvider): () => void {
+    if (typeof name !== 'string' || !VARIABLE_NAME.test(name)) throw invalidVariableName(name)
+    if (typeof provider !== 'function') throw invalidProvider(`prompt variable "${name}" provider`, provider)
+    const entry: Entry = { kind: 'variable', name, provider, owner: ownerName(ctx), scope: scopeOf(ctx) }
+    return this.register(ctx, entry)
+  }
+
+  assemble(ctx: Context, context: AssembleContext): Promise<PromptAssembly> {
+    const chain = scopeChain(ctx, context.scope)
+    return runAssembly({
+      view: this.registry.view(chain),
+      context,
+      runtimeContext: this.config.includeRuntimeContext,
+      toolOrder: this.config.toolOrder,
+      listeners: listenersFor<AssembleListener>(ctx, ASSEMBLE_EVENT, context.scope),
+    })
+  }
+
+  stats(ctx: Context) {
+    const listeners = scopedListenerStats(ctx, ASSEMBLE_EVENT)
+    return { ...this.registry.layers.stats(), listeners: listeners.listeners, listenerBuckets: listeners.buckets }
+  }
+
+  private registerText(ctx: Context, kind: TextKind, input: PromptSection | PromptContext, complete: boolean): () => void {
+    if (typeof input !== 'object' || input === null) throw invalidName(kind, input)
+    const { name, order, text } = input
+    if (typeof name !== 'string' || !name || CONTROL.test(name)) throw invalidName(kind, name)
+    if (typeof order !== 'number' || !Number.isFinite(order)) throw nonFiniteOrder(kind, name)
+    if (typeof text !== 'string' && typeof text !== 'function') throw invalidText(kind, name, text)
+    const entry: TextEntry = {
+      kind, name, order, text, complete, interpolate: input.interpolate !== false, owner: ownerName(ctx), scope: scopeOf(ctx),
+    }
+    return this.register(ctx, entry)
+  }
+
+  private register(ctx: Context, entry: Entry): () => void {
+    const registry = this.registry
+    // Checked before the effect, so the error carries a full stack (the effect itself is stack-free).
+    if (registry.layers.has(entry.scope, entryKey(entry))) {
+      const kind = entry.kind as TextKind | 'variable'
+      const name = (entry as { name: string }).name
+      throw entry.scope === undefined ? duplicateGlobal(kind, name) : duplicateScoped(kind, name)
+    }
+    const dispose = ownEffect(ctx, () => {
+      if (registry.remove(entry)) this.emitChange(changeEvent(entry, 'dispose'))
+    })
+    registry.add(entry)
+    this.emitChange(changeEvent(entry, 'register'))
+    return dispose
+  }
+}
+
+function changeEvent(entry: Entry, action: PromptChangeEvent['action']): PromptChangeEvent {
+  const event: PromptChangeEvent = { kind: entry.kind === 'suppress' ? 'suppress-runtime-context' : entry.kind, action, owner: entry.owner }
+  if ('name' in entry) event.name = entry.name
+  if (entry.scope !== undefined) event.scope = entry.scope
+  return event
+}
