@@ -111,6 +111,11 @@ export function scopeOf(ctx: Context): ScopeKey | undefined {
   return (ctx as unknown as Record<symbol, ScopeKey | undefined>)[kScope]
 }
 
+/** The label a scope was created with (`undefined` for a key that never had a scope in this app). */
+export function scopeLabel(ctx: Context, key: ScopeKey): string | undefined {
+  return appState(ctx).labels.get(key)
+}
+
 /** Whether a live scope exists for `key` in `ctx`'s app. */
 export function isScopeActive(ctx: Context, key: ScopeKey): boolean {
   return appState(ctx).live.has(key)

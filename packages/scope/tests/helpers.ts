@@ -1,5 +1,14 @@
 import { Context } from 'cordis'
 
+// Events used by these tests, declared once so `ctx.on` and `ctx.emit` type-check with plain listeners.
+declare module 'cordis' {
+  interface Events {
+    'test/scoped'(...args: any[]): any
+    'test/plain'(...args: any[]): any
+    'test/admission'(...args: any[]): any
+  }
+}
+
 /** Loads a plugin that injects `inject` and resolves to its context once it is active. */
 export async function pluginContext(parent: Context, name: string, inject: string[] = []): Promise<Context> {
   let captured: Context | undefined

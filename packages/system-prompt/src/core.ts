@@ -5,14 +5,14 @@
  * @module
  */
 import type { Context } from 'cordis'
-import { ownEffect, ownerName, listenersFor, scopeChain, scopedListenerStats, scopeOf } from 'dsh-scope'
+import { ownEffect, ownerName, listenersFor, scopeChain, scopedListenerStats, scopeOf, type ScopeKey } from 'dsh-scope'
 import { runAssembly } from './assemble.js'
 import type { Config } from './config.js'
 import {
   duplicateGlobal, duplicateScoped, invalidName, invalidProvider, invalidText, invalidVariableName, nonFiniteOrder,
   type TextKind,
 } from './errors.js'
-import { PromptRegistry, entryKey, type Entry, type TextEntry } from './registry.js'
+import { PromptRegistry, entryKey, type Entry, type Inspection, type TextEntry } from './registry.js'
 import type {
   AssembleContext, AssembleListener, PromptAssembly, PromptChangeEvent, PromptContext, PromptSection, ToolProvider,
   VariableProvider,
@@ -67,6 +67,10 @@ export class PromptCore {
       toolOrder: this.config.toolOrder,
       listeners: listenersFor<AssembleListener>(ctx, ASSEMBLE_EVENT, context.scope),
     })
+  }
+
+  inspect(ctx: Context, scope: ScopeKey | undefined): Inspection {
+    return this.registry.inspect(scopeChain(ctx, scope))
   }
 
   stats(ctx: Context) {

@@ -20,6 +20,7 @@ export { interpolate } from './interpolate.js'
 export type { VariableTable } from './interpolate.js'
 export { validatePromptTemplate, type TemplateProblem, type TemplateProblemCode } from './template-check.js'
 export { PromptError } from './errors.js'
+export type { Inspection, InspectedText, InspectedVariable, EntryOrigin } from './registry.js'
 export * as PromptErrors from './errors.js'
 export { deepFreeze } from './freeze.js'
 export type {

@@ -77,6 +77,42 @@ export function compareText(a: { name: string; order: number }, b: { name: strin
   return a.order - b.order || compareCodeUnits(a.name, b.name)
 }
 
+/** Where a registration came from: its plugin (or scope label) and its layer. */
+export interface EntryOrigin {
+  readonly owner: string
+  /** The layer: a scope key, or `undefined` for the global layer. */
+  readonly scope: ScopeKey | undefined
+}
+
+/** One effective section or context of a chain, with what it shadows. */
+export interface InspectedText extends EntryOrigin {
+  readonly kind: 'section' | 'context'
+  readonly name: string
+  readonly order: number
+  readonly complete: boolean
+  readonly interpolate: boolean
+  /** The text is computed at each assembly. */
+  readonly dynamic: boolean
+  /** The same-named registrations farther up the chain that this one hides, nearest first. */
+  readonly shadows: readonly EntryOrigin[]
+}
+
+/** One effective variable of a chain, with what it shadows. */
+export interface InspectedVariable extends EntryOrigin {
+  readonly name: string
+  readonly shadows: readonly EntryOrigin[]
+}
+
+/** What an assembly for one chain is made of, with provenance: the data behind `dsh-prompt explain`. */
+export interface Inspection {
+  readonly sections: readonly InspectedText[]
+  readonly contexts: readonly InspectedText[]
+  readonly variables: readonly InspectedVariable[]
+  readonly toolProviders: readonly EntryOrigin[]
+  /** Suppressors of the runtime context on the chain (or in the global layer). */
+  readonly suppressors: readonly EntryOrigin[]
+}
+
 /** Layered storage of all registrations with a memoised per-chain view. */
 export class PromptRegistry {
   readonly layers = new ScopedLayers<Entry>()
@@ -94,6 +130,38 @@ export class PromptRegistry {
   /** The resolved view for `chain` (nearest first; `[]` for the global layer alone), memoised. */
   view(chain: readonly ScopeKey[]): ResolvedView {
     return this.layers.memo(chain, () => this.compute(chain))
+  }
+
+  /** The effective registrations of `chain`, in assembly order, with what each one shadows. */
+  inspect(chain: readonly ScopeKey[]): Inspection {
+    const view = this.view(chain)
+    const layers: (ScopeKey | undefined)[] = [...chain, undefined]
+    const shadows = (entry: Entry): EntryOrigin[] => {
+      const key = entryKey(entry)
+      const found: EntryOrigin[] = []
+      for (const layer of layers.slice(layers.indexOf(entry.scope) + 1)) {
+        const hidden = this.layers.get(layer, key)
+        if (hidden) found.push({ owner: hidden.owner, scope: hidden.scope })
+      }
+      return found
+    }
+    const text = (entry: TextEntry): InspectedText => ({
+      kind: entry.kind, name: entry.name, order: entry.order, complete: entry.complete, interpolate: entry.interpolate,
+      dynamic: typeof entry.text === 'function', owner: entry.owner, scope: entry.scope, shadows: shadows(entry),
+    })
+    const suppressors: EntryOrigin[] = []
+    for (const layer of layers) {
+      for (const [, entry] of this.layers.entries(layer)) {
+        if (entry.kind === 'suppress') suppressors.push({ owner: entry.owner, scope: entry.scope })
+      }
+    }
+    return {
+      sections: view.sections.map(text),
+      contexts: view.contexts.map(text),
+      variables: view.variables.map((v) => ({ name: v.name, owner: v.owner, scope: v.scope, shadows: shadows(v) })),
+      toolProviders: view.tools.map((t) => ({ owner: t.owner, scope: t.scope })),
+      suppressors,
+    }
   }
 
   private compute(chain: readonly ScopeKey[]): ResolvedView {

@@ -1,7 +1,8 @@
 import { Context, Service } from 'cordis'
-import { defineScopedEvent } from 'dsh-scope'
+import { defineScopedEvent, type ScopeKey } from 'dsh-scope'
 import { Config } from './config.js'
 import { ASSEMBLE_EVENT, PromptCore } from './core.js'
+import type { Inspection } from './registry.js'
 
 const kCore = Symbol('dsh.systemPrompt.core')
 import {
@@ -102,6 +103,14 @@ export class SystemPrompt extends Service {
   /** The order of a named first-party runtime-context placement; unknown names throw. */
   getContextOrder(name: string): number {
     return getContextOrder(name)
+  }
+
+  /**
+   * What an assembly for `scope` is made of, without evaluating anything: every effective section,
+   * context and variable with its owner, layer and what it shadows; tool providers; suppressors.
+   */
+  inspect(scope?: ScopeKey): Inspection {
+    return this[kCore].inspect(this.ctx, scope)
   }
 
   /** Introspection for tests and tooling: layer, entry and listener counts. */

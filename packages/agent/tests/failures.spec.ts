@@ -1,0 +1,87 @@
+import { expect } from 'chai'
+import type { Context } from 'cordis'
+import type { Agent } from 'dsh-agent'
+import { boot, host, rejection } from './helpers.js'
+
+describe('dsh-agent: a failing step records nothing', () => {
+  let app: Context
+  let harness: Context
+  let agent: Agent
+  beforeEach(async () => {
+    app = await boot({ includeHarnessIdentity: false, persona: 'Be brief.' })
+    harness = (await host(app)).ctx
+    agent = await harness.agents.create({ id: 'a', model: 'deepseek-chat' })
+    await agent.step('One.')
+    agent.record({ role: 'assistant', content: 'Sure.' })
+  })
+
+  /** Expects `step` to reject with `message` (or an error named `name`) and the record to be unchanged. */
+  async function failsCleanly(step: Promise<unknown>, check: (error: Error) => void): Promise<void> {
+    const before = agent.conversation.slice()
+    check(await rejection(step))
+    expect(agent.conversation).to.deep.equal(before)
+  }
+
+  it('an unknown variable rejects with the strict-rendering message; the input of that step is not recorded', async () => {
+    const dispose = harness.systemPrompt.section({ name: 'git', order: 10, text: 'Commit on {{branch}}.' })
+    await failsCleanly(agent.step('Two.'), (error) => expect(error.message).to.equal(
+      'unknown prompt variable "{{branch}}" in section "git"; registered variables: cwd, model, provider',
+    ))
+    dispose()
+    expect((await agent.step('Three.')).messages).to.deep.equal([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'One.' },
+      { role: 'assistant', content: 'Sure.' },
+      { role: 'user', content: 'Three.' },
+    ])
+  })
+
+  it('a malformed reference in a context rejects the step', async () => {
+    harness.systemPrompt.context({ name: 'sandbox:policy', order: 110, text: 'Sandbox: {{ mode }}' })
+    await failsCleanly(agent.step('Two.'), (error) => expect(error.message).to.equal(
+      'malformed prompt variable reference "{{ mode }}" in context "sandbox:policy" (variable names match /^[a-z][a-z0-9_]*$/)',
+    ))
+  })
+
+  it('a throwing text provider rejects the step, naming the plugin', async () => {
+    harness.systemPrompt.section({ name: 'flaky', order: 10, text: () => { throw new Error('disk unavailable') } })
+    await failsCleanly(agent.step('Two.'), (error) => expect(error.message).to.equal(
+      'prompt section "flaky" text provider of plugin "host" failed: disk unavailable',
+    ))
+  })
+
+  it('two complete sections reject the step', async () => {
+    harness.systemPrompt.section({ name: 'b:all', order: 1, complete: true, text: 'B' })
+    agent.ctx.systemPrompt.section({ name: 'a:all', order: 2, complete: true, text: 'A' })
+    await failsCleanly(agent.step(), (error) => expect(error.message).to.equal(
+      'multiple complete prompt sections are active: "b:all", "a:all"',
+    ))
+  })
+
+  it('an already aborted signal rejects with an AbortError', async () => {
+    await failsCleanly(agent.step('Two.', { signal: AbortSignal.abort() }), (error) => expect(error.name).to.equal('AbortError'))
+  })
+
+  it('a signal aborted while the assembly runs rejects with an AbortError', async () => {
+    const controller = new AbortController()
+    harness.on('system-prompt/assemble', async (assembly, _context, next) => {
+      controller.abort()
+      return next(assembly)
+    })
+    await failsCleanly(agent.step('Two.', { signal: controller.signal }), (error) => expect(error.name).to.equal('AbortError'))
+  })
+
+  it('a step whose agent is disposed while it assembles rejects and records nothing', async () => {
+    harness.on('system-prompt/assemble', async (assembly, _context, next) => {
+      await agent.dispose()
+      return next(assembly)
+    })
+    await failsCleanly(agent.step('Two.'), (error) => expect(error.message).to.equal('agent "a" has been disposed'))
+  })
+
+  it('a disposed agent refuses step() and record()', async () => {
+    await agent.dispose()
+    await failsCleanly(agent.step('Two.'), (error) => expect(error.message).to.equal('agent "a" has been disposed'))
+    expect(() => agent.record({ role: 'assistant', content: 'x' })).to.throw('agent "a" has been disposed')
+  })
+})

@@ -1,0 +1,22 @@
+/**
+ * `dsh-loader`: loads a YAML deployment into a Cordis 4 context (each row its own child plugin, every
+ * problem reported together in one `DeploymentError`), and the `LoggerBridge` that makes Cordis log
+ * output visible.
+ * @module
+ */
+export { loadDeployment } from './load.js'
+export { DeploymentError, formatProblem } from './errors.js'
+export type { Problem } from './errors.js'
+export * as LoaderErrors from './errors.js'
+export type {
+  AfterLoadHook, Deployment, DeploymentEntry, DisabledEntry, LoadOptions, ProblemInput, SectionSchemas, SectionValues,
+} from './types.js'
+export type { SchemaOutput, StandardSchemaLike } from './schema.js'
+export { substituteVariables } from './env.js'
+export type { Environment, Substitution } from './env.js'
+export { resolvePluginModule, pluginOf } from './resolve.js'
+export type { Resolution } from './resolve.js'
+export { formatKeyPath, parseKeyPath } from './source.js'
+export type { KeyPath, Position } from './source.js'
+export { LoggerBridge, LoggerBridgeConfig, LOG_LEVELS, renderLine, colorLevel } from './logger-bridge.js'
+export type { LogLevel } from './logger-bridge.js'

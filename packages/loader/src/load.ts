@@ -1,0 +1,211 @@
+import type { Context, Plugin } from 'cordis'
+import { isNode, isScalar, type Node } from 'yaml'
+import { createDeployment, createEntry } from './deployment.js'
+import { substituteTree, type Environment } from './env.js'
+import {
+  configNotStandard, DeploymentError, describeError, duplicateId, hookFailed, importFailed, noPlugin,
+  invalidConfig, invalidSection, PLUGIN_LOGGER_REASON, unreadable, unsupportedPlugin, yamlSyntax, yamlValue,
+} from './errors.js'
+import { readLayout, type Layout, type Row } from './layout.js'
+import { disposeAll, mountAll } from './mount.js'
+import { ProblemList, rowLabel } from './problems.js'
+import { exportNames, importModule, pluginOf, resolvePluginModule } from './resolve.js'
+import { isStandardSchema, validate } from './schema.js'
+import { DeploymentSource, displayPath, parseKeyPath, type KeyPath } from './source.js'
+import type { AfterLoadHook, Deployment, LoadOptions, ProblemInput, SectionSchemas, SectionValues } from './types.js'
+
+/** A row ready to mount. */
+interface Request {
+  row: Row & { id: string }
+  name: string
+  path: string
+  plugin: Plugin
+  config: unknown
+}
+
+/**
+ * Loads a YAML deployment into `ctx`: every enabled `plugins:` row becomes its own child plugin of
+ * `ctx`, in file order. Every problem (YAML syntax, shape, substitution, resolution, config, `apply`,
+ * missing services, `afterLoad` checks) is collected and thrown together as one {@link DeploymentError};
+ * a failed load leaves nothing mounted.
+ */
+export async function loadDeployment<S extends SectionSchemas = {}>(ctx: Context, file: string, options: LoadOptions<S> = {}): Promise<Deployment<S>> {
+  ctx.fiber.assertActive()
+  const source = await readSource(file)
+  const problems = new ProblemList(source)
+  if (source.doc.errors.length) {
+    for (const error of source.doc.errors) problems.add({ message: yamlSyntax(error.message), position: source.positionOf(error.pos[0]) })
+    throw problems.error()
+  }
+
+  const schemas = (options.sections ?? {}) as S
+  const layout = readLayout(source, Object.keys(schemas), problems)
+  substitute(layout, options.env ?? process.env, problems)
+  checkIds(layout.rows, source, problems)
+  const sections = await readSections(source, layout, schemas, problems)
+  const requests = await resolveRows(source, layout.rows, problems)
+  if (problems.size) throw problems.error()
+
+  const { mounted, failures } = await mountAll(ctx, requests)
+  try {
+    for (const failure of failures) problems.add({ message: failure.message, row: failure.request.row, node: failure.request.row.node })
+    const entries = mounted.map(({ request, fiber }) => createEntry({
+      index: request.row.index, id: request.row.id, name: request.name, path: request.path, plugin: request.plugin, config: request.config, fiber,
+    }))
+    const disabled = layout.rows.filter((row) => row.disabled).map((row) => ({ index: row.index, id: row.id ?? '', name: stringOf(row.nameNode) ?? '' }))
+    const deployment = createDeployment<S>(source, entries, disabled, sections)
+    // The checks run only on a clean load: against a partial one they would report follow-on problems.
+    if (!problems.size) await runHooks(ctx, deployment, options.afterLoad, layout.rows, problems)
+    if (!problems.size) return deployment
+  } catch (error) {
+    await disposeAll(mounted.map((item) => item.fiber))
+    throw error
+  }
+  await disposeAll(mounted.map((item) => item.fiber))
+  throw problems.error()
+}
+
+async function readSource(file: string): Promise<DeploymentSource> {
+  try {
+    return await DeploymentSource.read(file)
+  } catch (error) {
+    const code = (error as { code?: string }).code
+    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : describeError(error)
+    throw new DeploymentError([{ file: displayPath(file), message: unreadable(reason) }])
+  }
+}
+
+/** `${VAR}` substitution in enabled rows and declared sections; a failing row is not resolved. */
+function substitute(layout: Layout, env: Environment, problems: ProblemList): void {
+  for (const row of layout.rows) {
+    if (row.disabled) continue
+    for (const failure of substituteTree(row.node, ['plugins', row.index], env, 2)) {
+      problems.add({ message: failure.message, row, node: failure.node, path: failure.path })
+      row.valid = false
+    }
+    const id = stringOf(row.idNode) ?? (row.idNode === undefined ? stringOf(row.nameNode) : undefined)
+    if (id) row.id = id
+  }
+  for (const [key, node] of layout.sections) {
+    for (const failure of substituteTree(node, [key], env)) problems.add({ message: failure.message, node: failure.node, path: failure.path })
+  }
+}
+
+function checkIds(rows: readonly Row[], source: DeploymentSource, problems: ProblemList): void {
+  const seen = new Map<string, Row>()
+  for (const row of rows) {
+    if (row.id === undefined) continue
+    const first = seen.get(row.id)
+    if (!first) {
+      seen.set(row.id, row)
+      continue
+    }
+    const key = row.idNode !== undefined ? 'id' : 'name'
+    const node = row.idNode ?? row.nameNode
+    problems.add({ message: duplicateId(row.id, rowLabel(first), source.positionOfNode(first.node)?.line), row, node, path: ['plugins', row.index, key] })
+    row.valid = false
+  }
+}
+
+async function readSections<S extends SectionSchemas>(source: DeploymentSource, layout: Layout, schemas: S, problems: ProblemList): Promise<SectionValues<S>> {
+  const values: Record<string, unknown> = {}
+  if (!layout.mapping) return values as SectionValues<S>
+  for (const [key, schema] of Object.entries(schemas)) {
+    const node = layout.sections.get(key)
+    const converted = toValue(source, node, [key], problems)
+    if (!converted.ok) continue
+    const result = await validate(schema, converted.value)
+    if (result.ok) values[key] = result.value
+    else for (const failure of result.failures) problems.add({ message: invalidSection(key, failure.message), path: [key, ...failure.path] })
+  }
+  return values as SectionValues<S>
+}
+
+/** Resolves, imports and config-checks every enabled, well-formed row. */
+async function resolveRows(source: DeploymentSource, rows: readonly Row[], problems: ProblemList): Promise<Request[]> {
+  const requests: Request[] = []
+  for (const row of rows) {
+    if (row.disabled || !row.valid || row.id === undefined) continue
+    const name = stringOf(row.nameNode)!
+    const namePath: KeyPath = ['plugins', row.index, 'name']
+    const fail = (message: string, node: unknown = row.nameNode, path: KeyPath = namePath) => problems.add({ message, row, node, path })
+    if (name === '@cordisjs/plugin-logger') {
+      fail(unsupportedPlugin(name, PLUGIN_LOGGER_REASON))
+      continue
+    }
+    const resolved = resolvePluginModule(name, source.file)
+    if (!resolved.ok) {
+      fail(resolved.message)
+      continue
+    }
+    const imported = await importModule(resolved.path)
+    if (!imported.ok) {
+      fail(importFailed(name, displayPath(resolved.path), describeError(imported.error)))
+      continue
+    }
+    const plugin = pluginOf(imported.module)
+    if (!plugin) {
+      fail(noPlugin(name, exportNames(imported.module)))
+      continue
+    }
+    const configPath: KeyPath = ['plugins', row.index, 'config']
+    const converted = toValue(source, row.configNode, configPath, problems, row)
+    if (!converted.ok) continue
+    const config = converted.value ?? undefined
+    const schema = (plugin as { Config?: unknown }).Config
+    if (schema !== undefined && schema !== null) {
+      if (!isStandardSchema(schema)) {
+        fail(configNotStandard(), row.configNode ?? row.nameNode, configPath)
+        continue
+      }
+      const result = await validate(schema, config)
+      if (!result.ok) {
+        for (const failure of result.failures) problems.add({ message: invalidConfig(failure.message), row, path: [...configPath, ...failure.path] })
+        continue
+      }
+    }
+    requests.push({ row: row as Request['row'], name, path: resolved.path, plugin, config })
+  }
+  return requests
+}
+
+async function runHooks<S extends SectionSchemas>(
+  ctx: Context, deployment: Deployment<S>, hooks: LoadOptions<S>['afterLoad'], rows: readonly Row[], problems: ProblemList,
+): Promise<void> {
+  const list: ReadonlyArray<AfterLoadHook<S>> = hooks === undefined ? [] : typeof hooks === 'function' ? [hooks] : hooks
+  for (const hook of list) {
+    let reported: ProblemInput[] | void
+    try {
+      reported = await hook(ctx, deployment)
+    } catch (error) {
+      problems.add({ message: hookFailed(error) })
+      continue
+    }
+    for (const input of reported ?? []) addInput(input, rows, problems)
+  }
+}
+
+function addInput(input: ProblemInput, rows: readonly Row[], problems: ProblemList): void {
+  const row = input.entry === undefined ? undefined : rows.find((candidate) => candidate.id === input.entry)
+  const key = input.key ? parseKeyPath(input.key) : []
+  const path = row ? ['plugins', row.index, ...key] : key
+  const position = input.line !== undefined ? { line: input.line, column: input.column ?? 1 } : undefined
+  const message = input.entry !== undefined && !row ? `${JSON.stringify(input.entry)}: ${input.message}` : input.message
+  problems.add({ message, row, path: path.length ? path : undefined, node: row && !key.length ? row.node : undefined, position })
+}
+
+/** A node as plain data; an unresolvable alias is a problem, not a crash. `null` counts as absent. */
+function toValue(source: DeploymentSource, node: Node | null | undefined, path: KeyPath, problems: ProblemList, row?: Row): { ok: true; value: unknown } | { ok: false } {
+  if (node === undefined || node === null) return { ok: true, value: undefined }
+  try {
+    const value = isNode(node) ? node.toJS(source.doc) : node
+    return { ok: true, value: value === null ? undefined : value }
+  } catch (error) {
+    problems.add({ message: yamlValue(describeError(error)), row, node, path })
+    return { ok: false }
+  }
+}
+
+function stringOf(node: Node | null | undefined): string | undefined {
+  return isScalar(node) && typeof node.value === 'string' && node.value ? node.value : undefined
+}

@@ -1,0 +1,89 @@
+import { statSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, isAbsolute, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { Plugin } from 'cordis'
+import { unknownFile, unknownPackage, unresolvable } from './errors.js'
+import { displayPath } from './source.js'
+
+/** The file a row's `name` resolves to, or the message saying why it does not. */
+export type Resolution = { ok: true; path: string } | { ok: false; message: string }
+
+/** This module's file: package names not found next to the deployment are resolved from here. */
+const LOADER_FILE = fileURLToPath(import.meta.url)
+/** The loader package's folder (the parent of `src/` or `lib/`), as shown in messages. */
+const LOADER_ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+/** True when `name` is a path (`./x.js`, `../y.ts`, `/abs/z.js`) rather than a package name. */
+export function isPathName(name: string): boolean {
+  return name === '.' || name === '..' || name.startsWith('./') || name.startsWith('../') || isAbsolute(name)
+}
+
+/**
+ * Resolves a row's `name` to a file. A path is taken relative to the deployment file. A package name
+ * is resolved first from the deployment file's folder, then from the loader package, with
+ * `createRequire(...).resolve` (which honours `exports` and the active `--conditions`, so runs with
+ * `--conditions=source` get workspace packages' TypeScript sources).
+ */
+export function resolvePluginModule(name: string, deploymentFile: string): Resolution {
+  if (isPathName(name)) {
+    const target = resolve(dirname(deploymentFile), name)
+    const stat = statSync(target, { throwIfNoEntry: false })
+    if (stat?.isFile()) return { ok: true, path: target }
+    if (stat?.isDirectory()) {
+      try {
+        return { ok: true, path: createRequire(deploymentFile).resolve(target) }
+      } catch (error) {
+        return { ok: false, message: unresolvable(name, messageOf(error)) }
+      }
+    }
+    return { ok: false, message: unknownFile(name, displayPath(target)) }
+  }
+  const tried: string[] = []
+  for (const [anchor, folder] of [[deploymentFile, dirname(deploymentFile)], [LOADER_FILE, LOADER_ROOT]] as const) {
+    try {
+      return { ok: true, path: createRequire(anchor).resolve(name) }
+    } catch (error) {
+      if (!isNotFound(error, name)) return { ok: false, message: unresolvable(name, messageOf(error)) }
+      tried.push(displayPath(folder))
+    }
+  }
+  return { ok: false, message: unknownPackage(name, tried) }
+}
+
+/** Imports a resolved plugin module; a module that throws while loading is a failure, not a crash. */
+export async function importModule(path: string): Promise<{ ok: true; module: Record<string, unknown> } | { ok: false; error: unknown }> {
+  try {
+    return { ok: true, module: await import(pathToFileURL(path).href) }
+  } catch (error) {
+    return { ok: false, error }
+  }
+}
+
+/**
+ * The plugin a module provides: its default export when that is a function, a class or an object
+ * with `apply()`; else the module itself when it exports `apply()`. `undefined` when it has neither.
+ */
+export function pluginOf(module: Record<string, unknown>): Plugin | undefined {
+  const candidate = module.default
+  if (typeof candidate === 'function') return candidate as Plugin
+  if (candidate && typeof candidate === 'object' && typeof (candidate as { apply?: unknown }).apply === 'function') {
+    return candidate as Plugin
+  }
+  if (typeof module.apply === 'function') return module as unknown as Plugin
+  return undefined
+}
+
+/** The names a module exports, for "exports no plugin" messages. */
+export function exportNames(module: Record<string, unknown>): string[] {
+  return Object.keys(module).sort()
+}
+
+function isNotFound(error: unknown, name: string): boolean {
+  const code = (error as { code?: unknown })?.code
+  return code === 'MODULE_NOT_FOUND' && messageOf(error).startsWith(`Cannot find module '${name}'`)
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

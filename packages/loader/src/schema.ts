@@ -1,0 +1,64 @@
+import { formatKeyPath } from './source.js'
+
+/** One issue of a Standard Schema validation (schemastery, zod, ... all produce these). */
+export interface SchemaIssue {
+  readonly message: string
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }>
+}
+
+/** The result of a Standard Schema validation. */
+export type SchemaResult<T = unknown> =
+  | { readonly value: T; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<SchemaIssue> }
+
+/**
+ * A Standard Schema, as Cordis 4 uses for `plugin.Config`: schemastery schemas are ones. Declared
+ * locally so the loader's types do not depend on `@standard-schema/spec`.
+ */
+export interface StandardSchemaLike<T = unknown> {
+  readonly '~standard': {
+    validate(value: unknown): SchemaResult<T> | Promise<SchemaResult<T>>
+  }
+}
+
+/** The output type of a schema: a schemastery schema's return type, else Standard Schema's `output`. */
+export type SchemaOutput<X> = X extends (data?: any, ...rest: any[]) => infer T
+  ? T
+  : X extends { readonly '~standard': { readonly types?: { readonly output: infer O } } } ? O : unknown
+
+/** A validation failure, flattened: the issue's message (prefixed with its `$.path`) and its path. */
+export interface ValidationFailure {
+  message: string
+  path: Array<string | number>
+}
+
+/** True when `value` has a Standard Schema `validate` function. */
+export function isStandardSchema(value: unknown): value is StandardSchemaLike {
+  const props = (value as { '~standard'?: { validate?: unknown } } | null | undefined)?.['~standard']
+  return !!props && typeof props.validate === 'function'
+}
+
+/**
+ * Validates `value` with `schema`. A schema that throws instead of returning issues (a schemastery
+ * transform that throws a plain `Error`) is reported as one issue without a path.
+ */
+export async function validate(schema: StandardSchemaLike, value: unknown): Promise<{ ok: true; value: unknown } | { ok: false; failures: ValidationFailure[] }> {
+  let result: SchemaResult
+  try {
+    result = await schema['~standard'].validate(value)
+  } catch (error) {
+    return { ok: false, failures: [{ message: error instanceof Error ? error.message : String(error), path: [] }] }
+  }
+  if (!result.issues) return { ok: true, value: result.value }
+  return { ok: false, failures: result.issues.map(flatten) }
+}
+
+function flatten(issue: SchemaIssue): ValidationFailure {
+  const path = (issue.path ?? []).map((segment) => {
+    const key = typeof segment === 'object' && segment !== null ? segment.key : segment
+    return typeof key === 'number' ? key : String(key)
+  })
+  // schemastery writes the path into its messages (`$.toolOrder[0] expected ...`); others do not.
+  const message = path.length && !issue.message.startsWith('$') ? `$${path.length && typeof path[0] === 'number' ? '' : '.'}${formatKeyPath(path)} ${issue.message}` : issue.message
+  return { message, path }
+}

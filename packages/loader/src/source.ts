@@ -1,0 +1,133 @@
+import { readFile } from 'node:fs/promises'
+import { isAbsolute, relative, resolve } from 'node:path'
+import { isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
+
+/** A 1-based place in the deployment file. */
+export interface Position {
+  line: number
+  column: number
+}
+
+/** A key path from the top of the file: `['plugins', 2, 'config', 'toolOrder']`. */
+export type KeyPath = ReadonlyArray<string | number>
+
+/**
+ * A parsed deployment file: the `yaml` document (kept as nodes, so every value has a range) and the
+ * line counter that turns ranges into lines and columns.
+ */
+export class DeploymentSource {
+  /** The absolute path of the file. */
+  readonly file: string
+  /** The path shown in messages: relative to the working directory when the file lies inside it. */
+  readonly display: string
+  /** The parsed document; `doc.errors` holds the YAML syntax errors. */
+  readonly doc: Document.Parsed
+  /** Maps offsets to lines and columns. */
+  readonly lines: LineCounter
+
+  private constructor(file: string, text: string) {
+    this.file = file
+    this.display = displayPath(file)
+    this.lines = new LineCounter()
+    this.doc = parseDocument(text, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true })
+  }
+
+  /** Parses `text` as the content of `file` (no I/O). */
+  static parse(file: string, text: string): DeploymentSource {
+    return new DeploymentSource(resolve(file), text)
+  }
+
+  /** Reads and parses `file`; rejects with the system error when it cannot be read. */
+  static async read(file: string): Promise<DeploymentSource> {
+    const absolute = resolve(file)
+    return new DeploymentSource(absolute, await readFile(absolute, 'utf8'))
+  }
+
+  /** The position of an offset in the file. */
+  positionOf(offset: number): Position {
+    const { line, col } = this.lines.linePos(offset)
+    return { line, column: col }
+  }
+
+  /** The position where a node starts, when it has a range. */
+  positionOfNode(node: unknown): Position | undefined {
+    if (!isNode(node) || !node.range) return undefined
+    return this.positionOf(node.range[0])
+  }
+
+  /**
+   * The position of the value at `path`: the value node when it has a place in the file, else its key,
+   * else the nearest ancestor that has one (a missing required key points at its mapping).
+   */
+  locate(path: KeyPath): Position | undefined {
+    let node: unknown = this.doc.contents
+    let best = this.positionOfNode(node)
+    for (const segment of path) {
+      if (isMap(node)) {
+        const pair = node.items.find((item) => isPair(item) && keyText(item.key) === String(segment))
+        if (!pair) break
+        const value = this.positionOfNode(pair.value)
+        best = value ?? this.positionOfNode(pair.key) ?? best
+        node = pair.value
+      } else if (isSeq(node) && typeof segment === 'number') {
+        node = node.items[segment]
+        if (node === undefined) break
+        best = this.positionOfNode(node) ?? best
+      } else {
+        break
+      }
+    }
+    return best
+  }
+}
+
+/** The text of a mapping key, as written (`1` for the number key `1`). */
+export function keyText(key: unknown): string {
+  if (isScalar(key)) return String(key.value)
+  if (isNode(key)) return String(key)
+  return String(key)
+}
+
+/** Formats a key path the way messages show it: `plugins[2].config.toolOrder`. */
+export function formatKeyPath(path: ReadonlyArray<PropertyKey>): string {
+  let text = ''
+  for (const segment of path) {
+    if (typeof segment === 'number') text += `[${segment}]`
+    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$-]*$/.test(segment)) text += (text ? '.' : '') + segment
+    else text += `[${JSON.stringify(String(segment))}]`
+  }
+  return text
+}
+
+/** Parses a key path as messages show it (`config.toolOrder[2]`, `["a b"].c`) back into segments. */
+export function parseKeyPath(text: string): Array<string | number> {
+  const path: Array<string | number> = []
+  const token = /\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]|([^.[\]]+)/g
+  for (const match of text.matchAll(token)) {
+    if (match[1] !== undefined) path.push(Number(match[1]))
+    else if (match[2] !== undefined) path.push(JSON.parse(match[2]) as string)
+    else path.push(match[3])
+  }
+  return path
+}
+
+/** A short description of what a node holds, for "must be X, found Y" messages. */
+export function describeNode(node: Node | null | undefined): string {
+  if (node === null || node === undefined) return 'nothing'
+  if (isMap(node)) return 'a mapping'
+  if (isSeq(node)) return 'a list'
+  if (isScalar(node)) {
+    const value = node.value
+    if (value === null) return 'nothing'
+    if (typeof value === 'string') return `a string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`
+    return `a ${typeof value} (${String(value)})`
+  }
+  return 'an alias'
+}
+
+/** `file` relative to the working directory when inside it, else absolute. */
+export function displayPath(file: string): string {
+  const rel = relative(process.cwd(), file)
+  if (rel === '') return '.'
+  return !rel.startsWith('..') && !isAbsolute(rel) ? rel : file
+}

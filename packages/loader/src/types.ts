@@ -1,0 +1,91 @@
+import type { Context, Fiber, FiberState, Plugin } from 'cordis'
+import type { Environment } from './env.js'
+import type { SchemaOutput, StandardSchemaLike } from './schema.js'
+import type { KeyPath, Position } from './source.js'
+
+/** The schemas of the extra top-level sections a caller declares (`agents:` for the CLI). */
+export type SectionSchemas = Record<string, StandardSchemaLike>
+
+/** The validated values of the declared sections, by key. */
+export type SectionValues<S extends SectionSchemas> = { [K in keyof S]: SchemaOutput<S[K]> }
+
+/**
+ * A problem an `afterLoad` check reports. The loader adds the file, and the place from `line`/`column`,
+ * else from `entry` + `key` (a path inside that row, like `config.toolOrder`), else from `key` alone
+ * (a path from the top of the file, like `agents[0].preset`).
+ */
+export interface ProblemInput {
+  message: string
+  /** The id of the row at fault. */
+  entry?: string
+  /** A dotted key path: inside the row when `entry` is given, else from the top of the file. */
+  key?: string
+  line?: number
+  column?: number
+}
+
+/**
+ * A check run once everything has loaded (every entry active); its problems join the load's
+ * `DeploymentError`. Throwing counts as one problem.
+ */
+export type AfterLoadHook<S extends SectionSchemas = SectionSchemas> =
+  (ctx: Context, deployment: Deployment<S>) => Promise<ProblemInput[] | void> | ProblemInput[] | void
+
+/** Options of {@link loadDeployment}. */
+export interface LoadOptions<S extends SectionSchemas = {}> {
+  /** Extra top-level sections the caller accepts, each validated by its schema. */
+  sections?: S
+  /** Variables for `${VAR}` substitution; defaults to `process.env`. */
+  env?: Environment
+  /** Checks run after everything has loaded; their problems join the same error. */
+  afterLoad?: AfterLoadHook<S> | ReadonlyArray<AfterLoadHook<S>>
+}
+
+/** One mounted `plugins:` row. */
+export interface DeploymentEntry {
+  /** The row's index in `plugins:`. */
+  readonly index: number
+  /** The row's id (its `name` unless it sets `id:`). */
+  readonly id: string
+  /** The row's `name`, as written (after substitution). */
+  readonly name: string
+  /** The module file the name resolved to. */
+  readonly path: string
+  /** The plugin mounted. */
+  readonly plugin: Plugin
+  /** The config as written (after substitution); `fiber.config` holds the validated one. */
+  readonly config: unknown
+  /** The entry's fiber: a child of the loader's context. */
+  readonly fiber: Fiber
+  /** The fiber's state (2 = ACTIVE, 4 = DISPOSED once the entry is unloaded). */
+  readonly state: FiberState
+  /** Unloads this entry only: everything it registered goes. Idempotent. */
+  dispose(): Promise<void>
+}
+
+/** A disabled row: validated for shape, never resolved or mounted. */
+export interface DisabledEntry {
+  readonly index: number
+  readonly id: string
+  readonly name: string
+}
+
+/** A loaded deployment. */
+export interface Deployment<S extends SectionSchemas = {}> {
+  /** The deployment file (absolute). */
+  readonly file: string
+  /** The file as shown in messages (relative to the working directory when inside it). */
+  readonly displayFile: string
+  /** The mounted rows, in file order. */
+  readonly entries: readonly DeploymentEntry[]
+  /** The rows with `disabled: true`. */
+  readonly disabled: readonly DisabledEntry[]
+  /** The validated values of the declared sections. */
+  readonly sections: SectionValues<S>
+  /** The entry with this id, if mounted. */
+  entry(id: string): DeploymentEntry | undefined
+  /** The line and column of the value at a key path (`['plugins', 2, 'config', 'toolOrder']`). */
+  locate(path: KeyPath): Position | undefined
+  /** Unloads every entry, last first. Idempotent. */
+  dispose(): Promise<void>
+}

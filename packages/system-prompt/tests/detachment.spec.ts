@@ -1,0 +1,132 @@
+import { expect } from 'chai'
+import { Context } from 'cordis'
+import { renderContextSnapshot, renderPrompt, type PromptAssembly, type ToolSchema } from 'dsh-system-prompt'
+import { boot, pluginContext, scope, thrown } from './helpers.js'
+
+/** Everything an assembly shows, as one comparable string. */
+const fingerprint = (assembly: PromptAssembly) => JSON.stringify({
+  prompt: renderPrompt(assembly),
+  snapshot: renderContextSnapshot(assembly),
+  sections: assembly.sections.map((s) => [s.name, s.order, s.text]),
+  contexts: assembly.contexts.map((c) => [c.name, c.order, c.text]),
+  tools: assembly.tools,
+  variables: assembly.variables,
+})
+
+describe('dsh-system-prompt: detached assemblies', () => {
+  let app: Context
+  let plugin: Context
+  let schema: ToolSchema
+
+  beforeEach(async () => {
+    app = await boot({ persona: 'Persona {{model}}.' })
+    plugin = await pluginContext(app, 'p')
+    schema = { name: 'read', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }
+    plugin.systemPrompt.section({ name: 'fixed', order: 1, text: 'Fixed text.' })
+    plugin.systemPrompt.section({ name: 'computed', order: 2, text: () => 'Computed text.' })
+    plugin.systemPrompt.context({ name: 'fact', order: 1, text: 'A fact.' })
+    plugin.systemPrompt.variable('model', () => 'deepseek-chat')
+    plugin.systemPrompt.tools(() => ({ schemas: [schema, { name: 'write' }] }))
+  })
+
+  async function expectMutationHarmless(mutate: (assembly: PromptAssembly) => void, context?: { scope?: object }) {
+    const reference = fingerprint(await app.systemPrompt.assemble(context))
+    const victim = await app.systemPrompt.assemble(context)
+    mutate(victim)
+    expect(fingerprint(await app.systemPrompt.assemble(context))).to.equal(reference)
+  }
+
+  it('mutating the sections array and section objects never changes a later assembly', async () => {
+    await expectMutationHarmless((a) => {
+      a.sections[0].text = 'hacked'
+      a.sections[1].order = -1e9
+      a.sections[1].name = 'renamed'
+      a.sections.push({ name: 'pushed', order: 0, text: 'pushed' })
+      a.sections.reverse()
+    })
+  })
+
+  it('mutating the contexts never changes a later assembly', async () => {
+    await expectMutationHarmless((a) => {
+      a.contexts[0].text = 'hacked'
+      a.contexts.push({ name: 'pushed', order: 0, text: 'pushed' })
+    })
+  })
+
+  it('mutating the variables never changes a later assembly', async () => {
+    await expectMutationHarmless((a) => {
+      a.variables.model = 'hacked'
+      a.variables.extra = 'added'
+      delete a.variables.model
+    })
+  })
+
+  it('mutating the tools array never changes a later assembly', async () => {
+    await expectMutationHarmless((a) => {
+      a.tools.pop()
+      a.tools.unshift({ name: 'injected' })
+      a.tools.reverse()
+    })
+  })
+
+  it('mutating a scope\'s assembly never changes that scope\'s later assembly', async () => {
+    const agent = scope(plugin, 'agent')
+    agent.ctx.systemPrompt.section({ name: 'fixed', order: 1, text: 'Agent text.' })
+    await expectMutationHarmless((a) => {
+      a.sections.find((s) => s.name === 'fixed')!.text = 'hacked'
+      a.sections.splice(0)
+    }, { scope: agent.key })
+  })
+
+  it('hands out tool schemas deeply frozen: a write throws TypeError', async () => {
+    const [read] = (await app.systemPrompt.assemble()).tools
+    const parameters = read.parameters as { properties: { path: { type: string } }; required: string[] }
+    expect(thrown(() => { read.description = 'hacked' })).to.be.instanceOf(TypeError)
+    expect(thrown(() => { parameters.properties.path.type = 'number' })).to.be.instanceOf(TypeError)
+    expect(thrown(() => { parameters.required.push('more') })).to.be.instanceOf(TypeError)
+    expect(thrown(() => { (read as Record<string, unknown>).added = true })).to.be.instanceOf(TypeError)
+  })
+
+  it('leaves the provider\'s result intact after attempted writes', async () => {
+    const [read] = (await app.systemPrompt.assemble()).tools
+    try { (read.parameters as { type: string }).type = 'string' } catch { /* frozen */ }
+    const [again] = (await app.systemPrompt.assemble()).tools
+    expect(again).to.deep.equal({
+      name: 'read', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    })
+    expect(schema.parameters).to.deep.equal({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] })
+  })
+
+  it('freezes tool schemas a listener adds, too', async () => {
+    plugin.on('system-prompt/assemble', (assembly) => ({ ...assembly, tools: [...assembly.tools, { name: 'added', parameters: { type: 'object' } }] }))
+    const added = (await app.systemPrompt.assemble()).tools.find((t) => t.name === 'added')!
+    expect(thrown(() => { (added.parameters as { type: string }).type = 'x' })).to.be.instanceOf(TypeError)
+  })
+
+  it('a listener keeping the object it returned cannot change the assembly after the fact', async () => {
+    let kept: PromptAssembly | undefined
+    plugin.on('system-prompt/assemble', async (_assembly, _context, next) => (kept = await next()))
+    const result = await app.systemPrompt.assemble()
+    const before = fingerprint(result)
+    kept!.sections[0].text = 'late change'
+    kept!.sections.push({ name: 'late', order: 0, text: 'late' })
+    kept!.contexts.length = 0
+    kept!.variables.model = 'late'
+    kept!.tools.length = 0
+    expect(fingerprint(result)).to.equal(before)
+  })
+
+  it('mutations a listener makes never reach the registry', async () => {
+    const reference = fingerprint(await app.systemPrompt.assemble())
+    const dispose = plugin.on('system-prompt/assemble', async (assembly, _context, next) => {
+      assembly.sections.forEach((s) => { s.text = 'listener' })
+      assembly.contexts.forEach((c) => { c.text = 'listener' })
+      assembly.variables.model = 'listener'
+      assembly.tools.length = 0
+      return next()
+    })
+    await app.systemPrompt.assemble()
+    dispose()
+    expect(fingerprint(await app.systemPrompt.assemble())).to.equal(reference)
+  })
+})
