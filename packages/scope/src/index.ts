@@ -4,7 +4,7 @@
  * per-scope listener index, and keep layered (global + per-scope) storage.
  * @module
  */
-export { createScope, scopeOf, scopeLabel, isScopeActive, setScopeParent, parentOf, scopeChain } from './scope.js'
+export { createScope, scopeOf, scopeLabel, scopeStats, isScopeActive, setScopeParent, parentOf, scopeChain } from './scope.js'
 export type { CreateScopeOptions, ScopeHandle } from './scope.js'
 export { ownEffect, ownerName, ownerScope } from './effect.js'
 export { onScoped, defineScopedEvent, listenersFor, scopedListenerStats } from './events.js'

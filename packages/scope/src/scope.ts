@@ -67,8 +67,11 @@ export function createScope(ctx: Context, key: ScopeKey, options: CreateScopeOpt
   // the scope belongs to the caller, so start from the use site (as Cordis's own tracing does).
   const creator = (ctx as unknown as Record<symbol, unknown>)[kShadow] ? Object.getPrototypeOf(ctx) as Context : ctx
   const detach = ownEffect(creator, () => void disposeRecord(state, record))
-  const scopeCtx = creator.extend({ [kScope]: key, [kOwner]: record, [kCreator]: creator }) as Context
-  for (const name in methods) Object.defineProperty(scopeCtx, name, { value: methods[name], configurable: true, writable: true })
+  record.creator = creator
+  const scopeCtx = Object.create(scopeBase(creator), {
+    [kScope]: { value: key, enumerable: true },
+    [kOwner]: { value: record },
+  }) as Context
   if (options.parent !== undefined) state.parents.set(key, options.parent)
   state.labels.set(key, label)
   state.live.set(key, record)
@@ -82,16 +85,29 @@ export function createScope(ctx: Context, key: ScopeKey, options: CreateScopeOpt
   }
 }
 
-const kCreator: unique symbol = Symbol('dsh.scope.creator')
 const kShadow = Symbol.for('cordis.shadow')
+const bases = new WeakMap<Context, Context>()
+
+/**
+ * The shared prototype of every scope context minted from `creator`: `creator` extended with the
+ * routing methods. Made once per creator, so a scope context itself is one small object.
+ */
+function scopeBase(creator: Context): Context {
+  let base = bases.get(creator)
+  if (!base) {
+    base = creator.extend({}) as Context
+    for (const name in methods) Object.defineProperty(base, name, { value: methods[name], configurable: true, writable: true })
+    bases.set(creator, base)
+  }
+  return base
+}
 
 /** The scope's child fiber context, made on first use under the creating context. */
 function lazyContext(ctx: Context): Context {
   const record = (ctx as unknown as Record<symbol, ScopeRecord>)[kOwner]
   if (record.disposed) throw scopeDisposed(record.label)
   if (!record.lazy) {
-    const creator = (ctx as unknown as Record<symbol, Context>)[kCreator]
-    const fiber = creator.plugin({ name: record.label, apply() {} }) as unknown as { ctx: Context; dispose(): Promise<void> }
+    const fiber = record.creator!.plugin({ name: record.label, apply() {} }) as unknown as { ctx: Context; dispose(): Promise<void> }
     record.lazy = { ctx: fiber.ctx.extend({ [kScope]: record.key }) as Context, dispose: () => fiber.dispose() }
   }
   return record.lazy.ctx
@@ -114,6 +130,19 @@ export function scopeOf(ctx: Context): ScopeKey | undefined {
 /** The label a scope was created with (`undefined` for a key that never had a scope in this app). */
 export function scopeLabel(ctx: Context, key: ScopeKey): string | undefined {
   return appState(ctx).labels.get(key)
+}
+
+/**
+ * Introspection for tests and tooling: live scopes, registrations they still own, scoped listeners and
+ * routed event names in `ctx`'s app. Parent links and labels are held weakly and are not counted.
+ */
+export function scopeStats(ctx: Context): { liveScopes: number; scopeOwned: number; listeners: number; scopedEvents: number } {
+  const state = appState(ctx)
+  let scopeOwned = 0
+  for (const record of state.live.values()) scopeOwned += record.teardowns.size
+  let listeners = 0
+  for (const byScope of state.listeners.values()) for (const bucket of byScope.values()) listeners += bucket.length
+  return { liveScopes: state.live.size, scopeOwned, listeners, scopedEvents: state.scopedEvents.size }
 }
 
 /** Whether a live scope exists for `key` in `ctx`'s app. */

@@ -15,6 +15,8 @@ export interface ScopeRecord {
   readonly label: string
   /** Teardowns of registrations owned by the scope, run last-in first-out on disposal. */
   readonly teardowns: Set<() => void>
+  /** The context the scope was minted from (its owner). */
+  creator?: Context
   /** The child fiber made on demand for generic Cordis effects (`ctx.effect`, `ctx.plugin`, ...). */
   lazy?: { ctx: Context; dispose(): Promise<void> }
   disposed: boolean

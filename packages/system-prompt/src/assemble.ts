@@ -9,7 +9,7 @@ import {
   PromptError, duplicateToolName, reservedToolName,
 } from './errors.js'
 import { deepFreeze } from './freeze.js'
-import type { ResolvedView, TextEntry, ToolsEntry } from './registry.js'
+import type { ResolvedView, TextEntry } from './registry.js'
 import { checkToolOrder, orderTools, TOOL_ORDER_REST } from './tool-order.js'
 import type {
   AssembleContext, AssembleListener, AssembledContext, AssembledSection, PromptAssembly, ToolSchema,
@@ -47,7 +47,7 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
     }
     variables[entry.name] = value
   }
-  const tools = collectTools(view.tools, context, input.toolOrder)
+  const tools = collectTools(view, context, input.toolOrder)
   const complete = view.complete.length ? sections.find((s) => s.complete) : undefined
 
   signal?.throwIfAborted()
@@ -84,11 +84,19 @@ function evaluateText(entry: TextEntry, context: AssembleContext): AssembledSect
   return result
 }
 
-function collectTools(providers: readonly ToolsEntry[], context: AssembleContext, order: readonly string[] | undefined): ToolSchema[] {
+/** The last ordered tool list of a view, and the provider results it was made from. */
+interface ToolCache {
+  readonly schemas: readonly (readonly unknown[])[]
+  readonly known: readonly (readonly unknown[] | undefined)[]
+  readonly ordered: readonly ToolSchema[]
+}
+
+const toolCaches = new WeakMap<ResolvedView, ToolCache>()
+
+function collectTools(view: ResolvedView, context: AssembleContext, order: readonly string[] | undefined): ToolSchema[] {
+  const providers = view.tools
   if (!providers.length && !order) return []
-  const tools: ToolSchema[] = []
-  const owners = new Map<string, string>()
-  const known = new Set<string>()
+  const results: { schemas: unknown[]; knownNames: unknown }[] = []
   for (const entry of providers) {
     let result: unknown
     try {
@@ -100,30 +108,54 @@ function collectTools(providers: readonly ToolsEntry[], context: AssembleContext
     if (typeof result !== 'object' || result === null || !Array.isArray(schemas)) {
       throw providerReturned('tool provider', entry.owner, 'an object { schemas: ToolSchema[], knownNames? }', result)
     }
+    results.push({ schemas, knownNames: (result as { knownNames?: unknown }).knownNames })
+  }
+  // Providers usually hand back the same (frozen) schemas assembly after assembly: when every result
+  // holds exactly the same elements as last time, the ordered list is still right.
+  const cache = toolCaches.get(view)
+  if (cache && results.every((r, i) => sameElements(r.schemas, cache.schemas[i]) && sameElements(r.knownNames, cache.known[i]))) {
+    return cache.ordered.slice()
+  }
+  const tools: ToolSchema[] = []
+  const owners = new Map<string, string>()
+  const known = new Set<string>()
+  for (let p = 0; p < providers.length; p++) {
+    const owner = providers[p].owner
+    const { schemas, knownNames } = results[p]
     for (let i = 0; i < schemas.length; i++) {
       const schema = schemas[i] as ToolSchema
       if (typeof schema !== 'object' || schema === null || typeof schema.name !== 'string' || !schema.name) {
-        throw providerReturned('tool provider', entry.owner, `a schema with a non-empty string name at index ${i}`, schema)
+        throw providerReturned('tool provider', owner, `a schema with a non-empty string name at index ${i}`, schema)
       }
-      if (schema.name === TOOL_ORDER_REST) throw reservedToolName(TOOL_ORDER_REST, entry.owner)
+      if (schema.name === TOOL_ORDER_REST) throw reservedToolName(TOOL_ORDER_REST, owner)
       const previous = owners.get(schema.name)
-      if (previous !== undefined) throw duplicateToolName(schema.name, [previous, entry.owner])
-      owners.set(schema.name, entry.owner)
+      if (previous !== undefined) throw duplicateToolName(schema.name, [previous, owner])
+      owners.set(schema.name, owner)
       tools.push(deepFreeze(schema))
+      known.add(schema.name)
     }
-    const knownNames = (result as { knownNames?: unknown }).knownNames
-    if (knownNames === undefined) {
-      for (const schema of schemas) known.add((schema as ToolSchema).name)
-    } else if (Array.isArray(knownNames) && knownNames.every((n) => typeof n === 'string')) {
+    if (Array.isArray(knownNames) && knownNames.every((n) => typeof n === 'string')) {
       for (const name of knownNames) known.add(name)
-      for (const schema of schemas) known.add((schema as ToolSchema).name)
-    } else {
-      throw providerReturned('tool provider', entry.owner, 'knownNames as an array of strings', knownNames)
+    } else if (knownNames !== undefined) {
+      throw providerReturned('tool provider', owner, 'knownNames as an array of strings', knownNames)
     }
   }
   const problem = checkToolOrder(order, known)
   if (problem) throw problem
-  return orderTools(tools, order)
+  const ordered = orderTools(tools, order)
+  toolCaches.set(view, {
+    schemas: results.map((r) => r.schemas.slice()),
+    known: results.map((r) => Array.isArray(r.knownNames) ? r.knownNames.slice() : undefined),
+    ordered,
+  })
+  return ordered.slice()
+}
+
+function sameElements(a: unknown, b: readonly unknown[] | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b
+  if (!Array.isArray(a) || a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 async function runWaterfall(
@@ -137,8 +169,11 @@ async function runWaterfall(
       if (called) return Promise.reject(listenerNextTwice(listener.owner))
       called = true
       const handed = replacement ?? current
-      const problem = assemblyProblem(handed)
-      if (problem) return Promise.reject(malformedAssembly(listener.owner, problem))
+      // What a listener received was checked already; only a different object needs checking here.
+      if (handed !== current) {
+        const problem = assemblyProblem(handed)
+        if (problem) return Promise.reject(malformedAssembly(listener.owner, problem))
+      }
       return dispatch(index + 1, handed)
     }
     let result: unknown
@@ -159,6 +194,9 @@ function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError'
 }
 
+// Reused by assemblyProblem (which never runs re-entrantly): no allocation per check.
+const seen = new Set<string>()
+
 /** The first structural problem of a listener's result, or `undefined`. */
 export function assemblyProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return `expected an assembly object, got ${value === null ? 'null' : typeof value}`
@@ -166,7 +204,8 @@ export function assemblyProblem(value: unknown): string | undefined {
   for (const key of ['sections', 'contexts'] as const) {
     const list = assembly[key]
     if (!Array.isArray(list)) return `${key} is not an array`
-    const names = new Set<string>()
+    const names = seen
+    names.clear()
     for (let i = 0; i < list.length; i++) {
       const item = list[i] as Partial<AssembledSection>
       const where = `${key}[${i}]`
@@ -179,7 +218,8 @@ export function assemblyProblem(value: unknown): string | undefined {
     }
   }
   if (!Array.isArray(assembly.tools)) return 'tools is not an array'
-  const tools = new Set<string>()
+  const tools = seen
+  tools.clear()
   for (let i = 0; i < assembly.tools.length; i++) {
     const tool = assembly.tools[i]
     if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || !tool.name) return `tools[${i}] has no name`

@@ -30,7 +30,9 @@ export { ASSEMBLE_EVENT }
  */
 export function markNoShadow(service: object): void {
   const tracker = (service as Record<symbol, { noShadow?: boolean } | undefined>)[Service.tracker]
-  if (tracker) tracker.noShadow = true
+  if (!tracker) return
+  tracker.noShadow = true
+  delete (tracker as { associate?: string }).associate
 }
 
 /**
