@@ -121,14 +121,18 @@ export class ToolRegistry extends Service {
     }
     if (this.layers.has(scope, 't:' + name)) throw scope === undefined ? duplicateGlobalTool(name) : duplicateScopedTool(name)
     // The guidance goes through the caller's context, so it lands in the same layer with the same owner.
-    // It renders only where the tool is visible: a scope that restricts the tool away gets neither.
+    // It renders only where this very tool is visible: a scope that restricts the tool away, or shadows it
+    // with a tool of its own, does not get this guidance.
     let disposeGuidance: (() => void) | undefined
     if (section) {
       const prompt = ctx.reflect.trace(this.prompt) as SystemPrompt
       const text = section.text
       disposeGuidance = prompt.section({
         name: section.name, order: section.order, interpolate: false,
-        text: (context) => this.view(context.scope).names.has(name) ? text : '',
+        text: (context) => {
+          const visible = this.view(context.scope).origin.get(name)
+          return visible !== undefined && visible.scope === scope ? text : ''
+        },
       })
     }
     let dispose: () => void

@@ -79,6 +79,15 @@ describe('dsh-tools: guidance sections', () => {
     expect(await render(app)).to.equal('Global read guidance.')
   })
 
+  it('a scope that shadows a tool with one of its own, without guidance, does not get the wider tool\'s guidance', async () => {
+    plugin.tools.register(tool('read', { guidance: 'Global read guidance.' }))
+    plugin.systemPrompt.section({ name: 'rules', order: 10, text: 'Rules.' })
+    const agent = scope(plugin, 'agent')
+    agent.ctx.tools.register(tool('read', { description: 'Read a file of the review.' }))
+    expect(await render(app, agent.key)).to.equal('Rules.')
+    expect(await render(app)).to.equal('Rules.\n\nGlobal read guidance.')
+  })
+
   it('disposing the tool removes its guidance section', async () => {
     const before = stats(app)
     const dispose = plugin.tools.register(tool('read', { guidance: 'READ' }))
