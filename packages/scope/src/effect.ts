@@ -52,11 +52,23 @@ export function ownEffect(ctx: Context, teardown: () => void): () => void {
   return dispose
 }
 
-/** Runs every teardown of `set` last-in first-out, leaving it empty. */
+/**
+ * Runs every teardown of `set` last-in first-out, leaving it empty. A teardown that throws does not stop
+ * the others: all run, then the first error is rethrown (an `AggregateError` when several threw).
+ */
 export function runTeardowns(set: Set<() => void>): void {
   const pending = [...set].reverse()
   set.clear()
-  for (const run of pending) run()
+  const errors: unknown[] = []
+  for (const run of pending) {
+    try {
+      run()
+    } catch (error) {
+      errors.push(error)
+    }
+  }
+  if (errors.length === 1) throw errors[0]
+  if (errors.length > 1) throw new AggregateError(errors, `${errors.length} teardowns failed`)
 }
 
 function fiberBucket(fiber: Fiber): Bucket {

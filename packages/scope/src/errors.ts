@@ -20,7 +20,7 @@ export function parentCycle(label: string): Error {
 
 /** Thrown when a scope key is not an object (keys are compared by identity). */
 export function invalidScopeKey(received: unknown): TypeError {
-  return new TypeError(`scope key must be an object compared by identity, received ${received === null ? 'null' : typeof received}`)
+  return new TypeError(`scope key must be an object or a function (compared by identity), received ${received === null ? 'null' : typeof received}`)
 }
 
 /** Thrown when something is registered through the context of a disposed scope. */

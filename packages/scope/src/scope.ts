@@ -55,7 +55,7 @@ for (const name of ROUTED) {
  * The scope context reads services exactly like `ctx`, so `ctx` should inject what the scope uses.
  */
 export function createScope(ctx: Context, key: ScopeKey, options: CreateScopeOptions = {}): ScopeHandle {
-  if (typeof key !== 'object' || key === null) throw invalidScopeKey(key)
+  if (!isKey(key)) throw invalidScopeKey(key)
   const state = appState(ctx)
   const label = options.label ?? 'scope'
   const existing = state.live.get(key)
@@ -117,8 +117,14 @@ function disposeRecord(state: AppState, record: ScopeRecord): Promise<void> {
   if (record.disposing) return record.disposing
   record.disposed = true
   if (state.live.get(record.key) === record) state.live.delete(record.key)
-  runTeardowns(record.teardowns)
-  record.disposing = record.lazy ? Promise.resolve(record.lazy.dispose()).then(() => {}) : Promise.resolve()
+  let failure: { error: unknown } | undefined
+  try {
+    runTeardowns(record.teardowns)
+  } catch (error) {
+    failure = { error }
+  }
+  const lazy = record.lazy ? Promise.resolve(record.lazy.dispose()).then(() => {}) : Promise.resolve()
+  record.disposing = failure ? lazy.then(() => Promise.reject(failure.error)) : lazy
   return record.disposing
 }
 
@@ -155,19 +161,25 @@ export function isScopeActive(ctx: Context, key: ScopeKey): boolean {
  * never make a scope its own ancestor.
  */
 export function setScopeParent(ctx: Context, key: ScopeKey, parent: ScopeKey): void {
+  if (!isKey(key)) throw invalidScopeKey(key)
   const state = appState(ctx)
   checkParent(state, key, parent, state.labels.get(key) ?? 'scope')
   state.parents.set(key, parent)
 }
 
 function checkParent(state: AppState, key: ScopeKey, parent: ScopeKey, label: string): void {
-  if (typeof parent !== 'object' || parent === null) throw invalidScopeKey(parent)
+  if (!isKey(parent)) throw invalidScopeKey(parent)
   const current = state.parents.get(key)
   if (current === parent) return
   if (current !== undefined) throw parentAlreadySet(label)
   for (let cursor: ScopeKey | undefined = parent; cursor !== undefined; cursor = state.parents.get(cursor)) {
     if (cursor === key) throw parentCycle(label)
   }
+}
+
+/** Whether `value` can be a scope key: an object or a function (compared by identity). */
+function isKey(value: unknown): value is ScopeKey {
+  return (typeof value === 'object' && value !== null) || typeof value === 'function'
 }
 
 /** The parent key of `key`, if one was set. */

@@ -131,7 +131,7 @@ describe('dsh-scope: parent chains', () => {
       const { app } = await appWithHost()
       const error = thrown(() => setScopeParent(app, {}, 3 as unknown as object))
       expect(error).to.be.instanceOf(TypeError)
-      expect(error.message).to.equal('scope key must be an object compared by identity, received number')
+      expect(error.message).to.equal('scope key must be an object or a function (compared by identity), received number')
     })
   })
 

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { Context } from 'cordis'
 import {
   createScope, isScopeActive, kOwner, kScope, listenersFor, onScoped, ownEffect, ownerName, ownerScope, scopedListenerStats,
-  scopeLabel, scopeOf, ScopeErrors,
+  scopeLabel, scopeOf, scopeStats, defineScopedEvent, ScopeErrors,
 } from 'dsh-scope'
 import { appWithHost, loadPlugin, pluginContext, thrown, tick } from './helpers.js'
 
@@ -179,6 +179,27 @@ describe('dsh-scope: scopes', () => {
     })
   })
 
+  describe('scopeStats()', () => {
+    it('counts live scopes, what they own, scoped listeners and routed event names, and returns to zero', async () => {
+      const app = new Context()
+      const creator = await loadPlugin(app, 'creator')
+      const stopRouting = defineScopedEvent(creator.ctx, 'test/scoped')
+      expect(scopeStats(app)).to.deep.equal({ liveScopes: 0, scopeOwned: 0, listeners: 0, scopedEvents: 1 })
+      const a = createScope(creator.ctx, {})
+      const b = createScope(creator.ctx, {})
+      ownEffect(a.ctx, () => {})
+      a.ctx.on('test/scoped', () => {})
+      b.ctx.on('test/scoped', () => {})
+      creator.ctx.on('test/scoped', () => {})
+      expect(scopeStats(app)).to.deep.equal({ liveScopes: 2, scopeOwned: 3, listeners: 3, scopedEvents: 1 })
+      await a.dispose()
+      expect(scopeStats(app)).to.deep.equal({ liveScopes: 1, scopeOwned: 1, listeners: 2, scopedEvents: 1 })
+      stopRouting()
+      await creator.dispose()
+      expect(scopeStats(app)).to.deep.equal({ liveScopes: 0, scopeOwned: 0, listeners: 0, scopedEvents: 0 })
+    })
+  })
+
   describe('dispose()', () => {
     it('resolves only when every disposer, asynchronous ones included, has finished', async () => {
       const { app, host } = await appWithHost()
@@ -294,22 +315,29 @@ describe('dsh-scope: scopes', () => {
 
     for (const [value, received] of [
       ['agent', 'string'], [42, 'number'], [null, 'null'], [undefined, 'undefined'], [Symbol('k'), 'symbol'],
-      [() => {}, 'function'],
     ] as const) {
       it(`refuses a key of type ${received} with a TypeError`, async () => {
         const { host } = await appWithHost()
         const error = thrown(() => createScope(host, value as unknown as object))
         expect(error).to.be.instanceOf(TypeError)
-        expect(error.message).to.equal(`scope key must be an object compared by identity, received ${received}`)
+        expect(error.message).to.equal(`scope key must be an object or a function (compared by identity), received ${received}`)
       })
     }
+
+    it('accepts a function as a key, compared by identity', async () => {
+      const { app, host } = await appWithHost()
+      const key = () => {}
+      const scope = createScope(host, key)
+      expect(scopeOf(scope.ctx)).to.equal(key)
+      expect(isScopeActive(app, key)).to.equal(true)
+    })
 
     it('refuses a non-object parent key with the same TypeError and creates nothing', async () => {
       const { app, host } = await appWithHost()
       const key = {}
       const error = thrown(() => createScope(host, key, { parent: 'preset' as unknown as object }))
       expect(error).to.be.instanceOf(TypeError)
-      expect(error.message).to.equal('scope key must be an object compared by identity, received string')
+      expect(error.message).to.equal('scope key must be an object or a function (compared by identity), received string')
       expect(isScopeActive(app, key)).to.equal(false)
     })
 
@@ -318,8 +346,8 @@ describe('dsh-scope: scopes', () => {
       expect(ScopeErrors.parentAlreadySet('x').message).to.equal('scope "x" already has a parent; a parent link is set once')
       expect(ScopeErrors.parentCycle('x').message).to.equal('scope "x" cannot take this parent: the parent chain would form a cycle')
       expect(ScopeErrors.invalidScopeKey(null)).to.be.instanceOf(TypeError)
-      expect(ScopeErrors.invalidScopeKey(null).message).to.equal('scope key must be an object compared by identity, received null')
-      expect(ScopeErrors.invalidScopeKey(7).message).to.equal('scope key must be an object compared by identity, received number')
+      expect(ScopeErrors.invalidScopeKey(null).message).to.equal('scope key must be an object or a function (compared by identity), received null')
+      expect(ScopeErrors.invalidScopeKey(7).message).to.equal('scope key must be an object or a function (compared by identity), received number')
       expect(ScopeErrors.scopeDisposed('x').message).to.equal('scope "x" has been disposed; nothing more can be registered through its context')
     })
   })

@@ -39,7 +39,8 @@ export function markNoShadow(service: object): void {
  * The `systemPrompt` service: plugins register sections, runtime contexts, tool providers and variables,
  * each in the layer of the calling context's scope and owned by the calling fiber; `assemble()` merges
  * the layers for one scope, runs the `system-prompt/assemble` waterfall and returns a detached assembly.
- * Each registration returns its disposer and emits `system-prompt/change` (as does each disposal).
+ * Each registration returns its disposer and emits `system-prompt/change` (as does each disposal); a
+ * change listener that throws is logged as a warning and changes nothing.
  */
 export class SystemPrompt extends Service {
   static Config = Config
@@ -51,7 +52,16 @@ export class SystemPrompt extends Service {
     super(ctx, 'systemPrompt')
     markNoShadow(this)
     const events = ctx.root.events
-    this[kCore] = new PromptCore(config, (event: PromptChangeEvent) => events.emit('system-prompt/change', event))
+    const logger = ctx.logger('dsh-system-prompt')
+    // A change notification is news, not a veto: a listener that throws is reported, and the
+    // registration (or disposal) it was told about stands.
+    this[kCore] = new PromptCore(config, (event: PromptChangeEvent) => {
+      try {
+        events.emit('system-prompt/change', event)
+      } catch (error) {
+        logger.warn(`a system-prompt/change listener failed on ${event.action} of ${event.kind}${event.name ? ` "${event.name}"` : ''}: ${error instanceof Error ? error.message : String(error)}`)
+      }
+    })
     defineScopedEvent(ctx, ASSEMBLE_EVENT)
     if (config.includeHarnessIdentity) {
       this[kCore].section(ctx, { name: IDENTITY_SECTION, order: SECTION_PLACEMENTS[IDENTITY_SECTION], text: config.identity, interpolate: false })

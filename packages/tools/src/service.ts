@@ -216,7 +216,12 @@ export class ToolRegistry extends Service {
   private emit(ctx: Context, event: ToolChangeEvent): void {
     if (event.scope === undefined) delete event.scope
     if (event.name === undefined) delete event.name
-    ctx.emit('tools/change', event)
+    // A change notification is news, not a veto: a throwing listener is reported, the change stands.
+    try {
+      ctx.emit('tools/change', event)
+    } catch (error) {
+      ctx.logger('dsh-tools').warn(`a tools/change listener failed on ${event.action} of ${event.kind}${event.name ? ` "${event.name}"` : ''}: ${error instanceof Error ? error.message : String(error)}`)
+    }
   }
 }
 
