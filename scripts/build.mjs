@@ -18,7 +18,8 @@ for (const root of roots) {
 
 await Promise.all(entries.map(async (dir) => {
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
-  const bins = Object.values(manifest.bin ?? {})
+  // Yarn writes a bin named like its package as a plain string.
+  const bins = typeof manifest.bin === 'string' ? [manifest.bin] : Object.values(manifest.bin ?? {})
   await build({
     entryPoints: [join(dir, 'src/index.ts'), ...bins.map((bin) => join(dir, String(bin).replace(/^\.\/lib\//, 'src/').replace(/\.js$/, '.ts')))],
     outdir: join(dir, 'lib'),

@@ -1,0 +1,98 @@
+/**
+ * The `agents:` section of a deployment file, declared to the loader through `options.sections`.
+ * Each row is checked with a schemastery schema (every key described); the list as a whole is checked
+ * for unknown keys, duplicate ids and parents listed after their children, and every problem of the
+ * list is reported at once, each with its own path (`agents[1].preset`).
+ * @module
+ */
+import z from 'schemastery'
+import { AGENT_KEYS, agentsNotList, duplicateAgentId, ownParent, parentNotBefore, unknownAgentKey } from './errors.js'
+
+/** One agent as declared in `agents:`. */
+export interface AgentSpec {
+  /** Unique in the file. */
+  id: string
+  /** The model name sent in requests and offered as `{{model}}`. */
+  model: string
+  /** Offered as `{{provider}}`. */
+  provider?: string
+  /** Offered as `{{cwd}}`. */
+  cwd?: string
+  /** A preset id defined by a plugin of the deployment (e.g. `dsh-presets`). */
+  preset?: string
+  /** The id of an agent listed before this one: this agent is its sub-agent. */
+  parent?: string
+  /** Overrides the `dsh-agent` row's `promptChange` for this agent. */
+  promptChange?: 'append' | 'replace'
+}
+
+/** The schemastery schema of one `agents:` row; every key is described for config UIs. */
+export const AgentRow: z<AgentSpec> = z.object({
+  id: z.string().min(1).required().description('The agent id, unique in the file; `--agent <id>` picks it.'),
+  model: z.string().min(1).required().description('The model name sent in requests and offered as `{{model}}`.'),
+  provider: z.string().description('Offered as `{{provider}}`.'),
+  cwd: z.string().description('The working folder, offered as `{{cwd}}`. `${VAR:-default}` substitution applies.'),
+  preset: z.string().description('A preset id defined by a plugin of the deployment (e.g. `dsh-presets`): its scope becomes the agent\'s parent scope.'),
+  parent: z.string().description('The id of an agent listed before this one: this agent is its sub-agent and sees its registrations.'),
+  promptChange: z.union(['append', 'replace'] as const).description('How a changed system prompt enters the requests; overrides the `dsh-agent` row\'s setting.'),
+}) as any
+
+/** One issue, in the Standard Schema shape the loader reads. */
+export interface Issue {
+  message: string
+  path: Array<string | number>
+}
+
+/** Validates the `agents:` list: every row's schema issues, unknown keys, duplicate ids, parent order. */
+export function validateAgents(value: unknown): { value: AgentSpec[] } | { issues: Issue[] } {
+  if (value === undefined || value === null) return { value: [] }
+  if (!Array.isArray(value)) return { issues: [{ message: agentsNotList(), path: [] }] }
+  const issues: Issue[] = []
+  const rows: AgentSpec[] = []
+  const seen = new Map<string, number>()
+  value.forEach((item, index) => {
+    if (item !== null && typeof item === 'object' && !Array.isArray(item)) {
+      for (const key of Object.keys(item)) {
+        if (!(AGENT_KEYS as readonly string[]).includes(key)) issues.push({ message: unknownAgentKey(index, key), path: [index, key] })
+      }
+    }
+    let row: AgentSpec
+    try {
+      row = AgentRow(item)
+    } catch (error) {
+      const path = (error as { options?: { path?: Array<string | number> } }).options?.path ?? []
+      issues.push({ message: `$[${index}]${path.map((key) => typeof key === 'number' ? `[${key}]` : `.${key}`).join('')} ${schemaMessage(error)}`, path: [index, ...path] })
+      return
+    }
+    const first = seen.get(row.id)
+    if (first !== undefined) issues.push({ message: duplicateAgentId(index, row.id, first), path: [index, 'id'] })
+    else seen.set(row.id, index)
+    if (row.parent !== undefined) {
+      if (row.parent === row.id) issues.push({ message: ownParent(index, row.id), path: [index, 'parent'] })
+      else if (!seen.has(row.parent) || seen.get(row.parent)! >= index) issues.push({ message: parentNotBefore(index, row.id, row.parent), path: [index, 'parent'] })
+    }
+    rows.push(row)
+  })
+  return issues.length ? { issues } : { value: rows }
+}
+
+/** The Standard Schema shape of {@link AgentsSection} (typed so the loader knows its output). */
+export interface AgentsSchema {
+  readonly '~standard': {
+    readonly version: 1
+    readonly vendor: string
+    validate(value: unknown): { value: AgentSpec[] } | { issues: Issue[] }
+    readonly types?: { readonly input: unknown; readonly output: AgentSpec[] }
+  }
+}
+
+/** The `agents:` section as a Standard Schema (what `loadDeployment`'s `options.sections` takes). */
+export const AgentsSection: AgentsSchema = {
+  '~standard': { version: 1, vendor: 'dsh-prompt', validate: validateAgents },
+}
+
+/** schemastery's message without its `$.path ` prefix (the loader writes the path from `path`). */
+function schemaMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return message.replace(/^\$\S*\s/, '')
+}

@@ -1,0 +1,119 @@
+/**
+ * The checks of `dsh-prompt check` for one target (an agent, or the deployment without agents): the
+ * assembly succeeds, every `{{variable}}` of every section and context is known and has a value,
+ * first-party sections keep ten apart, and no text changes between two renders in a row. Each rule
+ * returns findings; nothing here calls a model or records anything in a conversation.
+ * @module
+ */
+import type { ScopeKey } from 'dsh-scope'
+import {
+  interpolate, SECTION_PLACEMENTS, validatePromptTemplate, type AssembledContext, type AssembledSection, type PromptAssembly,
+} from 'dsh-system-prompt'
+import type { Booted } from './boot.js'
+import { completeSections, describeError, placementsTooClose, unstableText, valuelessAt } from './errors.js'
+import { firstDifferentByte } from './prefix.js'
+import type { Target } from './view.js'
+
+/** What kind of problem a finding is. */
+export type FindingCode = 'load' | 'agent' | 'assembly' | 'complete' | 'variable' | 'placement' | 'unstable' | 'preset'
+
+/** One problem `check` found, before it is placed in the file. */
+export interface RawFinding {
+  code: FindingCode
+  message: string
+  /** The registration at fault, to place the finding in the YAML. */
+  origin?: { owner?: string; scope?: ScopeKey; name?: string }
+}
+
+/** Assembles for `target` twice, `gap` milliseconds apart, and runs every rule on the result. */
+export async function checkTarget(booted: Booted, target: Target, gap: number): Promise<RawFinding[]> {
+  const context = target.agent ? { scope: target.agent as ScopeKey, agent: target.agent } : {}
+  let first: PromptAssembly
+  let second: PromptAssembly
+  try {
+    first = await booted.prompt.assemble(context)
+    await new Promise((resolve) => setTimeout(resolve, gap))
+    second = await booted.prompt.assemble(context)
+  } catch (error) {
+    return [assemblyFinding(booted, target, error)]
+  }
+  return [...variableFindings(booted, first), ...placementFindings(booted, first), ...unstableFindings(booted, first, second)]
+}
+
+function assemblyFinding(booted: Booted, target: Target, error: unknown): RawFinding {
+  const message = describeError(error)
+  if (!message.startsWith('multiple complete prompt sections')) return { code: 'assembly', message }
+  const complete = booted.prompt.inspect(target.agent).sections.filter((section) => section.complete)
+  const origin = complete[complete.length - 1]
+  return {
+    code: 'complete',
+    message: completeSections(message, complete.map((s) => `${JSON.stringify(s.name)} from ${booted.owners.describe(s)}`)),
+    origin: origin && { owner: origin.owner, scope: origin.scope, name: origin.name },
+  }
+}
+
+/** Every unknown, valueless or malformed `{{…}}` of every interpolated section and context. */
+export function variableFindings(booted: Booted, assembly: PromptAssembly): RawFinding[] {
+  const registered = Object.keys(assembly.variables)
+  const valued = registered.filter((name) => assembly.variables[name] !== undefined)
+  const findings: RawFinding[] = []
+  const scan = (kind: 'section' | 'context', entry: AssembledSection | AssembledContext) => {
+    if (entry.interpolate === false) return
+    const head = `${kind} ${JSON.stringify(entry.name)} (${booted.owners.describe(entry)}): `
+    const origin = { owner: entry.owner, scope: entry.scope, name: entry.name }
+    for (const problem of validatePromptTemplate(entry.text, registered)) findings.push({ code: 'variable', message: head + problem.message, origin })
+    for (const problem of validatePromptTemplate(entry.text, valued)) {
+      if (problem.code !== 'unknown-variable') continue
+      const name = entry.text.slice(problem.index + 2, problem.index + problem.length - 2)
+      if (registered.includes(name)) findings.push({ code: 'variable', message: head + valuelessAt(name, problem.line, problem.column), origin })
+    }
+  }
+  for (const section of assembly.sections) scan('section', section)
+  for (const context of assembly.contexts) scan('context', context)
+  return findings
+}
+
+/** First-party sections (names in `SECTION_PLACEMENTS`) next to each other with orders less than ten apart. */
+export function placementFindings(booted: Booted, assembly: PromptAssembly): RawFinding[] {
+  const firstParty = assembly.sections.filter((section) => Object.hasOwn(SECTION_PLACEMENTS, section.name))
+  const findings: RawFinding[] = []
+  for (let i = 1; i < firstParty.length; i++) {
+    const [a, b] = [firstParty[i - 1], firstParty[i]]
+    if (Math.abs(b.order - a.order) < 10) {
+      findings.push({ code: 'placement', message: placementsTooClose(a, b), origin: { owner: b.owner, scope: b.scope, name: b.name } })
+    }
+  }
+  return findings
+}
+
+/** Sections and contexts whose text differs between two assemblies made one after the other. */
+export function unstableFindings(booted: Booted, first: PromptAssembly, second: PromptAssembly): RawFinding[] {
+  const findings: RawFinding[] = []
+  const compare = (kind: 'section' | 'context', before: ReadonlyArray<AssembledSection>, after: ReadonlyArray<AssembledSection>, variables: [PromptAssembly['variables'], PromptAssembly['variables']]) => {
+    const later = new Map(after.map((entry) => [entry.name, entry]))
+    for (const entry of before) {
+      const other = later.get(entry.name)
+      if (!other) continue
+      const byte = firstDifferentByte(textOf(entry, variables[0], kind), textOf(other, variables[1], kind))
+      if (byte === undefined) continue
+      findings.push({
+        code: 'unstable',
+        message: unstableText(kind, entry.name, booted.owners.describe(entry), byte),
+        origin: { owner: entry.owner, scope: entry.scope, name: entry.name },
+      })
+    }
+  }
+  compare('section', first.sections, second.sections, [first.variables, second.variables])
+  compare('context', first.contexts, second.contexts, [first.variables, second.variables])
+  return findings
+}
+
+/** The text as rendered, or as assembled when it does not render (that problem is reported elsewhere). */
+function textOf(entry: AssembledSection, variables: PromptAssembly['variables'], kind: 'section' | 'context'): string {
+  if (entry.interpolate === false) return entry.text
+  try {
+    return interpolate(entry.text, variables, kind, entry.name)
+  } catch {
+    return entry.text
+  }
+}

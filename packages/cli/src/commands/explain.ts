@@ -1,0 +1,98 @@
+/**
+ * `dsh-prompt explain <deployment.yml> [--agent id]`: where every section, context, tool and variable
+ * of one request comes from, and what each costs.
+ * @module
+ */
+import { bootDeployment } from '../boot.js'
+import { explain, type DroppedText, type ExplainedText, type Explanation } from '../explanation.js'
+import { bootOptionsOf, type CommonOptions } from '../options.js'
+import type { Output } from '../output.js'
+import { formatCount, plural, renderTable, type Column } from '../table.js'
+import { loadTokenizer } from '../tokens.js'
+import { describeTarget, pickTarget, viewOf } from '../view.js'
+
+/** Options of `explain`. */
+export interface ExplainOptions extends CommonOptions {
+  agent?: string
+}
+
+/** Runs `explain`; resolves to the exit code. */
+export async function explainCommand(file: string, options: ExplainOptions, output: Output): Promise<number> {
+  const [booted, tokenizer] = await Promise.all([bootDeployment(file, bootOptionsOf(options, output)), loadTokenizer()])
+  try {
+    const target = pickTarget(booted, options.agent)
+    const view = await viewOf(booted, target, undefined)
+    const explanation = explain(booted, view, tokenizer)
+    if (options.json) {
+      output.json({ ok: true, command: 'explain', file: booted.deployment.displayFile, agent: target.agent?.id ?? null, ...explanation })
+    } else {
+      output.line(output.colors.bold(`# ${booted.deployment.displayFile}: ${describeTarget(target)}`))
+      output.line(`tokens: ${explanation.encoding} (gpt-tokenizer); bytes: UTF-8`)
+      printExplanation(output, explanation)
+    }
+    return 0
+  } finally {
+    await booted.dispose()
+  }
+}
+
+const TEXT_COLUMNS = (kind: string): Column[] => [
+  { header: '#', align: 'right' }, { header: 'order', align: 'right' }, { header: kind }, { header: 'owner' }, { header: 'layer' },
+  { header: 'bytes', align: 'right' }, { header: 'tokens', align: 'right' }, { header: 'shadows' },
+]
+
+function printExplanation(output: Output, x: Explanation): void {
+  const c = output.colors
+  const title = (text: string) => {
+    output.line()
+    output.line(c.bold(c.cyan(text)))
+  }
+  const style = { header: c.dim }
+  const textRows = (list: readonly ExplainedText[]) => list.map((t) => [
+    String(t.position), String(t.order), t.name + (t.dynamic ? ' *' : ''), t.owner, t.layer, formatCount(t.bytes), formatCount(t.tokens), t.shadows.join('; '),
+  ])
+  const dropped = (list: readonly DroppedText[]) =>
+    output.line(`dropped as empty after interpolation: ${list.length ? list.map((d) => `${d.name} (${d.owner}, ${d.layer})`).join(', ') : '(none)'}`)
+
+  title('System prompt')
+  if (x.sections.length) output.line(renderTable(TEXT_COLUMNS('section'), textRows(x.sections), style))
+  else output.line(c.dim('(no section renders text: the request carries no system message)'))
+  dropped(x.droppedSections)
+  const { tokens, sectionTokens } = x.totals.system
+  output.line(`total: ${plural(x.sections.length, 'section')}, ${formatCount(x.totals.system.bytes)} bytes, ${formatCount(tokens)} tokens`
+    + (tokens !== sectionTokens ? ` (counted section by section: ${formatCount(sectionTokens)}; tokens merge across the blank lines between sections)` : ''))
+
+  title(`Runtime context (${x.runtimeContext})`)
+  if (x.contexts.length) output.line(renderTable(TEXT_COLUMNS('context'), textRows(x.contexts), style))
+  if (x.contexts.length || x.droppedContexts.length) dropped(x.droppedContexts)
+  output.line(`total: ${x.contexts.length ? `heading + ${plural(x.contexts.length, 'context')}` : 'no snapshot'}, ${formatCount(x.totals.snapshot.bytes)} bytes, ${formatCount(x.totals.snapshot.tokens)} tokens`)
+
+  title('Tools')
+  if (x.tools.length) {
+    output.line(renderTable(
+      [{ header: '#', align: 'right' }, { header: 'tool' }, { header: 'owner' }, { header: 'layer' }, { header: 'bytes', align: 'right' }, { header: 'tokens', align: 'right' }],
+      x.tools.map((t) => [String(t.position), t.name, t.owner, t.layer, formatCount(t.bytes), formatCount(t.tokens)]), style,
+    ))
+  } else {
+    output.line(c.dim('(no tool is visible: the request carries no tools field)'))
+  }
+  output.line(`total: ${plural(x.tools.length, 'tool')}, ${formatCount(x.totals.tools.bytes)} bytes of JSON, ${formatCount(x.totals.tools.tokens)} tokens`)
+
+  title('Variables')
+  if (x.variables.length) {
+    output.line(renderTable(
+      [{ header: 'variable' }, { header: 'owner' }, { header: 'layer' }, { header: 'value' }, { header: 'shadows' }],
+      x.variables.map((v) => [v.name, v.owner, v.layer, v.value === null ? '(no value)' : JSON.stringify(clip(v.value)), v.shadows.join('; ')]), style,
+    ))
+  } else {
+    output.line(c.dim('(none registered)'))
+  }
+
+  output.line()
+  output.line(c.bold(`Request total: ${formatCount(x.totals.all.bytes)} bytes, ${formatCount(x.totals.all.tokens)} tokens (${x.encoding}) in system prompt + runtime context + tools`))
+  if (x.sections.some((s) => s.dynamic) || x.contexts.some((s) => s.dynamic)) output.line(c.dim('* text computed at each assembly'))
+}
+
+function clip(text: string): string {
+  return text.length > 48 ? text.slice(0, 47) + '…' : text
+}

@@ -1,0 +1,145 @@
+/**
+ * The data behind `explain`: for one target, every rendered section and context with its order, owner,
+ * layer, bytes, tokens and what it shadows; the sections and contexts dropped as empty; the tools with
+ * owner, layer, bytes and tokens of their JSON as sent; the variables; and totals.
+ * @module
+ */
+import type { ScopeKey } from 'dsh-scope'
+import { PERSONA_SUFFIX_SECTION, type EntryOrigin, type InspectedText } from 'dsh-system-prompt'
+import type { Booted } from './boot.js'
+import { LISTENER_OWNER } from './owners.js'
+import { byteLength } from './table.js'
+import type { Tokenizer } from './tokens.js'
+import { snapshotAbsence, toolOrigins, type PromptView, type RenderedPart } from './view.js'
+
+/** One rendered section or context. */
+export interface ExplainedText {
+  /** 1-based position in the rendered prompt (or snapshot). */
+  position: number
+  /** The `order` number; `last` for the persona suffix (always rendered last). */
+  order: number | 'last'
+  name: string
+  owner: string
+  layer: string
+  bytes: number
+  tokens: number
+  /** The same-named registrations it hides, nearest first, as `owner (layer)`. */
+  shadows: string[]
+  /** The text is computed at each assembly (a function). */
+  dynamic: boolean
+}
+
+/** A section or context left out because it was empty after interpolation. */
+export interface DroppedText {
+  name: string
+  owner: string
+  layer: string
+}
+
+/** One tool as sent. */
+export interface ExplainedTool {
+  position: number
+  name: string
+  owner: string
+  layer: string
+  /** Bytes and tokens of the tool's JSON as the request carries it. */
+  bytes: number
+  tokens: number
+}
+
+/** One variable. */
+export interface ExplainedVariable {
+  name: string
+  owner: string
+  layer: string
+  /** `null` when it has no value for this assembly. */
+  value: string | null
+  shadows: string[]
+}
+
+/** Bytes and tokens of one part of the request. */
+export interface PartTotal {
+  bytes: number
+  tokens: number
+}
+
+/** Everything `explain` shows for one target. */
+export interface Explanation {
+  encoding: string
+  sections: ExplainedText[]
+  droppedSections: DroppedText[]
+  contexts: ExplainedText[]
+  droppedContexts: DroppedText[]
+  /** `on`, or why the runtime context is off / empty. */
+  runtimeContext: string
+  tools: ExplainedTool[]
+  variables: ExplainedVariable[]
+  totals: { system: PartTotal & { sectionTokens: number }; snapshot: PartTotal; tools: PartTotal; all: PartTotal }
+}
+
+/** Builds the explanation of `view` (which must come from `booted`). */
+export function explain(booted: Booted, view: PromptView, tokenizer: Tokenizer): Explanation {
+  const { owners } = booted
+  const scope = view.target.agent as ScopeKey | undefined
+  const inspection = booted.prompt.inspect(scope)
+  const shadowsOf = (list: readonly InspectedText[], name: string) =>
+    (list.find((entry) => entry.name === name)?.shadows ?? []).map((origin: EntryOrigin) => `${owners.plugin(origin.owner)} (${owners.layer(origin.scope)})`)
+  const dynamicOf = (list: readonly InspectedText[], name: string) => !!list.find((entry) => entry.name === name)?.dynamic
+  const texts = (rendered: readonly RenderedPart[], inspected: readonly InspectedText[]): ExplainedText[] =>
+    rendered.map((part, index) => ({
+      position: index + 1,
+      order: part.name === PERSONA_SUFFIX_SECTION ? 'last' : part.order,
+      name: part.name,
+      owner: part.owner === undefined ? LISTENER_OWNER : owners.plugin(part.owner),
+      layer: owners.layer(part.scope),
+      bytes: byteLength(part.text),
+      tokens: tokenizer.count(part.text),
+      shadows: shadowsOf(inspected, part.name),
+      dynamic: dynamicOf(inspected, part.name),
+    }))
+  const dropped = (all: ReadonlyArray<{ name: string; owner?: string; scope?: ScopeKey }>, rendered: readonly RenderedPart[]): DroppedText[] => {
+    const kept = new Set(rendered.map((part) => part.name))
+    return all.filter((entry) => !kept.has(entry.name))
+      .map((entry) => ({ name: entry.name, owner: entry.owner === undefined ? LISTENER_OWNER : owners.plugin(entry.owner), layer: owners.layer(entry.scope) }))
+  }
+
+  const originOf = toolOrigins(booted, view.target)
+  const tools = view.tools.map((tool, index) => {
+    const json = JSON.stringify(tool)
+    return { position: index + 1, name: tool.function.name, ...originOf(tool.function.name), bytes: byteLength(json), tokens: tokenizer.count(json) }
+  })
+
+  const variables = inspection.variables.map((variable) => ({
+    name: variable.name,
+    owner: owners.plugin(variable.owner),
+    layer: owners.layer(variable.scope),
+    value: view.assembly.variables[variable.name] ?? null,
+    shadows: variable.shadows.map((o) => `${owners.plugin(o.owner)} (${owners.layer(o.scope)})`),
+  }))
+
+  const sections = texts(view.sections, inspection.sections)
+  const contexts = texts(view.contexts, inspection.contexts)
+  const part = (text: string): PartTotal => ({ bytes: byteLength(text), tokens: tokenizer.count(text) })
+  const system = part(view.system)
+  const snapshot = part(view.snapshot)
+  const toolsTotal = view.tools.length ? part(JSON.stringify(view.tools)) : { bytes: 0, tokens: 0 }
+  return {
+    encoding: tokenizer.encoding,
+    sections,
+    droppedSections: dropped(view.assembly.sections, view.sections),
+    contexts,
+    droppedContexts: dropped(view.assembly.contexts, view.contexts),
+    runtimeContext: view.snapshot ? 'on' : snapshotAbsence(booted, view.target).replace(/^\(|\)$/g, ''),
+    tools,
+    variables,
+    totals: {
+      system: { ...system, sectionTokens: sections.reduce((sum, s) => sum + s.tokens, 0) },
+      snapshot,
+      tools: toolsTotal,
+      all: {
+        bytes: system.bytes + snapshot.bytes + toolsTotal.bytes,
+        tokens: system.tokens + snapshot.tokens + toolsTotal.tokens,
+      },
+    },
+  }
+}

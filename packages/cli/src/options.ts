@@ -1,0 +1,49 @@
+/**
+ * The options every command has (`--json`, `--no-color`, `--verbose`, `--log-level`, `--stack`) and
+ * how they become boot options.
+ * @module
+ */
+import { Option, type Command } from 'commander'
+import type { LogLevel } from 'dsh-loader'
+import type { BootOptions } from './boot.js'
+import type { Output } from './output.js'
+
+/** The options every command has, as commander parses them. */
+export interface CommonOptions {
+  json?: boolean
+  /** `false` with `--no-color`. */
+  color?: boolean
+  verbose?: boolean
+  logLevel?: LogLevel
+  stack?: boolean
+}
+
+/** The log levels `--log-level` accepts. */
+export const LOG_LEVEL_NAMES: readonly LogLevel[] = ['silent', 'error', 'warn', 'info', 'debug']
+
+/** Adds the common options to a command. */
+export function withCommonOptions(command: Command): Command {
+  return command
+    .option('--json', 'machine output: one JSON document on stdout')
+    .option('--no-color', 'no colours (they are used only on a terminal, and never with NO_COLOR set)')
+    .option('-v, --verbose', 'log at debug level on stderr (shows each agent\'s section=<name> bytes=<n> lines)')
+    .addOption(new Option('--log-level <level>', 'log level on stderr').choices(LOG_LEVEL_NAMES as string[]))
+    .option('--stack', 'print errors with their stack trace')
+}
+
+/** The log level from `--log-level`, else `--verbose` (debug), else `warn`. */
+export function logLevelOf(options: CommonOptions): LogLevel {
+  return options.logLevel ?? (options.verbose ? 'debug' : 'warn')
+}
+
+/** Boot options from the common options. */
+export function bootOptionsOf(options: CommonOptions, output: Output, extra: Partial<BootOptions> = {}): BootOptions {
+  return {
+    logLevel: logLevelOf(options),
+    stack: !!options.stack,
+    color: options.color === false ? false : undefined,
+    logTarget: output.stderr,
+    env: output.env,
+    ...extra,
+  }
+}

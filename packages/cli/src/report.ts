@@ -1,0 +1,61 @@
+/**
+ * How a failed command is reported: readable lines on stderr (each deployment problem as
+ * `file:line:column: entry: message`), one JSON document on stdout with `--json`, an exit code, and a
+ * stack trace only with `--stack`.
+ * @module
+ */
+import { DeploymentError, formatProblem, type Problem } from 'dsh-loader'
+import { CliError, describeError, EXIT, loadFailed, type FailureKind } from './errors.js'
+import type { Output } from './output.js'
+
+/** The `error` member of a failed command's JSON document. */
+export interface FailureJson {
+  kind: FailureKind
+  message: string
+  problems?: readonly Problem[]
+}
+
+/** How to report: `--json`, `--stack`, and the exit code for a failure that is not a usage error. */
+export interface ReportOptions {
+  json?: boolean
+  stack?: boolean
+  /** The exit code of a deployment or render failure (1; `diff` uses 2, "trouble", like diff(1)). */
+  failureCode?: number
+}
+
+/** Reports `error` and returns the exit code. */
+export function reportFailure(output: Output, error: unknown, options: ReportOptions = {}): number {
+  const failureCode = options.failureCode ?? EXIT.wrong
+  const c = output.errorColors
+  let failure: FailureJson
+  let code: number
+  if (DeploymentError.is(error)) {
+    for (const problem of error.problems) output.error(problemLine(problem, c.bold))
+    const file = error.problems[0]?.file ?? 'the deployment'
+    output.error(`${c.red('error:')} ${loadFailed(file, error.problems.length)}`)
+    failure = { kind: 'deployment', message: error.message, problems: error.problems }
+    code = failureCode
+  } else if (CliError.is(error)) {
+    output.error(`${c.red('error:')} ${error.message}`)
+    failure = { kind: error.kind, message: error.message }
+    code = error.kind === 'usage' ? EXIT.usage : failureCode
+  } else {
+    output.error(`${c.red('error:')} ${describeError(error)}`)
+    failure = { kind: 'internal', message: describeError(error) }
+    code = failureCode
+  }
+  if (options.stack) {
+    for (let cause: unknown = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+      if (cause.stack) output.error(c.dim((depth ? 'caused by: ' : '') + cause.stack))
+    }
+  }
+  if (options.json) output.json({ ok: false, exitCode: code, error: failure })
+  return code
+}
+
+/** One problem as a line, the place in bold: `file:line:column: entry: message`. */
+export function problemLine(problem: Problem, bold: (text: string) => string = (text) => text): string {
+  const line = formatProblem(problem)
+  const place = line.slice(0, line.indexOf(': '))
+  return bold(place) + line.slice(place.length)
+}

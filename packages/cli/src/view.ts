@@ -1,0 +1,153 @@
+/**
+ * What one request carries for one target (an agent, or the deployment when it declares no agents):
+ * the assembly, the rendered sections and system prompt, the runtime-context snapshot, the tools as
+ * sent, and for an agent the whole chat-completions request body.
+ * @module
+ */
+import type { Agent, ChatRequest, RequestTool } from 'dsh-agent'
+import {
+  renderContextSections, renderSections, joinContextSections, type AssembledContext, type AssembledSection,
+  type PromptAssembly, type ToolSchema,
+} from 'dsh-system-prompt'
+import type { ScopeKey } from 'dsh-scope'
+import type { Booted } from './boot.js'
+import { renderFailed, unknownAgent } from './errors.js'
+
+/** What a command looks at: one agent, or the deployment-level assembly (no scope). */
+export interface Target {
+  /** The agent; absent for the deployment-level assembly. */
+  readonly agent?: Agent
+  /** How messages name it: `agent "main"` or `the deployment`. */
+  readonly label: string
+}
+
+/** A rendered section or context with where it came from. */
+export interface RenderedPart {
+  name: string
+  text: string
+  order: number
+  owner?: string
+  scope?: ScopeKey
+}
+
+/** Everything one request carries, for one target. */
+export interface PromptView {
+  readonly target: Target
+  readonly assembly: PromptAssembly
+  /** The non-empty sections in render order (persona suffix last). */
+  readonly sections: readonly RenderedPart[]
+  /** The system prompt: the sections joined by blank lines. */
+  readonly system: string
+  /** The non-empty contexts in order. */
+  readonly contexts: readonly RenderedPart[]
+  /** The runtime-context snapshot (`''` when no context has text or the runtime context is off). */
+  readonly snapshot: string
+  /** The tools as the request's `tools` field carries them (`[]` when none is visible). */
+  readonly tools: readonly RequestTool[]
+  /** The request body (agents only). */
+  readonly request?: ChatRequest
+}
+
+/**
+ * The target for `--agent id`: that agent; without `id` the first agent of the file; a deployment
+ * without agents gives the deployment-level assembly. An unknown id is a usage error.
+ */
+export function pickTarget(booted: Booted, id?: string): Target {
+  if (id !== undefined) {
+    const agent = booted.agents.find((candidate) => candidate.id === id)
+    if (!agent) throw unknownAgent(id, booted.deployment.displayFile, booted.specs.map((spec) => spec.id))
+    return { agent, label: `agent "${agent.id}"` }
+  }
+  const first = booted.agents[0]
+  return first ? { agent: first, label: `agent "${first.id}"` } : { label: 'the deployment' }
+}
+
+/**
+ * Renders what the target's next request carries. For an agent this is one `step()` (with `input` as
+ * the user message, if given), exactly as the agent loop would run it; a render failure is a
+ * `CliError` naming the target (exit 1).
+ */
+export async function viewOf(booted: Booted, target: Target, input?: string): Promise<PromptView> {
+  try {
+    if (target.agent) {
+      const step = await target.agent.stepDetailed(input)
+      return {
+        target,
+        assembly: step.assembly,
+        sections: parts(step.assembly.sections, renderSections(step.assembly)),
+        system: step.system,
+        contexts: parts(step.assembly.contexts, renderContextSections(step.assembly)),
+        snapshot: step.snapshot,
+        tools: step.request.tools ?? [],
+        request: step.request,
+      }
+    }
+    const assembly = await booted.prompt.assemble({})
+    const sections = parts(assembly.sections, renderSections(assembly))
+    const contexts = parts(assembly.contexts, renderContextSections(assembly))
+    return {
+      target,
+      assembly,
+      sections,
+      system: sections.map((section) => section.text).join('\n\n'),
+      contexts,
+      snapshot: joinContextSections(contexts),
+      tools: assembly.tools.map(toRequestTool),
+    }
+  } catch (error) {
+    throw renderFailed(target.label, error)
+  }
+}
+
+/** The target in one phrase for headers: `agent "main" (model deepseek-chat, preset reviewer)`. */
+export function describeTarget(target: Target): string {
+  const agent = target.agent
+  if (!agent) return 'no agents declared: the deployment-level assembly (global layer only, no scope)'
+  const facts = [`model ${agent.model}`]
+  if (agent.provider !== undefined) facts.push(`provider ${agent.provider}`)
+  if (agent.preset !== undefined) facts.push(`preset ${agent.preset}`)
+  if (agent.parent !== undefined) facts.push(`parent ${agent.parent.id}`)
+  if (agent.cwd !== undefined) facts.push(`cwd ${agent.cwd}`)
+  return `${target.label} (${facts.join(', ')})`
+}
+
+/** Why a runtime-context snapshot is empty, in words. */
+export function snapshotAbsence(booted: Booted, target: Target): string {
+  if (!booted.prompt.config.includeRuntimeContext) return '(off for the deployment: includeRuntimeContext is false)'
+  const suppressors = booted.prompt.inspect(target.agent).suppressors
+  if (suppressors.length) {
+    return `(off for this ${target.agent ? 'agent' : 'assembly'}: suppressed by ${suppressors.map((s) => booted.owners.layer(s.scope)).join(', ')})`
+  }
+  return '(none: no runtime context has text, so the request carries no runtime-context message)'
+}
+
+/**
+ * Owner and layer of each visible tool of the target, as shown: from the `tools` service when the
+ * deployment has one, else the single tool provider of the assembly (several: unknown).
+ */
+export function toolOrigins(booted: Booted, target: Target): (name: string) => { owner: string; layer: string } {
+  const scope = target.agent as ScopeKey | undefined
+  const origin = booted.tools?.view(scope).origin
+  const providers = booted.prompt.inspect(scope).toolProviders
+  return (name) => {
+    const from = origin?.get(name) ?? (providers.length === 1 ? providers[0] : undefined)
+    return from ? { owner: booted.owners.plugin(from.owner), layer: booted.owners.layer(from.scope) } : { owner: '(tool provider)', layer: '' }
+  }
+}
+
+/** A tool as the request's `tools` field carries it (the same shape `dsh-agent` sends). */
+export function toRequestTool(tool: ToolSchema): RequestTool {
+  const fn: RequestTool['function'] = { name: tool.name }
+  if (tool.description !== undefined) fn.description = tool.description
+  if (tool.parameters !== undefined) fn.parameters = tool.parameters
+  return { type: 'function', function: fn }
+}
+
+/** Joins rendered texts with their assembly entries (for owner, layer and order). */
+function parts(entries: ReadonlyArray<AssembledSection | AssembledContext>, rendered: ReadonlyArray<{ name: string; text: string }>): RenderedPart[] {
+  const byName = new Map(entries.map((entry) => [entry.name, entry]))
+  return rendered.map(({ name, text }) => {
+    const entry = byName.get(name)
+    return { name, text, order: entry?.order ?? 0, owner: entry?.owner, scope: entry?.scope }
+  })
+}

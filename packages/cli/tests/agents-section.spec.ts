@@ -1,0 +1,46 @@
+import { expect } from 'chai'
+import { AgentsSection, validateAgents } from '../src/agents-section.js'
+
+describe('the agents: section', () => {
+  it('accepts the declared keys and returns the rows in file order', () => {
+    const rows = [
+      { id: 'main', model: 'm', provider: 'p', cwd: '/w', promptChange: 'replace' },
+      { id: 'sub', model: 'm', parent: 'main', preset: 'reviewer' },
+    ]
+    expect(validateAgents(rows)).to.deep.equal({ value: rows })
+  })
+
+  it('treats an empty or absent section as no agents', () => {
+    expect(validateAgents(undefined)).to.deep.equal({ value: [] })
+    expect(validateAgents(null)).to.deep.equal({ value: [] })
+  })
+
+  it('reports every problem of the list at once, each with its path', () => {
+    const result = validateAgents([
+      { id: 'a', model: 'm', modle: 'x' },
+      { id: 'b' },
+      { id: 'a', model: 'm', parent: 'c' },
+      { id: 'c', model: 'm', parent: 'c' },
+      'agent',
+    ])
+    expect(result).to.deep.equal({
+      issues: [
+        { message: '$[0].modle is not a key of an agent (allowed: id, model, provider, cwd, preset, parent, promptChange)', path: [0, 'modle'] },
+        { message: '$[1].model missing required value', path: [1, 'model'] },
+        { message: '$[2].id "a" is already the id of agents[0] (agent ids are unique in the file)', path: [2, 'id'] },
+        { message: '$[2].parent "c" is not an agent listed before "a" (list parents before their children)', path: [2, 'parent'] },
+        { message: '$[3].parent names the agent itself ("c")', path: [3, 'parent'] },
+        { message: '$[4] expected object but got agent', path: [4] },
+      ],
+    })
+  })
+
+  it('refuses a section that is not a list', () => {
+    expect(validateAgents({ main: {} })).to.deep.equal({ issues: [{ message: 'expected a list of agents like "- { id: main, model: deepseek-chat }"', path: [] }] })
+  })
+
+  it('is a Standard Schema the loader can call', () => {
+    expect(AgentsSection['~standard'].version).to.equal(1)
+    expect(AgentsSection['~standard'].validate([{ id: 'x', model: 'm' }])).to.deep.equal({ value: [{ id: 'x', model: 'm' }] })
+  })
+})

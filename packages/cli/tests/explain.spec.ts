@@ -1,0 +1,86 @@
+import { expect } from 'chai'
+import { encode } from 'gpt-tokenizer/encoding/o200k_base'
+import { assertBuilt, cli, EXAMPLE, fixture, lines, runAll, type Run } from './helpers.js'
+
+describe('dsh-prompt explain', function () {
+  this.timeout(60000)
+  let r: Record<string, Run>
+
+  before(async () => {
+    assertBuilt()
+    r = await runAll({
+      reviewer: () => cli(['explain', EXAMPLE.coding, '--agent', 'reviewer']),
+      json: () => cli(['explain', EXAMPLE.coding, '--agent', 'reviewer', '--json']),
+      request: () => cli(['render', EXAMPLE.coding, '--agent', 'reviewer', '--request']),
+      noAgents: () => cli(['explain', fixture('no-agents.yml'), '--json']),
+      broken: () => cli(['explain', fixture('bad-config.yml')]),
+    })
+  })
+
+  it('names the tokenizer encoding and prints a table of the sections with order, owner, layer, bytes, tokens and shadows', () => {
+    const { code, stdout, stderr } = r.reviewer
+    expect(code).to.equal(0)
+    expect(stderr).to.equal('')
+    const out = lines(stdout)
+    expect(out[1]).to.equal('tokens: o200k_base (gpt-tokenizer); bytes: UTF-8')
+    expect(out).to.include('System prompt')
+    const header = out[out.indexOf('System prompt') + 1]
+    expect(header.split(/\s+/)).to.deep.equal(['#', 'order', 'section', 'owner', 'layer', 'bytes', 'tokens', 'shadows'])
+    const persona = out.find((line) => /^2\s+0\s+deployment:persona\s/.test(line))
+    expect(persona?.split(/\s{2,}/)).to.deep.equal(['2', '0', 'deployment:persona', 'preset:reviewer', 'preset:reviewer', '438', '95', 'dsh-system-prompt (global)'])
+    expect(out.find((line) => line.includes('deployment:persona-suffix'))?.split(/\s{2,}/).slice(0, 6)).to.deep.equal(['8', 'last', 'deployment:persona-suffix', 'dsh-system-prompt', 'global', '20'])
+  })
+
+  it('lists the sections dropped as empty after interpolation (guidance of the tools the preset denies)', () => {
+    expect(r.reviewer.stdout).to.include('dropped as empty after interpolation: tool:write (dsh-plugin-filesystem, global), tool:edit (dsh-plugin-filesystem, global)')
+  })
+
+  it('prints the tools with owner, layer, and the bytes and tokens of their JSON as sent, and the totals', () => {
+    const out = lines(r.reviewer.stdout)
+    const start = out.indexOf('Tools')
+    expect(out.slice(start + 2, start + 6).map((line) => line.split(/\s{2,}/).slice(0, 4))).to.deep.equal([
+      ['1', 'bash', 'dsh-plugin-shell', 'global'], ['2', 'read', 'dsh-plugin-filesystem', 'global'],
+      ['3', 'glob', 'dsh-plugin-filesystem', 'global'], ['4', 'grep', 'dsh-plugin-filesystem', 'global'],
+    ])
+    expect(out[start + 6]).to.match(/^total: 4 tools, [\d,]+ bytes of JSON, [\d,]+ tokens$/)
+    expect(out.some((line) => /^Request total: [\d,]+ bytes, [\d,]+ tokens \(o200k_base\) in system prompt \+ runtime context \+ tools$/.test(line))).to.equal(true)
+  })
+
+  it('counts tokens with the o200k_base BPE encoding, section by section and for the tools as sent', () => {
+    const doc = JSON.parse(r.json.stdout)
+    const request = JSON.parse(r.request.stdout)
+    expect(doc.encoding).to.equal('o200k_base')
+    expect(doc.sections[0]).to.deep.include({ name: 'harness:identity', bytes: 56, tokens: encode('You are an AI agent powered by the DeepSeek Harness SDK.').length })
+    expect(doc.totals.system).to.deep.include({ bytes: Buffer.byteLength(request.messages[0].content), tokens: encode(request.messages[0].content).length })
+    expect(doc.tools.map((t: { name: string; tokens: number }) => t.tokens)).to.deep.equal(request.tools.map((t: object) => encode(JSON.stringify(t)).length))
+    expect(doc.totals.tools.tokens).to.equal(encode(JSON.stringify(request.tools)).length)
+  })
+
+  it('reports the variables with owner and value, and the runtime context with its owners', () => {
+    const doc = JSON.parse(r.json.stdout)
+    expect(doc.variables.map((v: { name: string; owner: string; value: string | null }) => [v.name, v.owner, v.value])).to.deep.equal([
+      ['cwd', 'dsh-agent', '/workspace'], ['date', 'dsh-plugin-date', doc.variables[1].value], ['model', 'dsh-agent', 'deepseek-chat'], ['provider', 'dsh-agent', 'deepseek'],
+    ])
+    expect(doc.variables[1].value).to.match(/^\d{4}-\d{2}-\d{2}$/)
+    expect(doc.runtimeContext).to.equal('on')
+    expect(doc.contexts.map((c: { name: string; order: number }) => [c.name, c.order])).to.deep.equal([['sandbox:policy', 110], ['approval:policy', 115]])
+  })
+
+  it('explains the deployment-level assembly of a file without agents', () => {
+    const doc = JSON.parse(r.noAgents.stdout)
+    expect(r.noAgents.code).to.equal(0)
+    expect(doc.agent).to.equal(null)
+    expect(doc.sections.map((s: { name: string }) => s.name)).to.deep.equal(['harness:identity', 'deployment:persona'])
+    expect(doc.droppedSections).to.deep.equal([{ name: 'deployment:persona-suffix', owner: 'dsh-system-prompt', layer: 'global' }])
+  })
+
+  it('exits 1 on a broken deployment, with every problem on stderr and nothing on stdout', () => {
+    expect(r.broken.code).to.equal(1)
+    expect(r.broken.stdout).to.equal('')
+    expect(lines(r.broken.stderr)).to.deep.equal([
+      'packages/cli/tests/fixtures/bad-config.yml:4:16: plugins[0] (id "dsh-system-prompt"): invalid config: $.persona expected string but got 42',
+      'packages/cli/tests/fixtures/bad-config.yml:8:25: plugins[2] (id "dsh-plugin-policies"): invalid config: $.approval.mode expected "untrusted" | "on-request" | "on-failure" | "never" but got "sometimes"',
+      'error: packages/cli/tests/fixtures/bad-config.yml could not be loaded: 2 problems',
+    ])
+  })
+})
