@@ -54,6 +54,10 @@ export class DeploymentError extends Error {
 /** The file could not be read (`reason` is the system's word for it). */
 export const unreadable = (reason: string) => `cannot read the deployment file: ${reason}`
 
+/** The file has bytes that are not UTF-8 (the first bad one is at the problem's place). */
+export const invalidUtf8 = (byte: number) =>
+  `the deployment file is not valid UTF-8: byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')} does not start or continue a UTF-8 character (save the file as UTF-8)`
+
 /** A syntax (or other parse) error reported by the `yaml` package. */
 export const yamlSyntax = (message: string) => `YAML syntax error: ${oneLine(message)}`
 
@@ -93,6 +97,18 @@ export const unknownRowKey = (key: string) =>
 
 /** A row without `name:`. */
 export const missingName = () => 'missing "name" (a package name or a relative path like ./plugin.js)'
+
+/** A config key (a path inside the row's `config`) that the plugin's schema does not declare. */
+export const unknownConfigKey = (key: string, allowed: readonly string[]) =>
+  `unknown config key ${JSON.stringify(key)} (allowed${key.includes('.') || key.includes('[') ? ' there' : ''}: ${allowed.length ? allowed.join(', ') : '(none)'})`
+
+/** A key of a declared top-level section that its schema does not declare. */
+export const unknownSectionKey = (section: string, key: string, allowed: readonly string[]) =>
+  `unknown key ${JSON.stringify(key)} in ${JSON.stringify(section)} (allowed there: ${allowed.length ? allowed.join(', ') : '(none)'})`
+
+/** A `__proto__` mapping key: refused anywhere in a config, since copying it would replace an object's prototype. */
+export const protoKey = () =>
+  'the key "__proto__" is not allowed (copying it into an object would replace the object\'s prototype)'
 
 /** A row key whose value has the wrong type. */
 export const wrongType = (key: string, expected: string, found: string) =>

@@ -54,7 +54,7 @@ export function readLayout(source: Pick<DeploymentSource, 'doc'>, sectionKeys: r
     else problems.add({ message: unknownTopKey(key, allowed), node: pair.key, path: [key] })
   }
   if (!plugins) {
-    problems.add({ message: missingPlugins() })
+    problems.add({ message: missingPlugins(), node: top })
     return layout
   }
   const list = plugins.value as Node | null

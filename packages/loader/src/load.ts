@@ -4,14 +4,16 @@ import { createDeployment, createEntry } from './deployment.js'
 import { substituteTree, type Environment } from './env.js'
 import {
   configNotStandard, DeploymentError, describeError, duplicateId, hookFailed, importFailed, noPlugin,
-  invalidConfig, invalidSection, PLUGIN_LOGGER_REASON, unreadable, unsupportedPlugin, yamlSyntax, yamlValue,
+  invalidConfig, invalidSection, invalidUtf8, PLUGIN_LOGGER_REASON, protoKey, unknownConfigKey, unknownSectionKey,
+  unreadable, unsupportedPlugin, yamlSyntax, yamlValue,
 } from './errors.js'
+import { strayKeys } from './config-keys.js'
 import { readLayout, type Layout, type Row } from './layout.js'
 import { disposeAll, mountAll } from './mount.js'
 import { ProblemList, rowLabel } from './problems.js'
 import { exportNames, importModule, pluginOf, resolvePluginModule } from './resolve.js'
 import { isStandardSchema, validate } from './schema.js'
-import { DeploymentSource, displayPath, parseKeyPath, type KeyPath } from './source.js'
+import { DeploymentSource, displayPath, formatKeyPath, parseKeyPath, type KeyPath } from './source.js'
 import type { AfterLoadHook, Deployment, LoadOptions, ProblemInput, SectionSchemas, SectionValues } from './types.js'
 
 /** A row ready to mount. */
@@ -33,6 +35,10 @@ export async function loadDeployment<S extends SectionSchemas = {}>(ctx: Context
   ctx.fiber.assertActive()
   const source = await readSource(file)
   const problems = new ProblemList(source)
+  if (source.invalidUtf8) {
+    problems.add({ message: invalidUtf8(source.invalidUtf8.byte), position: source.positionOf(source.invalidUtf8.offset) })
+    throw problems.error()
+  }
   if (source.doc.errors.length) {
     for (const error of source.doc.errors) problems.add({ message: yamlSyntax(error.message), position: source.positionOf(error.pos[0]) })
     throw problems.error()
@@ -114,9 +120,14 @@ async function readSections<S extends SectionSchemas>(source: DeploymentSource, 
     const node = layout.sections.get(key)
     const converted = toValue(source, node, [key], problems)
     if (!converted.ok) continue
+    const strays = strayKeys(schema, converted.value)
+    for (const stray of strays) {
+      const message = stray.allowed ? unknownSectionKey(key, formatKeyPath(stray.path), stray.allowed) : protoKey()
+      problems.add({ message, path: [key, ...stray.path] })
+    }
     const result = await validate(schema, converted.value)
-    if (result.ok) values[key] = result.value
-    else for (const failure of result.failures) problems.add({ message: invalidSection(key, failure.message), path: [key, ...failure.path] })
+    if (result.ok && !strays.length) values[key] = result.value
+    else if (!result.ok) for (const failure of result.failures) problems.add({ message: invalidSection(key, failure.message), path: [key, ...failure.path] })
   }
   return values as SectionValues<S>
 }
@@ -153,6 +164,12 @@ async function resolveRows(source: DeploymentSource, rows: readonly Row[], probl
     if (!converted.ok) continue
     const config = converted.value ?? undefined
     const schema = (plugin as { Config?: unknown }).Config
+    // Checked before validation, which may copy (and so act on) the very keys reported here.
+    const strays = strayKeys(schema, config)
+    for (const stray of strays) {
+      const message = stray.allowed ? unknownConfigKey(formatKeyPath(stray.path), stray.allowed) : protoKey()
+      problems.add({ message, row, path: [...configPath, ...stray.path] })
+    }
     if (schema !== undefined && schema !== null) {
       if (!isStandardSchema(schema)) {
         fail(configNotStandard(), row.configNode ?? row.nameNode, configPath)
@@ -164,6 +181,7 @@ async function resolveRows(source: DeploymentSource, rows: readonly Row[], probl
         continue
       }
     }
+    if (strays.length) continue
     requests.push({ row: row as Request['row'], name, path: resolved.path, plugin, config })
   }
   return requests

@@ -28,7 +28,13 @@ export function isPathName(name: string): boolean {
 export function resolvePluginModule(name: string, deploymentFile: string): Resolution {
   if (isPathName(name)) {
     const target = resolve(dirname(deploymentFile), name)
-    const stat = statSync(target, { throwIfNoEntry: false })
+    let stat: ReturnType<typeof statSync>
+    try {
+      stat = statSync(target, { throwIfNoEntry: false })
+    } catch (error) {
+      // A path the system refuses to look at (ENAMETOOLONG, ENOTDIR, EACCES, ...) names no plugin either.
+      return { ok: false, message: unresolvable(name, (error as { code?: string }).code ?? messageOf(error)) }
+    }
     if (stat?.isFile()) return { ok: true, path: target }
     if (stat?.isDirectory()) {
       try {

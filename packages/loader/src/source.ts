@@ -24,12 +24,18 @@ export class DeploymentSource {
   readonly doc: Document.Parsed
   /** Maps offsets to lines and columns. */
   readonly lines: LineCounter
+  /**
+   * Where the file stops being valid UTF-8: the offset (in the decoded text, where U+FFFD stands for the
+   * bad bytes) and the first bad byte. The text is then parsed as decoded, for positions only.
+   */
+  readonly invalidUtf8?: { offset: number; byte: number }
 
-  private constructor(file: string, text: string) {
+  private constructor(file: string, text: string, invalidUtf8?: { offset: number; byte: number }) {
     this.file = file
     this.display = displayPath(file)
     this.lines = new LineCounter()
     this.doc = parseDocument(text, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true })
+    if (invalidUtf8) this.invalidUtf8 = invalidUtf8
   }
 
   /** Parses `text` as the content of `file` (no I/O). */
@@ -40,7 +46,11 @@ export class DeploymentSource {
   /** Reads and parses `file`; rejects with the system error when it cannot be read. */
   static async read(file: string): Promise<DeploymentSource> {
     const absolute = resolve(file)
-    return new DeploymentSource(absolute, await readFile(absolute, 'utf8'))
+    const bytes = await readFile(absolute)
+    const bad = firstInvalidUtf8(bytes)
+    if (bad < 0) return new DeploymentSource(absolute, strict.decode(bytes))
+    const offset = lossy.decode(bytes.subarray(0, bad)).length
+    return new DeploymentSource(absolute, lossy.decode(bytes), { offset, byte: bytes[bad] })
   }
 
   /** The position of an offset in the file. */
@@ -79,6 +89,35 @@ export class DeploymentSource {
     }
     return best
   }
+}
+
+const strict = new TextDecoder('utf-8', { fatal: true })
+const lossy = new TextDecoder('utf-8')
+
+/**
+ * The index of the first byte of `bytes` that does not belong to a well-formed UTF-8 sequence (overlong
+ * forms, surrogates and code points past U+10FFFF included), or -1 when all of it is valid UTF-8.
+ */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i]
+    if (b < 0x80) {
+      i++
+      continue
+    }
+    // The sequence length and the range of the second byte (which rules out overlongs and surrogates).
+    let length: number, low = 0x80, high = 0xbf
+    if (b >= 0xc2 && b <= 0xdf) length = 2
+    else if (b >= 0xe0 && b <= 0xef) length = 3, low = b === 0xe0 ? 0xa0 : 0x80, high = b === 0xed ? 0x9f : 0xbf
+    else if (b >= 0xf0 && b <= 0xf4) length = 4, low = b === 0xf0 ? 0x90 : 0x80, high = b === 0xf4 ? 0x8f : 0xbf
+    else return i
+    if (i + 1 >= bytes.length || bytes[i + 1] < low || bytes[i + 1] > high) return i
+    for (let k = 2; k < length; k++) {
+      if (i + k >= bytes.length || (bytes[i + k] & 0xc0) !== 0x80) return i
+    }
+    i += length
+  }
+  return -1
 }
 
 /** The text of a mapping key, as written (`1` for the number key `1`). */

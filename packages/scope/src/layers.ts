@@ -17,6 +17,19 @@ interface Memo<T> {
   value: T
 }
 
+// Memo cleanups by chain head (a scope key), run when that scope is disposed. V8 never shrinks a WeakMap's
+// table for entries the collector clears, only on delete(); memos (whose values hold their key) of scopes
+// that come and go by the thousand would keep every table at its high-water mark. See forgetScopeMemos.
+const memoCleanups = new WeakMap<object, Array<() => void>>()
+
+/** Drops the memos of every {@link ScopedLayers} whose chain starts at `key`; called when `key`'s scope is disposed. */
+export function forgetScopeMemos(key: ScopeKey): void {
+  const cleanups = memoCleanups.get(key)
+  if (!cleanups) return
+  memoCleanups.delete(key)
+  for (const cleanup of cleanups) cleanup()
+}
+
 /**
  * A layered store: one global layer plus one layer per scope, each a map from key to value. A scope's
  * layer exists only while it holds something. Reading for a scope chain merges the layers, nearest
@@ -79,6 +92,11 @@ export class ScopedLayers<V> {
     const memo = this.memos.get(head) as Memo<T> | undefined
     if (memo && sameChain(memo.chain, chain) && sameStamps(memo.stamps, stamps)) return memo.value
     const value = compute()
+    if (!memo && chain.length) {
+      let cleanups = memoCleanups.get(head)
+      if (!cleanups) memoCleanups.set(head, cleanups = [])
+      cleanups.push(() => this.memos.delete(head))
+    }
     this.memos.set(head, { chain: chain.slice(), stamps, value })
     return value
   }

@@ -2,6 +2,7 @@ import type { Context } from 'cordis'
 import { appState, kOwner, kScope, type AppState, type ScopeKey, type ScopeRecord } from './state.js'
 import { invalidScopeKey, parentAlreadySet, parentCycle, scopeAlreadyActive, scopeDisposed } from './errors.js'
 import { ownEffect, runTeardowns } from './effect.js'
+import { forgetScopeMemos } from './layers.js'
 import { onScoped, type ScopedListenerOptions } from './events.js'
 
 /** Options of {@link createScope}. */
@@ -123,6 +124,7 @@ function disposeRecord(state: AppState, record: ScopeRecord): Promise<void> {
   } catch (error) {
     failure = { error }
   }
+  forgetScopeMemos(record.key)
   const lazy = record.lazy ? Promise.resolve(record.lazy.dispose()).then(() => {}) : Promise.resolve()
   record.disposing = failure ? lazy.then(() => Promise.reject(failure.error)) : lazy
   return record.disposing

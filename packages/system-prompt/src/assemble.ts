@@ -10,7 +10,7 @@ import {
 } from './errors.js'
 import { deepFreeze } from './freeze.js'
 import type { ResolvedView, TextEntry } from './registry.js'
-import { checkToolOrder, orderTools, TOOL_ORDER_REST } from './tool-order.js'
+import { checkToolOrder, compareCodeUnits, orderTools, TOOL_ORDER_REST } from './tool-order.js'
 import type {
   AssembleContext, AssembleListener, AssembledContext, AssembledSection, PromptAssembly, ToolSchema,
 } from './types.js'
@@ -43,6 +43,7 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
       throw providerFailed(`prompt variable "${entry.name}" provider`, entry.owner, error)
     }
     if (value !== undefined && typeof value !== 'string') {
+      settleQuietly(value)
       throw providerReturned(`prompt variable "${entry.name}" provider`, entry.owner, 'a string or undefined', value)
     }
     variables[entry.name] = value
@@ -54,7 +55,7 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
   let assembly: PromptAssembly = { sections, contexts, tools, variables }
   if (input.listeners.length) {
     const pristine = complete && { ...complete }
-    assembly = await runWaterfall(input.listeners, assembly, context)
+    assembly = await abortable(runWaterfall(input.listeners, assembly, context), signal)
     signal?.throwIfAborted()
     assembly = detach(assembly)
     if (pristine) assembly.sections = [pristine]
@@ -74,6 +75,7 @@ function evaluateText(entry: TextEntry, context: AssembleContext): AssembledSect
       throw providerFailed(`prompt ${entry.kind} "${entry.name}" text provider`, entry.owner, error)
     }
     if (typeof text !== 'string') {
+      settleQuietly(text)
       throw providerReturned(`prompt ${entry.kind} "${entry.name}" text provider`, entry.owner, 'a string', text)
     }
   }
@@ -91,8 +93,6 @@ interface ToolCache {
   readonly ordered: readonly ToolSchema[]
 }
 
-const toolCaches = new WeakMap<ResolvedView, ToolCache>()
-
 function collectTools(view: ResolvedView, context: AssembleContext, order: readonly string[] | undefined): ToolSchema[] {
   const providers = view.tools
   if (!providers.length && !order) return []
@@ -106,18 +106,20 @@ function collectTools(view: ResolvedView, context: AssembleContext, order: reado
     }
     const schemas = (result as { schemas?: unknown } | null)?.schemas
     if (typeof result !== 'object' || result === null || !Array.isArray(schemas)) {
+      settleQuietly(result)
       throw providerReturned('tool provider', entry.owner, 'an object { schemas: ToolSchema[], knownNames? }', result)
     }
     results.push({ schemas, knownNames: (result as { knownNames?: unknown }).knownNames })
   }
   // Providers usually hand back the same (frozen) schemas assembly after assembly: when every result
   // holds exactly the same elements as last time, the ordered list is still right.
-  const cache = toolCaches.get(view)
+  const cache = view.toolCache as ToolCache | undefined
   if (cache && results.every((r, i) => sameElements(r.schemas, cache.schemas[i]) && sameElements(r.knownNames, cache.known[i]))) {
     return cache.ordered.slice()
   }
   const tools: ToolSchema[] = []
-  const owners = new Map<string, string>()
+  // Every provider of each name: a clash is reported the same whatever order the providers came in.
+  const owners = new Map<string, string[]>()
   const known = new Set<string>()
   for (let p = 0; p < providers.length; p++) {
     const owner = providers[p].owner
@@ -128,9 +130,12 @@ function collectTools(view: ResolvedView, context: AssembleContext, order: reado
         throw providerReturned('tool provider', owner, `a schema with a non-empty string name at index ${i}`, schema)
       }
       if (schema.name === TOOL_ORDER_REST) throw reservedToolName(TOOL_ORDER_REST, owner)
-      const previous = owners.get(schema.name)
-      if (previous !== undefined) throw duplicateToolName(schema.name, [previous, owner])
-      owners.set(schema.name, owner)
+      const providedBy = owners.get(schema.name)
+      if (providedBy) {
+        providedBy.push(owner)
+        continue
+      }
+      owners.set(schema.name, [owner])
       tools.push(deepFreeze(schema))
       known.add(schema.name)
     }
@@ -140,14 +145,17 @@ function collectTools(view: ResolvedView, context: AssembleContext, order: reado
       throw providerReturned('tool provider', owner, 'knownNames as an array of strings', knownNames)
     }
   }
+  let clash: string | undefined
+  for (const [name, list] of owners) if (list.length > 1 && (clash === undefined || compareCodeUnits(name, clash) < 0)) clash = name
+  if (clash !== undefined) throw duplicateToolName(clash, owners.get(clash)!.sort(compareCodeUnits))
   const problem = checkToolOrder(order, known)
   if (problem) throw problem
   const ordered = orderTools(tools, order)
-  toolCaches.set(view, {
+  view.toolCache = {
     schemas: results.map((r) => r.schemas.slice()),
     known: results.map((r) => Array.isArray(r.knownNames) ? r.knownNames.slice() : undefined),
     ordered,
-  })
+  } satisfies ToolCache
   return ordered.slice()
 }
 
@@ -164,17 +172,18 @@ async function runWaterfall(
   const dispatch = async (index: number, current: PromptAssembly): Promise<PromptAssembly> => {
     if (index === listeners.length) return current
     const listener = listeners[index]
-    let called = false
+    // The rest of the waterfall, once next() started it.
+    let downstream: Promise<PromptAssembly> | undefined
+    let twice = false
     const next = (replacement?: PromptAssembly) => {
-      if (called) return Promise.reject(listenerNextTwice(listener.owner))
-      called = true
-      const handed = replacement ?? current
-      // What a listener received was checked already; only a different object needs checking here.
-      if (handed !== current) {
-        const problem = assemblyProblem(handed)
-        if (problem) return Promise.reject(malformedAssembly(listener.owner, problem))
+      if (downstream) {
+        twice = true
+        return quiet(Promise.reject(listenerNextTwice(listener.owner)))
       }
-      return dispatch(index + 1, handed)
+      // Checked even when it is the object the listener received: a listener may have broken it in place.
+      const problem = assemblyProblem(replacement ?? current)
+      downstream = quiet(problem ? Promise.reject(malformedAssembly(listener.owner, problem)) : dispatch(index + 1, replacement ?? current))
+      return downstream
     }
     let result: unknown
     try {
@@ -183,11 +192,42 @@ async function runWaterfall(
       if (error instanceof PromptError || isAbort(error)) throw error
       throw listenerFailed(listener.owner, error)
     }
+    if (twice) throw listenerNextTwice(listener.owner)
+    // A failure later in the waterfall fails the assembly, even when this listener did not wait for it.
+    if (downstream) await downstream
     const problem = result === undefined ? 'it returned nothing (return next() or an assembly)' : assemblyProblem(result)
     if (problem) throw malformedAssembly(listener.owner, problem)
     return result as PromptAssembly
   }
   return dispatch(0, assembly)
+}
+
+/** Rejects with the signal's reason as soon as it aborts, without waiting for `work` (left to settle quietly). */
+function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work
+  quiet(work)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    if (signal.aborted) return onAbort()
+    signal.addEventListener('abort', onAbort, { once: true })
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
+}
+
+/** Marks `promise`'s rejection as handled (whoever awaits it still gets it) and returns it. */
+function quiet<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {})
+  return promise
+}
+
+/** A provider returned a thenable where text was expected: its eventual rejection must not go unhandled. */
+function settleQuietly(value: unknown): void {
+  try {
+    const then = (value as { then?: unknown } | null)?.then
+    if (typeof then === 'function') then.call(value, undefined, () => {})
+  } catch {
+    // A hostile `then`: there is nothing to settle.
+  }
 }
 
 function isAbort(error: unknown): boolean {

@@ -101,11 +101,19 @@ export const unterminatedRaw = (kind: TextKind, owner: string) =>
 export function describe(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'string') return `a string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`
+  if (typeof value === 'string') return `a string ${quoteControls(value.length > 40 ? value.slice(0, 40) + '…' : value)}`
   if (typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function') return 'a Promise'
   if (typeof value === 'object') return 'an object'
   if (typeof value === 'undefined') return 'undefined'
   return `a ${typeof value} (${String(value)})`
+}
+
+/**
+ * JSON-quotes `text` and also escapes what JSON leaves raw but a terminal may act on (DEL, the C1
+ * controls, line and paragraph separators), so a refused value echoed in a message stays inert.
+ */
+function quoteControls(text: string): string {
+  return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
 }
 
 function messageOf(error: unknown): string {

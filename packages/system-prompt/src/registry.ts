@@ -56,6 +56,11 @@ export interface ResolvedView {
   readonly variables: readonly VariableEntry[]
   readonly tools: readonly ToolsEntry[]
   readonly suppressed: boolean
+  /**
+   * The assembly's cache of this view's ordered tools (see assemble.ts). Kept on the view rather than in a
+   * WeakMap keyed by it: views come and go with scopes, and a WeakMap's table never shrinks by collection.
+   */
+  toolCache?: unknown
 }
 
 /** The storage key of an entry: kinds have separate name spaces. */

@@ -77,8 +77,11 @@ export function validatePromptTemplate(text: string, variableNames: Iterable<str
   }
 
   let open = text.indexOf('{{')
+  let close = -1
   while (open >= 0) {
-    const close = text.indexOf('}}', open + 2)
+    // The first `}}` after the opening. A `}}` found for an earlier opening is still the first one when it
+    // lies past this opening's braces, so it is reused: a run of bare `{{` costs linear time, not quadratic.
+    if (close < open + 2) close = text.indexOf('}}', open + 2)
     // A `{{` with no `}}` after it stays literal, and so does every later `{{`.
     if (close < 0) break
     let next = close + 2

@@ -72,7 +72,7 @@ describe('dsh-system-prompt: tools', () => {
     plugin.systemPrompt.tools(() => ({ schemas: schemas('read') }))
     second.systemPrompt.tools(() => ({ schemas: schemas('read') }))
     expect((await rejection(app.systemPrompt.assemble())).message)
-      .to.equal('tool "read" is provided more than once (plugins "tools-plugin", "second-plugin")')
+      .to.equal('tool "read" is provided more than once (plugins "second-plugin", "tools-plugin")')
   })
 
   it('rejects a provider returning the reserved rest-entry name, even without toolOrder', async () => {
