@@ -3,7 +3,7 @@ import { kOwner, type ScopeRecord } from './state.js'
 import { scopeDisposed } from './errors.js'
 
 interface Bucket {
-  readonly teardowns: Set<() => void>
+  readonly teardowns: Set<() => unknown>
 }
 
 const buckets = new WeakMap<Fiber, Bucket>()
@@ -22,8 +22,9 @@ export function ownerName(ctx: Context): string {
 }
 
 /**
- * Ties `teardown` to the lifetime of the owner of `ctx`, cheaply: `teardown` runs exactly once, when
- * the returned disposer is called or when the owner goes, whichever comes first. The owner is the scope
+ * Ties `teardown` to the lifetime of the owner of `ctx`, cheaply: `teardown(arg)` runs exactly once, when
+ * the returned disposer is called or when the owner goes, whichever comes first. The disposer returns
+ * what `teardown` returned on the call that ran it, `undefined` on later calls. The owner is the scope
  * of a scope context, otherwise the context's fiber.
  *
  * A Cordis effect costs two stack captures, several closures and a WeakMap entry; dsh registries make
@@ -32,21 +33,24 @@ export function ownerName(ctx: Context): string {
  * own set. Each registration adds and removes one set entry. Nothing outlives the context that made it.
  * Throws when the owner is no longer active.
  */
-export function ownEffect(ctx: Context, teardown: () => void): () => void {
+export function ownEffect<R = void>(ctx: Context, teardown: () => R): () => R | undefined
+export function ownEffect<A, R = void>(ctx: Context, teardown: (arg: A) => R, arg: A): () => R | undefined
+export function ownEffect<A, R>(ctx: Context, teardown: (arg?: A) => R, arg?: A): () => R | undefined {
   const scope = ownerScope(ctx)
-  let set: Set<() => void>
+  let set: Set<() => unknown>
   if (scope) {
     if (scope.disposed) throw scopeDisposed(scope.label)
     set = scope.teardowns
   } else {
     set = fiberBucket(ctx.fiber).teardowns
   }
+  // One closure per registration: callers pass a shared `teardown` and the registration as `arg`.
   let done = false
-  const dispose = () => {
+  const dispose = (): R | undefined => {
     if (done) return
     done = true
     set.delete(dispose)
-    teardown()
+    return teardown(arg)
   }
   set.add(dispose)
   return dispose
@@ -56,7 +60,7 @@ export function ownEffect(ctx: Context, teardown: () => void): () => void {
  * Runs every teardown of `set` last-in first-out, leaving it empty. A teardown that throws does not stop
  * the others: all run, then the first error is rethrown (an `AggregateError` when several threw).
  */
-export function runTeardowns(set: Set<() => void>): void {
+export function runTeardowns(set: Set<() => unknown>): void {
   const pending = [...set].reverse()
   set.clear()
   const errors: unknown[] = []

@@ -1,5 +1,5 @@
 import type { Context } from 'cordis'
-import { appState, GLOBAL, type ScopedListener, type ScopeKey } from './state.js'
+import { appState, GLOBAL, type AppState, type ScopedListener, type ScopeKey } from './state.js'
 import { scopeChain, scopeOf } from './scope.js'
 import { ownEffect, ownerName } from './effect.js'
 
@@ -23,32 +23,39 @@ export function onScoped<F extends (...args: any[]) => any>(
 ): () => boolean {
   const state = appState(ctx)
   const scope = options.global ? undefined : scopeOf(ctx)
-  const bucketKey = scope ?? GLOBAL
-  let removed = false
-  const entry: ScopedListener<F> = {
+  const entry: IndexedListener<F> = {
     callback, ctx, owner: ownerName(ctx), scope, seq: options.prepend ? --state.seq.prepend : ++state.seq.append,
+    event: name, state,
   }
   // Owned first (this throws for an inactive owner), then filed: a failure leaves nothing behind.
-  const dispose = ownEffect(ctx, () => {
-    const map = state.listeners.get(name)
-    const list = map?.get(bucketKey)
-    const index = list ? list.indexOf(entry) : -1
-    if (index < 0) return
-    removed = true
-    list!.splice(index, 1)
-    if (!list!.length) map!.delete(bucketKey)
-    if (!map!.size) state.listeners.delete(name)
-  })
+  const dispose = ownEffect(ctx, unlisten, entry) as () => boolean
   let byScope = state.listeners.get(name)
   if (!byScope) state.listeners.set(name, byScope = new Map())
+  const bucketKey = scope ?? GLOBAL
   let bucket = byScope.get(bucketKey)
   if (!bucket) byScope.set(bucketKey, bucket = [])
   if (options.prepend) bucket.unshift(entry)
   else bucket.push(entry)
-  return () => {
-    dispose()
-    return removed
-  }
+  return dispose
+}
+
+/** A listener as filed: with what is needed to take it out again. */
+interface IndexedListener<F extends (...args: any[]) => any> extends ScopedListener<F> {
+  readonly event: string
+  readonly state: AppState
+}
+
+/** Takes a listener out of the index; `true` when it was there. Shared by every listener's disposer. */
+function unlisten(entry: IndexedListener<(...args: any[]) => any>): boolean {
+  const map = entry.state.listeners.get(entry.event)
+  const bucketKey = entry.scope ?? GLOBAL
+  const list = map?.get(bucketKey)
+  const index = list ? list.indexOf(entry) : -1
+  if (index < 0) return false
+  list!.splice(index, 1)
+  if (!list!.length) map!.delete(bucketKey)
+  if (!map!.size) entry.state.listeners.delete(entry.event)
+  return true
 }
 
 /**

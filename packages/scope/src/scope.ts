@@ -67,8 +67,8 @@ export function createScope(ctx: Context, key: ScopeKey, options: CreateScopeOpt
   // Inside a Cordis service method the context may be the service's shadow of the caller's context;
   // the scope belongs to the caller, so start from the use site (as Cordis's own tracing does).
   const creator = (ctx as unknown as Record<symbol, unknown>)[kShadow] ? Object.getPrototypeOf(ctx) as Context : ctx
-  const detach = ownEffect(creator, () => void disposeRecord(state, record))
   record.creator = creator
+  const detach = ownEffect(creator, disposeOwned, record)
   const scopeCtx = Object.create(scopeBase(creator), {
     [kScope]: { value: key, enumerable: true },
     [kOwner]: { value: record },
@@ -76,14 +76,28 @@ export function createScope(ctx: Context, key: ScopeKey, options: CreateScopeOpt
   if (options.parent !== undefined) state.parents.set(key, options.parent)
   state.labels.set(key, label)
   state.live.set(key, record)
-  return {
-    key,
-    ctx: scopeCtx,
-    dispose() {
-      detach()
-      return record.disposing ?? disposeRecord(state, record)
-    },
+  return new Handle(key, scopeCtx, record, detach)
+}
+
+/** A scope handle; a class, so a scope costs no closure for its `dispose`. */
+class Handle implements ScopeHandle {
+  constructor(
+    readonly key: ScopeKey,
+    readonly ctx: Context,
+    private readonly record: ScopeRecord,
+    private readonly detach: () => unknown,
+  ) {}
+
+  dispose(): Promise<void> {
+    // Detaching from the creator runs the scope's disposal (once); later calls find it under way.
+    this.detach()
+    return this.record.disposing ?? disposeOwned(this.record)
   }
+}
+
+/** The creator-owned teardown of a scope. */
+function disposeOwned(record: ScopeRecord): Promise<void> {
+  return disposeRecord(appState(record.creator!), record)
 }
 
 const kShadow = Symbol.for('cordis.shadow')

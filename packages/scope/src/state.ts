@@ -14,7 +14,7 @@ export interface ScopeRecord {
   readonly key: ScopeKey
   readonly label: string
   /** Teardowns of registrations owned by the scope, run last-in first-out on disposal. */
-  readonly teardowns: Set<() => void>
+  readonly teardowns: Set<() => unknown>
   /** The context the scope was minted from (its owner). */
   creator?: Context
   /** The child fiber made on demand for generic Cordis effects (`ctx.effect`, `ctx.plugin`, ...). */

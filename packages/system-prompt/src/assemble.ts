@@ -234,39 +234,53 @@ function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError'
 }
 
-// Reused by assemblyProblem (which never runs re-entrantly): no allocation per check.
-const seen = new Set<string>()
-
-/** The first structural problem of a listener's result, or `undefined`. */
+/** The first structural problem of a listener's result, or `undefined`. Allocates nothing when valid. */
 export function assemblyProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return `expected an assembly object, got ${value === null ? 'null' : typeof value}`
   const assembly = value as Partial<PromptAssembly>
-  for (const key of ['sections', 'contexts'] as const) {
-    const list = assembly[key]
-    if (!Array.isArray(list)) return `${key} is not an array`
-    const names = seen
-    names.clear()
-    for (let i = 0; i < list.length; i++) {
-      const item = list[i] as Partial<AssembledSection>
-      const where = `${key}[${i}]`
-      if (typeof item !== 'object' || item === null) return `${where} is not an object`
-      if (typeof item.name !== 'string' || !item.name) return `${where} has no name`
-      if (typeof item.text !== 'string') return `${where} (${JSON.stringify(item.name)}) text is not a string`
-      if (!Number.isFinite(item.order)) return `${where} (${JSON.stringify(item.name)}) order is not a finite number`
-      if (names.has(item.name)) return `${key} contain ${JSON.stringify(item.name)} twice`
-      names.add(item.name)
-    }
+  return textsProblem(assembly.sections, 'sections') ?? textsProblem(assembly.contexts, 'contexts') ?? toolsProblem(assembly.tools)
+    ?? (typeof assembly.variables !== 'object' || assembly.variables === null ? 'variables is not an object' : undefined)
+}
+
+function textsProblem(list: unknown, key: 'sections' | 'contexts'): string | undefined {
+  if (!Array.isArray(list)) return `${key} is not an array`
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i] as Partial<AssembledSection>
+    if (typeof item !== 'object' || item === null) return `${key}[${i}] is not an object`
+    const name = item.name
+    if (typeof name !== 'string' || !name) return `${key}[${i}] has no name`
+    if (typeof item.text !== 'string') return `${key}[${i}] (${JSON.stringify(name)}) text is not a string`
+    if (!Number.isFinite(item.order)) return `${key}[${i}] (${JSON.stringify(name)}) order is not a finite number`
   }
-  if (!Array.isArray(assembly.tools)) return 'tools is not an array'
-  const tools = seen
-  tools.clear()
-  for (let i = 0; i < assembly.tools.length; i++) {
-    const tool = assembly.tools[i]
+  const twice = repeatedName(list as { name: string }[])
+  if (twice !== undefined) return `${key} contain ${JSON.stringify(twice)} twice`
+}
+
+function toolsProblem(list: unknown): string | undefined {
+  if (!Array.isArray(list)) return 'tools is not an array'
+  for (let i = 0; i < list.length; i++) {
+    const tool = list[i] as Partial<ToolSchema> | null
     if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || !tool.name) return `tools[${i}] has no name`
-    if (tools.has(tool.name)) return `tools contain ${JSON.stringify(tool.name)} twice`
-    tools.add(tool.name)
   }
-  if (typeof assembly.variables !== 'object' || assembly.variables === null) return 'variables is not an object'
+  const twice = repeatedName(list as { name: string }[])
+  if (twice !== undefined) return `tools contain ${JSON.stringify(twice)} twice`
+}
+
+/** The first name that occurs twice in `items`, or `undefined`. */
+function repeatedName(items: readonly { name: string }[]): string | undefined {
+  // Very short lists are checked pairwise without allocating; longer ones with a fresh set.
+  if (items.length <= 8) {
+    for (let i = 1; i < items.length; i++) {
+      const name = items[i].name
+      for (let j = 0; j < i; j++) if (items[j].name === name) return name
+    }
+    return undefined
+  }
+  const seen = new Set<string>()
+  for (const item of items) {
+    if (seen.has(item.name)) return item.name
+    seen.add(item.name)
+  }
 }
 
 /**

@@ -28,6 +28,10 @@ export const ASSEMBLE_EVENT = 'system-prompt/assemble'
 /** Registration and assembly, on plain objects. One per `systemPrompt` service instance. */
 export class PromptCore {
   readonly registry = new PromptRegistry()
+  /** The one teardown every registration shares (a registration costs one closure, its disposer). */
+  private readonly unregister = (entry: Entry): void => {
+    if (this.registry.remove(entry)) this.emitChange(changeEvent(entry, 'dispose'))
+  }
   private ids = 0
 
   constructor(readonly config: Config, private readonly emitChange: (event: PromptChangeEvent) => void) {}
@@ -98,9 +102,7 @@ export class PromptCore {
       const name = (entry as { name: string }).name
       throw entry.scope === undefined ? duplicateGlobal(kind, name) : duplicateScoped(kind, name)
     }
-    const dispose = ownEffect(ctx, () => {
-      if (registry.remove(entry)) this.emitChange(changeEvent(entry, 'dispose'))
-    })
+    const dispose = ownEffect(ctx, this.unregister, entry)
     registry.add(entry)
     this.emitChange(changeEvent(entry, 'register'))
     return dispose
