@@ -39,6 +39,20 @@ async function boot(workload: Workload) {
   return { app, host, agent }
 }
 
+/** A sibling scope: three sections (one shadowing a global one) and a scoped assemble listener. */
+function addSibling(host: Context, i: number): ScopeHandle {
+  const scope = createScope(host, { sibling: i }, { label: 'sibling' })
+  registerSibling(scope, scope.ctx.systemPrompt)
+  return scope
+}
+
+function registerSibling(scope: ScopeHandle, prompt: SystemPrompt): void {
+  prompt.section({ name: 'sibling:a', order: 10, text: 'sibling text a' })
+  prompt.section({ name: 'sibling:b', order: 20, text: 'sibling text b' })
+  prompt.section({ name: 'bench:section-01', order: 30, text: 'sibling shadow' })
+  scope.ctx.on('system-prompt/assemble', (assembly: PromptAssembly, _c, next) => next(assembly))
+}
+
 async function assembleRender(prompt: SystemPrompt, scope: object): Promise<void> {
   const assembly = await prompt.assemble({ scope })
   renderPrompt(assembly)
@@ -58,63 +72,68 @@ console.log(`dsh benchmark${quick ? ' (quick)' : ''}: node ${process.version}, $
   await app.registry.delete(SystemPrompt)
 }
 
-// (b) sibling scopes, each with 3 sections and a scoped listener
+// (b1) assembly cost with 1, 100, 1,000 and 10,000 sibling scopes, each holding 3 sections and a
+// scoped listener: one app per sibling count, measured in interleaved rounds so that a change of
+// machine or JIT state during the run affects every count alike.
 {
-  const { app, host, agent } = await boot(workload)
-  const prompt = app.systemPrompt
-  const perN: Record<number, number> = {}
-  const lifecycle = { create: [] as number[], lookup: [] as number[], dispose: [] as number[], heap: [] as number[], after: [] as number[] }
-  for (const n of [1, 100, 1000, 10000]) {
-    // The timed lifecycle figures come from the 10,000-scope runs, repeated; smaller n only sweep the assembly cost.
-    const repeats = n === 10000 ? Math.max(3, ROUNDS >> 1) : 1
-    for (let r = 0; r < repeats; r++) {
-      const heapBefore = settledHeap()
-      const scopes: ScopeHandle[] = new Array(n)
-      const prompts: SystemPrompt[] = new Array(n)
-      // Three phases, timed apart: minting the scopes, reading the service through each scope context
-      // (a Cordis lookup, paid once per scope by code that registers through it), and registering.
-      let start = performance.now()
-      for (let i = 0; i < n; i++) scopes[i] = createScope(host, { sibling: i }, { label: 'sibling' })
-      let create = performance.now() - start
-      start = performance.now()
-      for (let i = 0; i < n; i++) prompts[i] = scopes[i].ctx.systemPrompt
-      const lookup = (performance.now() - start) * 1000 / n
-      start = performance.now()
-      for (let i = 0; i < n; i++) {
-        const scoped = prompts[i]
-        scoped.section({ name: 'sibling:a', order: 10, text: 'sibling text a' })
-        scoped.section({ name: 'sibling:b', order: 20, text: 'sibling text b' })
-        scoped.section({ name: 'bench:section-01', order: 30, text: 'sibling shadow' })
-        scopes[i].ctx.on('system-prompt/assemble', (assembly: PromptAssembly, _c, next) => next(assembly))
-      }
-      create = (create + performance.now() - start) * 1000 / n
-      prompts.length = 0
-      const heapPerScope = (settledHeap() - heapBefore) / n
-      if (r === repeats - 1) {
-        const sample = await time(() => assembleRender(prompt, agent.key), { rounds: ROUNDS, iterations: 1000 })
-        perN[n] = sample.median
-        report(`b. assemble with ${n} sibling scopes`, { unit: 'us', n, ...sample }, sampleText(sample))
-      }
-      const disposeStart = performance.now()
-      await Promise.all(scopes.map((scope) => scope.dispose()))
-      const dispose = (performance.now() - disposeStart) * 1000 / n
-      scopes.length = 0
-      const heapAfter = settledHeap() - heapBefore
-      if (n === 10000) {
-        lifecycle.create.push(create)
-        lifecycle.lookup.push(lookup)
-        lifecycle.dispose.push(dispose)
-        lifecycle.heap.push(heapPerScope)
-        lifecycle.after.push(heapAfter)
-      }
+  const counts = [1, 100, 1000, 10000]
+  const setups = await Promise.all(counts.map(async (n) => {
+    const { app, host, agent } = await boot(workload)
+    for (let i = 0; i < n; i++) addSibling(host, i)
+    return { n, app, prompt: app.systemPrompt, agent }
+  }))
+  const perRound = new Map<number, number[]>(counts.map((n) => [n, []]))
+  for (let r = 0; r < 2 + ROUNDS; r++) {
+    for (const { n, prompt, agent } of setups) {
+      const sample = await time(() => assembleRender(prompt, agent.key), { rounds: 1, iterations: 1000, warmup: 0 })
+      if (r >= 2) perRound.get(n)!.push(sample.median)
     }
   }
-  const ratio = perN[10000] / perN[1]
+  const medians = new Map<number, number>()
+  for (const n of counts) {
+    const sample = summarize(perRound.get(n)!, 1000)
+    medians.set(n, sample.median)
+    report(`b. assemble with ${n} sibling scopes`, { unit: 'us', n, ...sample }, sampleText(sample))
+  }
+  const ratio = medians.get(10000)! / medians.get(1)!
   report('b. ratio 10,000 siblings / 1 sibling', { unit: 'ratio', value: ratio, target: 1.2 }, `${ratio.toFixed(3)}x (target ≤ 1.2x)`)
-  const create = summarize(lifecycle.create, 10000)
-  const lookup = summarize(lifecycle.lookup, 10000)
-  const dispose = summarize(lifecycle.dispose, 10000)
-  const heap = summarize(lifecycle.heap, 10000)
+  for (const { app } of setups) await app.registry.delete(SystemPrompt)
+}
+
+// (b2) the lifecycle of 10,000 scopes with 3 sections and a scoped listener: create, dispose, heap
+{
+  const { app, host } = await boot(workload)
+  const lifecycle = { create: [] as number[], lookup: [] as number[], dispose: [] as number[], heap: [] as number[], after: [] as number[] }
+  const n = 10000
+  for (let r = 0; r < Math.max(3, ROUNDS >> 1); r++) {
+    const heapBefore = settledHeap()
+    const scopes: ScopeHandle[] = new Array(n)
+    const prompts: SystemPrompt[] = new Array(n)
+    // Three phases, timed apart: minting the scopes, reading the service through each scope context
+    // (a Cordis lookup, paid once per scope by code that registers through it), and registering.
+    let start = performance.now()
+    for (let i = 0; i < n; i++) scopes[i] = createScope(host, { sibling: i }, { label: 'sibling' })
+    let create = performance.now() - start
+    start = performance.now()
+    for (let i = 0; i < n; i++) prompts[i] = scopes[i].ctx.systemPrompt
+    const lookup = (performance.now() - start) * 1000 / n
+    start = performance.now()
+    for (let i = 0; i < n; i++) registerSibling(scopes[i], prompts[i])
+    create = (create + performance.now() - start) * 1000 / n
+    prompts.length = 0
+    lifecycle.heap.push((settledHeap() - heapBefore) / n)
+    start = performance.now()
+    await Promise.all(scopes.map((scope) => scope.dispose()))
+    lifecycle.dispose.push((performance.now() - start) * 1000 / n)
+    scopes.length = 0
+    lifecycle.after.push(settledHeap() - heapBefore)
+    lifecycle.create.push(create)
+    lifecycle.lookup.push(lookup)
+  }
+  const create = summarize(lifecycle.create, n)
+  const lookup = summarize(lifecycle.lookup, n)
+  const dispose = summarize(lifecycle.dispose, n)
+  const heap = summarize(lifecycle.heap, n)
   const after = Math.max(...lifecycle.after)
   report('b. scope + 3 sections + listener: create', { unit: 'us', ...create, target: 20 }, sampleText(create))
   report('b. ... reading ctx.systemPrompt in it (Cordis)', { unit: 'us', ...lookup }, sampleText(lookup))
