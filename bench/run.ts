@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import { Context } from 'cordis'
 import { createScope, type ScopeHandle } from 'dsh-scope'
+import { pluginContext } from 'dsh-testing'
 import SystemPrompt, { renderContextSnapshot, renderPrompt, type PromptAssembly } from 'dsh-system-prompt'
 import { createAgent, generate, registerGlobal, type Workload } from './workload.js'
 import { settledHeap, summarize, time, us, type Sample } from './measure.js'
@@ -24,11 +25,6 @@ function sampleText(sample: Sample): string {
   return `${us(sample.median).padStart(10)}  (min ${us(sample.min)}, max ${us(sample.max)}, ${sample.rounds}×${sample.iterations})`
 }
 
-async function pluginContext(parent: Context, name: string, inject: string[]): Promise<Context> {
-  let captured: Context | undefined
-  await parent.plugin({ name, inject, apply(ctx: Context) { captured = ctx } })
-  return captured!
-}
 
 async function boot(workload: Workload) {
   const app = new Context()

@@ -2,14 +2,14 @@ import { expect } from 'chai'
 import { Context } from 'cordis'
 import { Agents } from 'dsh-agent'
 import { SystemPrompt } from 'dsh-system-prompt'
-import { boot, host, rejection, stats, thrown, tool } from './helpers.js'
+import { bootApp, rejection, thrown, tool } from 'dsh-testing'
+import { stats } from './helpers.js'
 
 describe('dsh-agent: bad input changes nothing', () => {
   let app: Context
   let harness: Context
   beforeEach(async () => {
-    app = await boot({ includeHarnessIdentity: false, persona: 'Be brief.' })
-    harness = (await host(app)).ctx
+    ({ app, host: harness } = await bootApp({ systemPrompt: { includeHarnessIdentity: false, persona: 'Be brief.' }, tools: true, agents: true }))
     harness.tools.register(tool('read'))
     harness.agents.definePreset('writer')
     harness.agents.definePreset('reviewer')
@@ -30,8 +30,7 @@ describe('dsh-agent: bad input changes nothing', () => {
   ))
 
   it('an unknown preset when none is defined says "(none)"', async () => {
-    app = await boot()
-    harness = (await host(app)).ctx
+    ({ app, host: harness } = await bootApp({ systemPrompt: true, tools: true, agents: true }))
     await refusedCreate({ id: 'a', model: 'deepseek-chat', preset: 'auditor' }, 'unknown preset "auditor"; known presets: (none)')
   })
 

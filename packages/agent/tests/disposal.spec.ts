@@ -1,14 +1,14 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
 import { renderPrompt } from 'dsh-system-prompt'
-import { boot, host, IDENTITY, stats, tool } from './helpers.js'
+import { bootApp, loadPlugin, tool } from 'dsh-testing'
+import { IDENTITY, stats } from './helpers.js'
 
 describe('dsh-agent: disposal', () => {
   let app: Context
   let harness: Context
   beforeEach(async () => {
-    app = await boot({ persona: 'You are the shop\'s coding agent.' })
-    harness = (await host(app, 'harness')).ctx
+    ({ app, host: harness } = await bootApp({ systemPrompt: { persona: 'You are the shop\'s coding agent.' }, tools: true, agents: true, host: { name: 'harness' } }))
     harness.tools.register(tool('read', { guidance: 'Read before you edit.' }))
   })
 
@@ -46,7 +46,7 @@ describe('dsh-agent: disposal', () => {
 
   it('disposing the plugin that created agents and presets disposes them all', async () => {
     const baseline = stats(app)
-    const team = await host(app, 'team')
+    const team = await loadPlugin(app, 'team', ['systemPrompt', 'tools', 'agents'])
     const preset = team.ctx.agents.definePreset('reviewer')
     preset.ctx.systemPrompt.section({ name: 'deployment:persona', order: 0, text: 'You review.' })
     const first = await team.ctx.agents.create({ id: 'first', model: 'deepseek-chat', preset: 'reviewer' })
@@ -79,7 +79,7 @@ describe('dsh-agent: disposal', () => {
   })
 
   it('a preset defined through a plugin goes with that plugin; an agent created elsewhere keeps running on the deployment text', async () => {
-    const presets = await host(app, 'presets')
+    const presets = await loadPlugin(app, 'presets', ['systemPrompt', 'tools', 'agents'])
     presets.ctx.agents.definePreset('reviewer').ctx.systemPrompt.section({ name: 'deployment:persona', order: 0, text: 'You review changes.' })
     const agent = await harness.agents.create({ id: 'a', model: 'deepseek-chat', preset: 'reviewer' })
     await presets.dispose()
@@ -93,8 +93,7 @@ describe('dsh-agent: sub-agents', () => {
   let app: Context
   let harness: Context
   beforeEach(async () => {
-    app = await boot({ includeHarnessIdentity: false, persona: 'You work in the shop.' })
-    harness = (await host(app, 'harness')).ctx
+    ({ app, host: harness } = await bootApp({ systemPrompt: { includeHarnessIdentity: false, persona: 'You work in the shop.' }, tools: true, agents: true, host: { name: 'harness' } }))
   })
 
   it('a sub-agent sees its parent agent\'s registrations; a sibling agent does not', async () => {

@@ -5,7 +5,8 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
 import type { Agent, ChatMessage, ChatRequest } from 'dsh-agent'
-import { boot, HEADING, host, IDENTITY, NONE, tool } from './helpers.js'
+import { bootApp, tool } from 'dsh-testing'
+import { HEADING, IDENTITY, NONE } from './helpers.js'
 
 const PERSONA = 'You are the coding agent of the Shop team. Work in /work/shop.'
 const READ = 'Read a file before you change it, and quote the lines you rely on.'
@@ -26,8 +27,7 @@ const text = (messages: readonly ChatMessage[]) =>
 const sharedPrefix = (x: string, y: string) => { let i = 0; while (i < x.length && i < y.length && x[i] === y[i]) i++; return i }
 
 async function runExample(): Promise<Record<'append' | 'replace', ChatRequest[]>> {
-  const app = await boot({ persona: 'You are the coding agent of the Shop team. Work in {{cwd}}.' })
-  const { ctx } = await host(app, 'harness')
+  const { app, host: ctx } = await bootApp({ systemPrompt: { persona: 'You are the coding agent of the Shop team. Work in {{cwd}}.' }, tools: true, agents: true, host: { name: 'harness' } })
   await app.plugin({ name: 'fs', inject: ['tools'], apply(ctx: Context) {
     ctx.tools.register(tool('read', { description: 'Read a file.', guidance: READ }))
   } })
@@ -101,8 +101,7 @@ describe('dsh-agent: the worked example of "When the text changes"', () => {
 
 describe('dsh-agent: the empty-render example of "When the text changes"', () => {
   it('drops the opening message while nothing renders and appends the next text', async () => {
-    const app = await boot({ includeHarnessIdentity: false })
-    const { ctx } = await host(app, 'harness')
+    const { app, host: ctx } = await bootApp({ systemPrompt: { includeHarnessIdentity: false }, tools: true, agents: true, host: { name: 'harness' } })
     const rules = (text: string) => ({ name: 'house-rules', inject: ['systemPrompt'], apply(ctx: Context) {
       ctx.systemPrompt.section({ name: 'house:rules', order: 100, text })
     } })

@@ -1,14 +1,13 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
-import { boot, host } from './helpers.js'
+import { bootApp } from 'dsh-testing'
 
 describe('dsh-agent: an empty render', () => {
   let app: Context
   let harness: Context
   let instruction: string
   beforeEach(async () => {
-    app = await boot({ includeHarnessIdentity: false })
-    harness = (await host(app)).ctx
+    ({ app, host: harness } = await bootApp({ systemPrompt: { includeHarnessIdentity: false }, tools: true, agents: true }))
     instruction = 'Answer in English.'
     harness.systemPrompt.section({ name: 'language', order: 10, text: () => instruction })
   })

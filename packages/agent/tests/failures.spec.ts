@@ -1,16 +1,14 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
 import type { Agent } from 'dsh-agent'
-import { boot, host, rejection } from './helpers.js'
+import { rejection } from 'dsh-testing'
+import { briefAgent } from './helpers.js'
 
 describe('dsh-agent: a failing step records nothing', () => {
-  let app: Context
   let harness: Context
   let agent: Agent
   beforeEach(async () => {
-    app = await boot({ includeHarnessIdentity: false, persona: 'Be brief.' })
-    harness = (await host(app)).ctx
-    agent = await harness.agents.create({ id: 'a', model: 'deepseek-chat' })
+    ({ host: harness, agent } = await briefAgent())
     await agent.step('One.')
     agent.record({ role: 'assistant', content: 'Sure.' })
   })

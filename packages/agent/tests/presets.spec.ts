@@ -1,7 +1,8 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
 import type { ChatMessage, ChatRequest } from 'dsh-agent'
-import { boot, expectPrefix, HEADING, host, IDENTITY, NONE, tool } from './helpers.js'
+import { bootApp, tool } from 'dsh-testing'
+import { expectPrefix, HEADING, IDENTITY, NONE } from './helpers.js'
 import { runSixTurns } from './scenario.js'
 
 const RULES = 'Keep each change small and say why you made it.'
@@ -56,8 +57,7 @@ describe('dsh-agent: presets', () => {
   let app: Context
   let harness: Context
   beforeEach(async () => {
-    app = await boot({ persona: 'You are the shop\'s coding agent.' })
-    harness = (await host(app, 'harness')).ctx
+    ({ app, host: harness } = await bootApp({ systemPrompt: { persona: 'You are the shop\'s coding agent.' }, tools: true, agents: true, host: { name: 'harness' } }))
     harness.systemPrompt.section({ name: 'house:rules', order: 100, text: 'Keep each change small.' })
     harness.systemPrompt.context({ name: 'editor:open-files', order: 200, text: 'Open files: src/cart.ts' })
     harness.tools.register(tool('bash', { guidance: 'Run one command at a time.' }))

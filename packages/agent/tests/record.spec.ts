@@ -1,16 +1,14 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
 import type { Agent, RecordedMessage, ToolCall } from 'dsh-agent'
-import { boot, host, rejection, thrown, tool } from './helpers.js'
+import { rejection, thrown, tool } from 'dsh-testing'
+import { briefAgent } from './helpers.js'
 
 describe('dsh-agent: record() and the request shape', () => {
-  let app: Context
   let harness: Context
   let agent: Agent
   beforeEach(async () => {
-    app = await boot({ includeHarnessIdentity: false, persona: 'Be brief.' })
-    harness = (await host(app)).ctx
-    agent = await harness.agents.create({ id: 'a', model: 'deepseek-chat' })
+    ({ host: harness, agent } = await briefAgent())
   })
 
   it('records an assistant reply with several tool calls, and the tool results in order', async () => {

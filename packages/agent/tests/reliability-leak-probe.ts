@@ -9,11 +9,11 @@
  * prints one JSON line: `{ cycles, heapBefore, heapAfter, before, after }` (bytes, and the bookkeeping).
  */
 import { pathToFileURL } from 'node:url'
-import { Context } from 'cordis'
+import type { Context } from 'cordis'
+import type { PresetHandle } from 'dsh-agent'
 import { createScope, scopeStats } from 'dsh-scope'
-import { renderContextSnapshot, renderPrompt, SystemPrompt } from 'dsh-system-prompt'
-import { ToolRegistry } from 'dsh-tools'
-import { Agents, type PresetHandle } from 'dsh-agent'
+import { renderContextSnapshot, renderPrompt } from 'dsh-system-prompt'
+import { bootApp, tick } from 'dsh-testing'
 
 /** A booted deployment for the workload: the services, a host plugin, a preset, a global tool. */
 export interface Workbench {
@@ -36,12 +36,7 @@ export function bookkeeping(bench: Workbench) {
 
 /** Boots `systemPrompt`, `tools` and `agents`, a host plugin, a preset with a persona, and a global tool. */
 export async function workbench(): Promise<Workbench> {
-  const app = new Context()
-  await app.plugin(SystemPrompt, { persona: 'You work for {{team}}.' })
-  await app.plugin(ToolRegistry)
-  await app.plugin(Agents)
-  let host!: Context
-  await app.plugin({ name: 'host', inject: ['systemPrompt', 'tools', 'agents'], apply(ctx: Context) { host = ctx } })
+  const { app, host } = await bootApp({ systemPrompt: { persona: 'You work for {{team}}.' }, tools: true, agents: true })
   host.systemPrompt.variable('team', () => 'the platform team')
   host.tools.register({ name: 'read', description: 'Read a file.', parameters: { type: 'object' }, guidance: 'Read first.' })
   const preset = host.agents.definePreset('reviewer')
@@ -89,7 +84,7 @@ async function collect(): Promise<number> {
   const gc = (globalThis as { gc?: () => void }).gc!
   for (let round = 0; round < 4; round++) {
     gc()
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    await tick(10)
   }
   return process.memoryUsage().heapUsed
 }

@@ -7,7 +7,7 @@ import { createScope } from 'dsh-scope'
 import { renderPrompt, type PromptAssembly } from 'dsh-system-prompt'
 import { SOAK } from '../../system-prompt/tests/reliability-reference.js'
 import { bookkeeping, cycle, workbench, type Workbench } from './reliability-leak-probe.js'
-import { rejection } from './helpers.js'
+import { rejection, tick } from 'dsh-testing'
 
 const CYCLES = SOAK ? 100_000 : 10_000
 const PROBE = fileURLToPath(new URL('./reliability-leak-probe.ts', import.meta.url))
@@ -98,7 +98,7 @@ describe('reliability: lifecycle and leaks', function () {
       await fiber
       const assembly = await bench.app.systemPrompt.assemble()
       expect(assembly.sections.map((s) => s.name)).to.include('gone')
-      await new Promise((resolve) => setTimeout(resolve, 0))
+      await tick()
       expect(bookkeeping(bench)).to.deep.equal(baseline)
       expect((await bench.app.systemPrompt.assemble()).sections.map((s) => s.name)).to.not.include('gone')
     })

@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import type { ChatMessage, ChatRequest } from 'dsh-agent'
-import { boot, expectPrefix, HEADING, host, IDENTITY, NONE } from './helpers.js'
+import { bootApp } from 'dsh-testing'
+import { expectPrefix, HEADING, IDENTITY, NONE } from './helpers.js'
 import { runSixTurns, type SixTurns } from './scenario.js'
 
 const RULES = 'Keep each change small and say why you made it.'
@@ -69,8 +70,7 @@ describe('dsh-agent: the replace policy in the six-turn conversation', () => {
 
 describe('dsh-agent: choosing the policy', () => {
   it('the service config promptChange: "replace" applies to agents that do not choose', async () => {
-    const app = await boot({ includeHarnessIdentity: false, persona: 'Version one.' }, { promptChange: 'replace' })
-    const { ctx } = await host(app)
+    const { app, host: ctx } = await bootApp({ systemPrompt: { includeHarnessIdentity: false, persona: 'Version one.' }, tools: true, agents: { promptChange: 'replace' } })
     const agent = await ctx.agents.create({ id: 'a', model: 'deepseek-chat' })
     expect(agent.promptChange).to.equal('replace')
     await agent.step('First.')
@@ -83,8 +83,7 @@ describe('dsh-agent: choosing the policy', () => {
   })
 
   it('an agent\'s own promptChange: "append" overrides the service\'s "replace"', async () => {
-    const app = await boot({ includeHarnessIdentity: false, persona: 'Version one.' }, { promptChange: 'replace' })
-    const { ctx } = await host(app)
+    const { app, host: ctx } = await bootApp({ systemPrompt: { includeHarnessIdentity: false, persona: 'Version one.' }, tools: true, agents: { promptChange: 'replace' } })
     const agent = await ctx.agents.create({ id: 'a', model: 'deepseek-chat', promptChange: 'append' })
     await agent.step('First.')
     agent.ctx.systemPrompt.section({ name: 'deployment:persona', order: 0, text: 'Version two.' })
@@ -97,8 +96,7 @@ describe('dsh-agent: choosing the policy', () => {
   })
 
   it('defaults to append', async () => {
-    const app = await boot()
-    const { ctx } = await host(app)
+    const { app, host: ctx } = await bootApp({ systemPrompt: true, tools: true, agents: true })
     expect(app.agents.config.promptChange).to.equal('append')
     expect((await ctx.agents.create({ id: 'a', model: 'deepseek-chat' })).promptChange).to.equal('append')
   })

@@ -13,7 +13,7 @@
  */
 import type { Context } from 'cordis'
 import type { Agent, ChatRequest } from 'dsh-agent'
-import { boot, host, tool } from './helpers.js'
+import { bootApp, tool } from 'dsh-testing'
 
 /** What each agent sent, one request per turn. */
 export interface SixTurns {
@@ -45,8 +45,7 @@ export const REVIEWER_INPUTS = [
 
 /** Runs the six turns and returns every request. */
 export async function runSixTurns(): Promise<SixTurns> {
-  const app = await boot({ persona: 'You are a coding agent. Work in {{cwd}}.' })
-  const { ctx } = await host(app, 'harness')
+  const { app, host: ctx } = await bootApp({ systemPrompt: { persona: 'You are a coding agent. Work in {{cwd}}.' }, tools: true, agents: true, host: { name: 'harness' } })
 
   await app.plugin({ name: 'house-rules', inject: ['systemPrompt'], apply(ctx: Context) {
     ctx.systemPrompt.section({ name: 'house:rules', order: 100, text: 'Keep each change small and say why you made it.' })

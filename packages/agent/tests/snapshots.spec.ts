@@ -1,7 +1,8 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
 import type { Agent } from 'dsh-agent'
-import { boot, HEADING, host, NONE } from './helpers.js'
+import { bootApp } from 'dsh-testing'
+import { briefAgent, HEADING, NONE } from './helpers.js'
 
 /** The runtime-context entries of an agent's record. */
 const snapshots = (agent: Agent) => agent.conversation.filter((e) => e.source === 'runtime-context').map((e) => e.content)
@@ -12,9 +13,7 @@ describe('dsh-agent: runtime-context snapshots', () => {
   let agent: Agent
   let mode: string
   beforeEach(async () => {
-    app = await boot({ includeHarnessIdentity: false, persona: 'Be brief.' })
-    harness = (await host(app)).ctx
-    agent = await harness.agents.create({ id: 'a', model: 'deepseek-chat' })
+    ({ app, host: harness, agent } = await briefAgent())
     mode = 'read-only'
   })
 
@@ -130,8 +129,7 @@ describe('dsh-agent: runtime-context snapshots', () => {
   })
 
   it('sends no snapshot when the deployment turns the runtime context off', async () => {
-    app = await boot({ includeHarnessIdentity: false, includeRuntimeContext: false })
-    harness = (await host(app)).ctx
+    ({ app, host: harness } = await bootApp({ systemPrompt: { includeHarnessIdentity: false, includeRuntimeContext: false }, tools: true, agents: true }))
     harness.systemPrompt.context({ name: 'sandbox:policy', order: 110, text: 'Sandbox: read-only.' })
     const quiet = await harness.agents.create({ id: 'q', model: 'deepseek-chat' })
     expect((await quiet.step('Hello.')).messages).to.deep.equal([{ role: 'user', content: 'Hello.' }])

@@ -1,13 +1,12 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
-import { boot, host, rejection } from './helpers.js'
+import { bootApp, rejection } from 'dsh-testing'
 
 describe('dsh-agent: loop variables', () => {
   let app: Context
   let harness: Context
   beforeEach(async () => {
-    app = await boot({ includeHarnessIdentity: false, persona: 'You are {{model}} from {{provider}}, working in {{cwd}}.' })
-    harness = (await host(app)).ctx
+    ({ app, host: harness } = await bootApp({ systemPrompt: { includeHarnessIdentity: false, persona: 'You are {{model}} from {{provider}}, working in {{cwd}}.' }, tools: true, agents: true }))
   })
 
   it('fills {{model}}, {{provider}} and {{cwd}} from the agent', async () => {

@@ -1,33 +1,28 @@
 import { expect } from 'chai'
-import { ANSI, assertBuilt, cli, EXAMPLE, fixture, lines, runAll, type Run } from './helpers.js'
+import { ANSI, cli, EXAMPLE, fixture, lines, runBeforeAll } from './helpers.js'
 
 const F = (name: string) => fixture(`${name}.yml`)
 
 describe('dsh-prompt check', function () {
   this.timeout(90000)
-  let r: Record<string, Run>
-
-  before(async () => {
-    assertBuilt()
-    r = await runAll({
-      coding: () => cli(['check', EXAMPLE.coding]),
-      oda: () => cli(['check', EXAMPLE.oda]),
-      minimal: () => cli(['check', EXAMPLE.minimal, '--json']),
-      yaml: () => cli(['check', F('yaml-syntax')]),
-      plugin: () => cli(['check', F('unknown-plugin')]),
-      config: () => cli(['check', F('bad-config'), '--json']),
-      variable: () => cli(['check', F('unknown-variable')]),
-      toolOrder: () => cli(['check', F('bad-tool-order')]),
-      complete: () => cli(['check', F('two-complete')]),
-      // Coloured on purpose: the message is asserted without the escapes, and the escapes are asserted too.
-      clock: () => cli(['check', F('clock')], { env: { FORCE_COLOR: '1' } }),
-      close: () => cli(['check', F('close-sections')]),
-      agents: () => cli(['check', F('agent-problems')]),
-      shape: () => cli(['check', F('agents-shape')]),
-      service: () => cli(['check', F('no-agent-service')]),
-      presets: () => cli(['check', F('preset-problems')]),
-      gap: () => cli(['check', EXAMPLE.minimal, '--render-gap', 'soon']),
-    })
+  const r = runBeforeAll({
+    coding: () => cli(['check', EXAMPLE.coding]),
+    oda: () => cli(['check', EXAMPLE.oda]),
+    minimal: () => cli(['check', EXAMPLE.minimal, '--json']),
+    yaml: () => cli(['check', F('yaml-syntax')]),
+    plugin: () => cli(['check', F('unknown-plugin')]),
+    config: () => cli(['check', F('bad-config'), '--json']),
+    variable: () => cli(['check', F('unknown-variable')]),
+    toolOrder: () => cli(['check', F('bad-tool-order')]),
+    complete: () => cli(['check', F('two-complete')]),
+    // Coloured on purpose: the message is asserted without the escapes, and the escapes are asserted too.
+    clock: () => cli(['check', F('clock')], { env: { FORCE_COLOR: '1' } }),
+    close: () => cli(['check', F('close-sections')]),
+    agents: () => cli(['check', F('agent-problems')]),
+    shape: () => cli(['check', F('agents-shape')]),
+    service: () => cli(['check', F('no-agent-service')]),
+    presets: () => cli(['check', F('preset-problems')]),
+    gap: () => cli(['check', EXAMPLE.minimal, '--render-gap', 'soon']),
   })
 
   it('passes every example with exit 0 and a one-line ok summary', () => {

@@ -1,22 +1,17 @@
 import { expect } from 'chai'
 import { encode } from 'gpt-tokenizer/encoding/o200k_base'
-import { assertBuilt, cli, EXAMPLE, fixture, lines, runAll, type Run } from './helpers.js'
+import { cli, EXAMPLE, fixture, lines, runBeforeAll } from './helpers.js'
 
 describe('dsh-prompt diff', function () {
   this.timeout(60000)
-  let r: Record<string, Run>
-
-  before(async () => {
-    assertBuilt()
-    r = await runAll({
-      agents: () => cli(['diff', EXAMPLE.coding, '--agent', 'main', '--agent', 'reviewer', '--json']),
-      agentsText: () => cli(['diff', EXAMPLE.coding, '--agent', 'main', '--agent', 'reviewer']),
-      same: () => cli(['diff', EXAMPLE.coding, EXAMPLE.coding]),
-      files: () => cli(['diff', EXAMPLE.minimal, fixture('minimal-changed.yml')]),
-      filesJson: () => cli(['diff', EXAMPLE.minimal, fixture('minimal-changed.yml'), '--json']),
-      oneFile: () => cli(['diff', EXAMPLE.coding, '--agent', 'main']),
-      broken: () => cli(['diff', EXAMPLE.minimal, fixture('unknown-plugin.yml')]),
-    })
+  const r = runBeforeAll({
+    agents: () => cli(['diff', EXAMPLE.coding, '--agent', 'main', '--agent', 'reviewer', '--json']),
+    agentsText: () => cli(['diff', EXAMPLE.coding, '--agent', 'main', '--agent', 'reviewer']),
+    same: () => cli(['diff', EXAMPLE.coding, EXAMPLE.coding]),
+    files: () => cli(['diff', EXAMPLE.minimal, fixture('minimal-changed.yml')]),
+    filesJson: () => cli(['diff', EXAMPLE.minimal, fixture('minimal-changed.yml'), '--json']),
+    oneFile: () => cli(['diff', EXAMPLE.coding, '--agent', 'main']),
+    broken: () => cli(['diff', EXAMPLE.minimal, fixture('unknown-plugin.yml')]),
   })
 
   it('exits 0 and says the request prefix is byte-identical when nothing differs', () => {

@@ -1,20 +1,15 @@
 import { expect } from 'chai'
 import { encode } from 'gpt-tokenizer/encoding/o200k_base'
-import { assertBuilt, cli, EXAMPLE, fixture, lines, runAll, type Run } from './helpers.js'
+import { cli, EXAMPLE, fixture, lines, runBeforeAll } from './helpers.js'
 
 describe('dsh-prompt explain', function () {
   this.timeout(60000)
-  let r: Record<string, Run>
-
-  before(async () => {
-    assertBuilt()
-    r = await runAll({
-      reviewer: () => cli(['explain', EXAMPLE.coding, '--agent', 'reviewer']),
-      json: () => cli(['explain', EXAMPLE.coding, '--agent', 'reviewer', '--json']),
-      request: () => cli(['render', EXAMPLE.coding, '--agent', 'reviewer', '--request']),
-      noAgents: () => cli(['explain', fixture('no-agents.yml'), '--json']),
-      broken: () => cli(['explain', fixture('bad-config.yml')]),
-    })
+  const r = runBeforeAll({
+    reviewer: () => cli(['explain', EXAMPLE.coding, '--agent', 'reviewer']),
+    json: () => cli(['explain', EXAMPLE.coding, '--agent', 'reviewer', '--json']),
+    request: () => cli(['render', EXAMPLE.coding, '--agent', 'reviewer', '--request']),
+    noAgents: () => cli(['explain', fixture('no-agents.yml'), '--json']),
+    broken: () => cli(['explain', fixture('bad-config.yml')]),
   })
 
   it('names the tokenizer encoding and prints a table of the sections with order, owner, layer, bytes, tokens and shadows', () => {

@@ -103,6 +103,19 @@ export async function runAll<K extends string>(jobs: Record<K, () => Promise<Run
   return results
 }
 
+/**
+ * Registers a mocha `before` hook in the calling suite that checks the build ({@link assertBuilt}) and
+ * runs `jobs` ({@link runAll}); returns the results by name, filled in before the suite's first test.
+ */
+export function runBeforeAll<K extends string>(jobs: Record<K, () => Promise<Run>>, concurrency = 2): Record<K, Run> {
+  const results = {} as Record<K, Run>
+  before(async () => {
+    assertBuilt()
+    Object.assign(results, await runAll(jobs, concurrency))
+  })
+  return results
+}
+
 /** Fails with a clear message when the CLI has not been built, or is older than its sources. */
 export function assertBuilt(): void {
   if (!existsSync(CLI)) throw new Error(`${CLI} does not exist: build first (yarn build, or npx tsc -b && node scripts/build.mjs)`)

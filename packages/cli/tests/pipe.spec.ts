@@ -1,19 +1,14 @@
 import { expect } from 'chai'
-import { assertBuilt, EXAMPLE, runAll, sh, type Run } from './helpers.js'
+import { EXAMPLE, runBeforeAll, sh } from './helpers.js'
 
 // Each pipeline prints the CLI's own exit status last (`node=<n>`), so it is checked apart from head's.
 describe('dsh-prompt with a closed stdout', function () {
   this.timeout(60000)
-  let r: Record<string, Run>
-
-  before(async () => {
-    assertBuilt()
-    r = await runAll({
-      head: () => sh(`$CLI render ${EXAMPLE.coding} | head -1; echo "node=\${PIPESTATUS[0]}"`, { timeout: 10000 }),
-      // `true` exits without reading: every write of the CLI meets a closed pipe (EPIPE).
-      closed: () => sh(`$CLI explain ${EXAMPLE.coding} | true; echo "node=\${PIPESTATUS[0]}"`, { timeout: 10000 }),
-      request: () => sh(`$CLI render ${EXAMPLE.coding} --request | head -c 20; echo; echo "node=\${PIPESTATUS[0]}"`, { timeout: 10000 }),
-    })
+  const r = runBeforeAll({
+    head: () => sh(`$CLI render ${EXAMPLE.coding} | head -1; echo "node=\${PIPESTATUS[0]}"`, { timeout: 10000 }),
+    // `true` exits without reading: every write of the CLI meets a closed pipe (EPIPE).
+    closed: () => sh(`$CLI explain ${EXAMPLE.coding} | true; echo "node=\${PIPESTATUS[0]}"`, { timeout: 10000 }),
+    request: () => sh(`$CLI render ${EXAMPLE.coding} --request | head -c 20; echo; echo "node=\${PIPESTATUS[0]}"`, { timeout: 10000 }),
   })
 
   it('render | head -1 prints the first line and exits promptly and quietly', () => {

@@ -1,29 +1,24 @@
 import { expect } from 'chai'
-import { ANSI, assertBuilt, cli, EXAMPLE, fixture, lines, runAll, type Run } from './helpers.js'
+import { ANSI, cli, EXAMPLE, fixture, lines, runBeforeAll } from './helpers.js'
 
 const HEADING = 'Current runtime context. This snapshot supersedes earlier runtime-context snapshots.'
 
 describe('dsh-prompt render', function () {
   this.timeout(60000)
-  let r: Record<string, Run>
-
-  before(async () => {
-    assertBuilt()
-    r = await runAll({
-      main: () => cli(['render', EXAMPLE.coding]),
-      reviewer: () => cli(['render', EXAMPLE.coding, '--agent', 'reviewer']),
-      request: () => cli(['render', EXAMPLE.coding, '--request', '--step-input', 'Fix the failing parser test.']),
-      json: () => cli(['render', EXAMPLE.coding, '--json']),
-      cwd: () => cli(['render', EXAMPLE.coding, '--json'], { env: { DSH_CWD: '/srv/app' } }),
-      forced: () => cli(['render', EXAMPLE.minimal], { env: { FORCE_COLOR: '1' } }),
-      forcedOff: () => cli(['render', EXAMPLE.minimal, '--no-color'], { env: { FORCE_COLOR: '1' } }),
-      // NO_COLOR wins over FORCE_COLOR: no escapes on stdout nor in the log lines.
-      verbose: () => cli(['render', EXAMPLE.minimal, '--verbose'], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }),
-      oda: () => cli(['render', EXAMPLE.oda, '--json']),
-      noAgents: () => cli(['render', fixture('no-agents.yml')]),
-      noAgentsRequest: () => cli(['render', fixture('no-agents.yml'), '--request']),
-      unknownAgent: () => cli(['render', EXAMPLE.coding, '--agent', 'nope']),
-    })
+  const r = runBeforeAll({
+    main: () => cli(['render', EXAMPLE.coding]),
+    reviewer: () => cli(['render', EXAMPLE.coding, '--agent', 'reviewer']),
+    request: () => cli(['render', EXAMPLE.coding, '--request', '--step-input', 'Fix the failing parser test.']),
+    json: () => cli(['render', EXAMPLE.coding, '--json']),
+    cwd: () => cli(['render', EXAMPLE.coding, '--json'], { env: { DSH_CWD: '/srv/app' } }),
+    forced: () => cli(['render', EXAMPLE.minimal], { env: { FORCE_COLOR: '1' } }),
+    forcedOff: () => cli(['render', EXAMPLE.minimal, '--no-color'], { env: { FORCE_COLOR: '1' } }),
+    // NO_COLOR wins over FORCE_COLOR: no escapes on stdout nor in the log lines.
+    verbose: () => cli(['render', EXAMPLE.minimal, '--verbose'], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }),
+    oda: () => cli(['render', EXAMPLE.oda, '--json']),
+    noAgents: () => cli(['render', fixture('no-agents.yml')]),
+    noAgentsRequest: () => cli(['render', fixture('no-agents.yml'), '--request']),
+    unknownAgent: () => cli(['render', EXAMPLE.coding, '--agent', 'nope']),
   })
 
   it('prints a header naming the file and the first agent, then the system prompt, the runtime context and the tools', () => {

@@ -1,29 +1,24 @@
 import { expect } from 'chai'
-import { assertBuilt, cli, EXAMPLE, lines, runAll, type Run } from './helpers.js'
+import { cli, EXAMPLE, lines, type Run, runBeforeAll } from './helpers.js'
 
 const HINT = '(run "dsh-prompt --help" or "dsh-prompt <command> --help" for usage)'
 
 describe('dsh-prompt usage', function () {
   this.timeout(60000)
-  let r: Record<string, Run>
-
-  before(async () => {
-    assertBuilt()
-    r = await runAll({
-      none: () => cli([]),
-      help: () => cli(['--help']),
-      version: () => cli(['--version']),
-      renderHelp: () => cli(['render', '--help']),
-      explainHelp: () => cli(['explain', '--help']),
-      diffHelp: () => cli(['diff', '--help']),
-      checkHelp: () => cli(['check', '--help']),
-      unknownCommand: () => cli(['show', EXAMPLE.minimal]),
-      unknownOption: () => cli(['render', EXAMPLE.minimal, '--agnet', 'x']),
-      missingFileJson: () => cli(['render', '--json']),
-      extra: () => cli(['render', EXAMPLE.minimal, 'extra.yml']),
-      logLevel: () => cli(['render', EXAMPLE.minimal, '--log-level', 'loud']),
-      noFile: () => cli(['render', 'examples/nowhere.yml']),
-    })
+  const r: Record<string, Run> = runBeforeAll({
+    none: () => cli([]),
+    help: () => cli(['--help']),
+    version: () => cli(['--version']),
+    renderHelp: () => cli(['render', '--help']),
+    explainHelp: () => cli(['explain', '--help']),
+    diffHelp: () => cli(['diff', '--help']),
+    checkHelp: () => cli(['check', '--help']),
+    unknownCommand: () => cli(['show', EXAMPLE.minimal]),
+    unknownOption: () => cli(['render', EXAMPLE.minimal, '--agnet', 'x']),
+    missingFileJson: () => cli(['render', '--json']),
+    extra: () => cli(['render', EXAMPLE.minimal, 'extra.yml']),
+    logLevel: () => cli(['render', EXAMPLE.minimal, '--log-level', 'loud']),
+    noFile: () => cli(['render', 'examples/nowhere.yml']),
   })
 
   it('prints the commands and the exit statuses with --help (exit 0)', () => {

@@ -1,7 +1,9 @@
 import { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
-import { Context } from 'cordis'
 import { displayPath } from '../src/source.js'
+
+// The helpers every package shares (bootApp, pluginContext, rejection) come from `dsh-testing`; these
+// locate the loader's fixtures and capture what the logger bridge writes.
 
 /** The absolute path of a fixture file. */
 export function fixture(name: string): string {
@@ -34,22 +36,4 @@ export class Capture extends Writable {
   get lines(): string[] {
     return this.text.split('\n').filter(Boolean)
   }
-}
-
-/** A fresh root context with a host plugin: the loader mounts entries under the host's context. */
-export async function hostContext(): Promise<{ app: Context; host: Context }> {
-  const app = new Context()
-  let host: Context | undefined
-  await app.plugin({ name: 'host', apply(ctx: Context) { host = ctx } })
-  return { app, host: host! }
-}
-
-/** Runs `fn` and returns what it rejected with; fails when it resolves. */
-export async function rejection(fn: () => Promise<unknown>): Promise<any> {
-  try {
-    await fn()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a rejection, but it resolved')
 }

@@ -3,14 +3,15 @@ import { Context } from 'cordis'
 import { renderPrompt } from 'dsh-system-prompt'
 import z from 'schemastery'
 import { DeploymentError, loadDeployment } from 'dsh-loader'
-import { fixture, hostContext, rejection, shown } from './helpers.js'
+import { bootApp, rejection } from 'dsh-testing'
+import { fixture, shown } from './helpers.js'
 
 const ACTIVE = 2
 const DISPOSED = 4
 
 describe('dsh-loader: loading a deployment', () => {
   it('mounts a relative-path fixture plugin and a workspace package by name, and they work together', async () => {
-    const { host } = await hostContext()
+    const { host } = await bootApp()
     const deployment = await loadDeployment(host, fixture('valid.yml'), { env: {} })
     expect(deployment.entries.map((entry) => [entry.id, entry.name, entry.state])).to.deep.equal([
       ['hello', './plugins/greeter.ts', ACTIVE],
@@ -24,7 +25,7 @@ describe('dsh-loader: loading a deployment', () => {
   })
 
   it('mounts each row as its own child plugin of the loader\'s context', async () => {
-    const { host } = await hostContext()
+    const { host } = await bootApp()
     const deployment = await loadDeployment(host, fixture('valid.yml'), { env: {} })
     for (const entry of deployment.entries) expect(entry.fiber.parent.fiber).to.equal(host.fiber)
     expect(new Set(deployment.entries.map((entry) => entry.fiber)).size).to.equal(3)
@@ -32,7 +33,7 @@ describe('dsh-loader: loading a deployment', () => {
   })
 
   it('leaves a disabled row unresolved and unmounted (its missing variable is not an error)', async () => {
-    const { host } = await hostContext()
+    const { host } = await bootApp()
     const deployment = await loadDeployment(host, fixture('valid.yml'), { env: {} })
     expect(deployment.disabled).to.deep.equal([{ index: 3, id: 'later', name: 'dsh-not-installed' }])
     expect(deployment.entry('later')).to.equal(undefined)
@@ -40,7 +41,7 @@ describe('dsh-loader: loading a deployment', () => {
   })
 
   it('unloading one entry removes only its registrations', async () => {
-    const { host } = await hostContext()
+    const { host } = await bootApp()
     const deployment = await loadDeployment(host, fixture('valid.yml'), { env: {} })
     await deployment.entry('hello')!.dispose()
     expect(deployment.entry('hello')!.state).to.equal(DISPOSED)
@@ -51,7 +52,7 @@ describe('dsh-loader: loading a deployment', () => {
   })
 
   it('deployment.dispose() unloads every entry and the services they provided', async () => {
-    const { host } = await hostContext()
+    const { host } = await bootApp()
     const deployment = await loadDeployment(host, fixture('valid.yml'), { env: {} })
     await deployment.dispose()
     expect(deployment.entries.map((entry) => entry.state)).to.deep.equal([DISPOSED, DISPOSED, DISPOSED])
@@ -60,7 +61,7 @@ describe('dsh-loader: loading a deployment', () => {
   })
 
   it('disposing the loader\'s context unloads the deployment', async () => {
-    const { app, host } = await hostContext()
+    const { app, host } = await bootApp()
     const deployment = await loadDeployment(host, fixture('valid.yml'), { env: {} })
     await host.fiber.dispose()
     expect(deployment.entries.map((entry) => entry.state)).to.deep.equal([DISPOSED, DISPOSED, DISPOSED])
@@ -70,7 +71,7 @@ describe('dsh-loader: loading a deployment', () => {
 
 describe('dsh-loader: ${VAR} substitution', () => {
   it('substitutes set variables and defaults, and keeps $${ as a literal ${', async () => {
-    const { host } = await hostContext()
+    const { host } = await bootApp()
     const deployment = await loadDeployment(host, fixture('env.yml'), { env: { DSH_TEST_ROOT: '/srv/dsh' } })
     expect(deployment.entry('echo')!.fiber.config).to.deep.equal({
       root: '/srv/dsh/data', mode: 'safe', literal: '${NOT_A_VARIABLE}', list: ['/srv/dsh', 'plain'], count: 3,
@@ -79,14 +80,14 @@ describe('dsh-loader: ${VAR} substitution', () => {
   })
 
   it('a set variable wins over the default', async () => {
-    const { host } = await hostContext()
+    const { host } = await bootApp()
     const deployment = await loadDeployment(host, fixture('env.yml'), { env: { DSH_TEST_ROOT: '/r', DSH_TEST_MODE: 'strict' } })
     expect((deployment.entry('echo')!.fiber.config as { mode: string }).mode).to.equal('strict')
     await deployment.dispose()
   })
 
   it('reads process.env when no env is given', async () => {
-    const { host } = await hostContext()
+    const { host } = await bootApp()
     process.env.DSH_TEST_ROOT = '/from/process'
     try {
       const deployment = await loadDeployment(host, fixture('env.yml'))
@@ -98,8 +99,8 @@ describe('dsh-loader: ${VAR} substitution', () => {
   })
 
   it('a missing variable without default is an error naming the key, at its line and column', async () => {
-    const { host } = await hostContext()
-    const error = await rejection(() => loadDeployment(host, fixture('env.yml'), { env: {} }))
+    const { host } = await bootApp()
+    const error = await rejection(() => loadDeployment(host, fixture('env.yml'), { env: {} }), DeploymentError)
     expect(error).to.be.instanceOf(DeploymentError)
     expect(error.message).to.equal([
       `${shown('env.yml')}:5:13: plugins[0] (id "echo"): config.root: environment variable "DSH_TEST_ROOT" is not set (write \${DSH_TEST_ROOT:-default} to give a default)`,
@@ -113,21 +114,21 @@ describe('dsh-loader: declared sections', () => {
   const agents = z.array(z.object({ id: z.string().required(), cwd: z.string().default('.') }))
 
   it('validates a declared top-level section and returns it (with substitution)', async () => {
-    const { host } = await hostContext()
+    const { host } = await bootApp()
     const deployment = await loadDeployment(host, fixture('sections.yml'), { env: {}, sections: { agents } })
     expect(deployment.sections.agents).to.deep.equal([{ id: 'coder', cwd: '/tmp/work' }, { id: 'reviewer', cwd: '.' }])
     await deployment.dispose()
   })
 
   it('reports an invalid section value with its line and column', async () => {
-    const { host } = await hostContext()
-    const error = await rejection(() => loadDeployment(host, fixture('sections-bad.yml'), { env: {}, sections: { agents } }))
+    const { host } = await bootApp()
+    const error = await rejection(() => loadDeployment(host, fixture('sections-bad.yml'), { env: {}, sections: { agents } }), DeploymentError)
     expect(error.message).to.equal(`${shown('sections-bad.yml')}:5:9: invalid "agents": $[1].id expected string but got 7`)
     expect(error.problems[0].key).to.equal('agents[1].id')
   })
 
   it('an undeclared section is an unknown top-level key', async () => {
-    const { host } = await hostContext()
+    const { host } = await bootApp()
     const error = await rejection(() => loadDeployment(host, fixture('sections.yml'), { env: {} }))
     expect(error.message).to.equal(`${shown('sections.yml')}:3:1: unknown top-level key "agents" (allowed: plugins)`)
   })
@@ -135,7 +136,7 @@ describe('dsh-loader: declared sections', () => {
 
 describe('dsh-loader: afterLoad checks', () => {
   it('joins the problems of a check into the error, placed by entry and key, and unloads everything', async () => {
-    const { host } = await hostContext()
+    const { host } = await bootApp()
     const error = await rejection(() => loadDeployment(host, fixture('hook-check.yml'), {
       env: {},
       afterLoad: async (ctx, deployment) => {
@@ -149,7 +150,7 @@ describe('dsh-loader: afterLoad checks', () => {
   })
 
   it('a check that throws is one problem; several checks all run', async () => {
-    const { host } = await hostContext()
+    const { host } = await bootApp()
     const error = await rejection(() => loadDeployment(host, fixture('hook-check.yml'), {
       env: {},
       afterLoad: [
@@ -164,7 +165,7 @@ describe('dsh-loader: afterLoad checks', () => {
   })
 
   it('a check that finds nothing lets the load succeed', async () => {
-    const { host } = await hostContext()
+    const { host } = await bootApp()
     let ran = 0
     const deployment = await loadDeployment(host, fixture('hook-check.yml'), { env: {}, afterLoad: () => { ran++ } })
     expect(ran).to.equal(1)

@@ -3,7 +3,8 @@ import { Writable } from 'node:stream'
 import { expect } from 'chai'
 import { Context } from 'cordis'
 import { LoggerBridge, loadDeployment } from 'dsh-loader'
-import { Capture, REPO_ROOT, fixture, hostContext, rejection } from './helpers.js'
+import { bootApp, pluginContext, rejection } from 'dsh-testing'
+import { Capture, REPO_ROOT, fixture } from './helpers.js'
 
 /** A root context with the bridge writing into a capture. */
 async function bridged(config: Record<string, unknown> = {}): Promise<{ app: Context; out: Capture }> {
@@ -35,18 +36,16 @@ describe('dsh-loader: LoggerBridge', () => {
 
   it('shows the log output of plugins a deployment loads', async () => {
     const { app, out } = await bridged({ level: 'debug' })
-    let host: Context | undefined
-    await app.plugin({ name: 'host', apply(ctx: Context) { host = ctx } })
-    const deployment = await loadDeployment(host!, fixture('chatty.yml'), { env: {} })
+    const host = await pluginContext(app, 'host')
+    const deployment = await loadDeployment(host, fixture('chatty.yml'), { env: {} })
     expect(out.lines).to.include.members(['[I] chatty info from chatty', '[W] chatty warn from chatty', '[D] chatty debug from chatty'])
     await deployment.dispose()
   })
 
   it('prints errors as one line without a stack trace (a broken deployment prints no stack)', async () => {
     const { app, out } = await bridged()
-    let host: Context | undefined
-    await app.plugin({ name: 'host', apply(ctx: Context) { host = ctx } })
-    const error = await rejection(() => loadDeployment(host!, fixture('apply-throws.yml'), { env: {} }))
+    const host = await pluginContext(app, 'host')
+    const error = await rejection(() => loadDeployment(host, fixture('apply-throws.yml'), { env: {} }))
     expect(error.message).to.contain('apply failed: boom while applying')
     expect(out.text).to.contain('Error: boom while applying')
     expect(out.text).to.not.match(/^\s+at /m)

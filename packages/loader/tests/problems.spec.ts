@@ -1,16 +1,17 @@
 import { expect } from 'chai'
 import { loadDeployment, DeploymentError, type Problem } from 'dsh-loader'
-import { FIXTURES_SHOWN, LOADER_SHOWN, fixture, hostContext, rejection, shown } from './helpers.js'
+import { bootApp, rejection } from 'dsh-testing'
+import { FIXTURES_SHOWN, LOADER_SHOWN, fixture, shown } from './helpers.js'
 
 /** Loads a fixture that must fail; returns the error after checking that nothing stayed mounted. */
 async function failure(name: string, env: Record<string, string> = {}): Promise<DeploymentError> {
-  const { app, host } = await hostContext()
+  const { app, host } = await bootApp()
   const before = [...app.registry.keys()]
   const error = await rejection(() => loadDeployment(host, fixture(name), { env }))
   expect(error, String(error?.stack)).to.be.instanceOf(DeploymentError)
   expect([...app.registry.keys()], 'plugins left registered after a failed load').to.deep.equal(before)
   expect(host.fiber.getEffects().map((effect) => effect.label)).to.deep.equal([])
-  return error
+  return error as DeploymentError
 }
 
 /** The expected message: one `file:line:column: text` line per problem. */

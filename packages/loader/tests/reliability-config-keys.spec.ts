@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { expect } from 'chai'
 import z from 'schemastery'
 import { DeploymentError, loadDeployment } from 'dsh-loader'
-import { hostContext, rejection } from './helpers.js'
+import { bootApp, rejection } from 'dsh-testing'
 
 // schemastery's object keeps keys it does not declare and hands them on (a misspelt key loads without
 // effect), and copying a `__proto__` key replaces the copy's prototype. The loader reports both.
@@ -30,7 +30,7 @@ describe('reliability: config keys the schema does not declare', () => {
   async function load(config: string[], options: Parameters<typeof loadDeployment>[2] = {}) {
     const file = join(folder, 'deployment.yml')
     writeFileSync(file, ['plugins:', '  - name: ./nested.mjs', '    config:', ...config.map((line) => `      ${line}`), ''].join('\n'))
-    const { host } = await hostContext()
+    const { host } = await bootApp()
     return { file, run: () => loadDeployment(host, file, { env: {}, ...options }) }
   }
 
@@ -87,7 +87,7 @@ describe('reliability: config keys the schema does not declare', () => {
   it('reports undeclared keys of a declared top-level section the same way', async () => {
     const file = join(folder, 'sections.yml')
     writeFileSync(file, 'plugins: []\nagents:\n  - id: a\n    modle: x\n')
-    const { host } = await hostContext()
+    const { host } = await bootApp()
     const error = await rejection(() => loadDeployment(host, file, { env: {}, sections: { agents: z.array(z.object({ id: z.string(), model: z.string().default('m') })) } }))
     expect((error as DeploymentError).problems.map((p) => [p.line, p.key, p.message])).to.deep.equal([
       [4, 'agents[0].modle', 'unknown key "[0].modle" in "agents" (allowed there: id, model)'],

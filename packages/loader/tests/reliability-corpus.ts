@@ -2,6 +2,7 @@
  * A corpus of broken deployments, generated from a seed (nothing is committed but this generator): each
  * case is one mutation of a valid deployment, with what the loader must report about it.
  */
+import { parseDocument } from 'yaml'
 
 /** One broken deployment. */
 export interface BrokenCase {
@@ -124,10 +125,15 @@ export function brokenCorpus(seed: number, rounds: number, greeter: string): Bro
     cases.push(depth <= 500
       ? { label: `nested junk depth ${depth}`, bytes: text(nested), key: 'plugins[1].config.junk', line: 13 }
       : { label: `nested junk depth ${depth}`, bytes: text(nested), lineOnly: 13 })
-    // Syntax errors.
-    const broken = baseLines(greeter)
-    const at = 1 + Math.floor(next() * (broken.length - 1))
-    pick(next, SYNTAX)(broken, at)
+    // Syntax errors. Some damage still parses (` "unclosed` after a plain value is more plain text):
+    // draw again until the YAML parser refuses the file, so every case here is a real syntax error.
+    let broken: string[]
+    let at: number
+    do {
+      broken = baseLines(greeter)
+      at = 1 + Math.floor(next() * (broken.length - 1))
+      pick(next, SYNTAX)(broken, at)
+    } while (!parseDocument(broken.join('\n') + '\n').errors.length)
     cases.push({ label: `syntax damage at line ${at + 1}: ${JSON.stringify(broken[at]).slice(0, 60)}`, bytes: text(broken) })
     // Bytes that are not UTF-8, in a value, a key or a comment.
     const encoded = baseLines(greeter)

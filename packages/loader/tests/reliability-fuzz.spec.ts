@@ -7,7 +7,8 @@ import { DeploymentError, loadDeployment, type Problem } from 'dsh-loader'
 import { displayPath, firstInvalidUtf8 } from '../src/source.js'
 import { SOAK } from '../../system-prompt/tests/reliability-reference.js'
 import { brokenCorpus, type BrokenCase } from './reliability-corpus.js'
-import { fixture, hostContext, rejection } from './helpers.js'
+import { bootApp, rejection } from 'dsh-testing'
+import { fixture } from './helpers.js'
 
 const SEED = 0x5eed_0006
 const ROUNDS = SOAK ? 40 : 4
@@ -29,15 +30,16 @@ describe('reliability: a fuzzed corpus of broken deployments', function () {
   async function loadOnce(item: BrokenCase, index: number): Promise<{ error: DeploymentError; file: string }> {
     const file = join(folder, `case-${index}.yml`)
     writeFileSync(file, item.bytes)
-    const { app, host } = await hostContext()
+    const { app, host } = await bootApp()
     const plugins = [...app.registry.keys()]
     const started = performance.now()
     const error = await rejection(() => loadDeployment(host, file, { env: {} }))
     expect(performance.now() - started, `${item.label}: took too long`).to.be.below(10_000)
     expect(DeploymentError.is(error) && error instanceof DeploymentError, `${item.label}: ${String(error?.stack).slice(0, 300)}`).to.equal(true)
     expect([...app.registry.keys()], `${item.label}: plugins left mounted`).to.deep.equal(plugins)
-    outcomes.set(item, { error, file })
-    return { error, file }
+    const outcome = { error: error as DeploymentError, file }
+    outcomes.set(item, outcome)
+    return outcome
   }
 
   it(`has ${corpus.length} cases from seed ${SEED.toString(16)}: wrong types at every key, unknown keys, huge values, deep junk, syntax and encoding damage`, () => {

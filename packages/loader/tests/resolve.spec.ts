@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { loadDeployment, pluginOf, resolvePluginModule } from 'dsh-loader'
-import { fixture, hostContext } from './helpers.js'
+import { bootApp } from 'dsh-testing'
+import { fixture } from './helpers.js'
 
 describe('dsh-loader: resolving and recognising plugins', () => {
   let dir: string
@@ -23,7 +24,7 @@ describe('dsh-loader: resolving and recognising plugins', () => {
     writeFileSync(join(dir, 'deploy.yml'), 'plugins:\n  - name: local-plugin\n')
     const resolved = resolvePluginModule('local-plugin', join(dir, 'deploy.yml'))
     expect(resolved).to.deep.equal({ ok: true, path: join(dir, 'node_modules/local-plugin/index.js') })
-    const { host } = await hostContext()
+    const { host } = await bootApp()
     const deployment = await loadDeployment(host, join(dir, 'deploy.yml'), { env: {} })
     expect(deployment.entries.map((entry) => entry.state)).to.deep.equal([2])
     await deployment.dispose()
@@ -31,7 +32,7 @@ describe('dsh-loader: resolving and recognising plugins', () => {
 
   it('then from the loader package (a deployment outside the workspace still finds dsh-system-prompt)', async () => {
     writeFileSync(join(dir, 'deploy.yml'), 'plugins:\n  - name: dsh-system-prompt\n')
-    const { host } = await hostContext()
+    const { host } = await bootApp()
     const deployment = await loadDeployment(host, join(dir, 'deploy.yml'), { env: {} })
     expect(deployment.entries[0].path).to.match(/packages\/system-prompt\/src\/index\.ts$/)
     expect(host.get('systemPrompt')).to.not.equal(undefined)
@@ -45,7 +46,7 @@ describe('dsh-loader: resolving and recognising plugins', () => {
   it('a module that throws while loading is a problem, not a crash', async () => {
     writeFileSync(join(dir, 'broken.js'), 'throw new Error("broken at import")\n')
     writeFileSync(join(dir, 'deploy.yml'), 'plugins:\n  - name: ./broken.js\n')
-    const { host } = await hostContext()
+    const { host } = await bootApp()
     const error = await loadDeployment(host, join(dir, 'deploy.yml'), { env: {} }).then(() => undefined, (e) => e)
     expect(error.message).to.equal(`${join(dir, 'deploy.yml')}:2:11: plugins[0] (id "./broken.js"): cannot load plugin "./broken.js" from ${join(dir, 'broken.js')}: broken at import`)
   })

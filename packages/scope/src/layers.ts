@@ -41,6 +41,7 @@ export class ScopedLayers<V> {
   private readonly memos = new WeakMap<object, Memo<unknown>>()
   private readonly globalMemo: object = {}
   private counter = 0
+  private scopeMemos = 0
 
   /** Whether the layer of `scope` (global if `undefined`) holds `key`. */
   has(scope: ScopeKey | undefined, key: string): boolean {
@@ -95,13 +96,21 @@ export class ScopedLayers<V> {
     if (!memo && chain.length) {
       let cleanups = memoCleanups.get(head)
       if (!cleanups) memoCleanups.set(head, cleanups = [])
-      cleanups.push(() => this.memos.delete(head))
+      cleanups.push(() => {
+        if (this.memos.delete(head)) this.scopeMemos--
+      })
+      this.scopeMemos++
     }
     this.memos.set(head, { chain: chain.slice(), stamps, value })
     return value
   }
 
   /** Introspection: the number of layers held (the global layer counts while it exists) and of entries. */
+  /** Introspection: how many memos keyed by a scope are held (released when the scope is disposed). */
+  memoStats(): { scopeMemos: number } {
+    return { scopeMemos: this.scopeMemos }
+  }
+
   stats(): { layers: number; scopeLayers: number; entries: number } {
     let entries = 0
     for (const layer of this.layers.values()) entries += layer.entries.size

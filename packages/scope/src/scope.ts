@@ -89,15 +89,26 @@ class Handle implements ScopeHandle {
   ) {}
 
   dispose(): Promise<void> {
-    // Detaching from the creator runs the scope's disposal (once); later calls find it under way.
+    // The caller receives the disposal's outcome (a rejection if a teardown threw); detaching from the
+    // creator afterwards finds the disposal under way.
+    const done = disposeRecord(appState(this.record.creator!), this.record)
+    this.record.handedOut = true
     this.detach()
-    return this.record.disposing ?? disposeOwned(this.record)
+    return done
   }
 }
 
-/** The creator-owned teardown of a scope. */
-function disposeOwned(record: ScopeRecord): Promise<void> {
-  return disposeRecord(appState(record.creator!), record)
+/**
+ * The creator-owned teardown of a scope: runs when the creating plugin (or scope) goes. Nobody awaits it
+ * there, so a teardown failure is logged instead of becoming an unhandled rejection, unless the outcome
+ * was already handed to a `dispose()` caller.
+ */
+function disposeOwned(record: ScopeRecord): void {
+  const done = disposeRecord(appState(record.creator!), record)
+  if (record.handedOut) return
+  done.catch((error: unknown) => {
+    record.creator!.logger('dsh-scope').warn(`scope "${record.label}": a teardown failed while its creator was disposed: ${error instanceof Error ? error.message : String(error)}`)
+  })
 }
 
 const kShadow = Symbol.for('cordis.shadow')

@@ -21,6 +21,8 @@ export interface ScopeRecord {
   lazy?: { ctx: Context; dispose(): Promise<void> }
   disposed: boolean
   disposing?: Promise<void>
+  /** `dispose()` returned the disposal's outcome to a caller (who then owns any rejection). */
+  handedOut?: boolean
 }
 
 /**

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import {
   createScope, defineScopedEvent, GLOBAL, listenersFor, scopedListenerStats, type ScopeKey,
 } from 'dsh-scope'
-import { appWithHost } from './helpers.js'
+import { bootApp } from 'dsh-testing'
 
 const EVENT = 'test/admission'
 
@@ -53,7 +53,7 @@ function recordMapAccess<T>(fn: () => T): MapAccess<T> {
  * listener each), and `siblings` further scopes, siblings of the preset, with one listener each.
  */
 async function world(siblings: number) {
-  const { app, host } = await appWithHost()
+  const { app, host } = await bootApp()
   defineScopedEvent(host, EVENT)
   const preset = createScope(host, { id: 'preset' })
   const agent = createScope(host, { id: 'agent' }, { parent: preset.key })

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
 import { createScope, ownEffect } from 'dsh-scope'
-import { appWithHost, loadPlugin } from './helpers.js'
+import { bootApp, loadPlugin } from 'dsh-testing'
 
 describe('dsh-scope: ownEffect()', () => {
   it('runs the teardown when the owning plugin is disposed', async () => {
@@ -24,7 +24,7 @@ describe('dsh-scope: ownEffect()', () => {
   })
 
   it('belongs to the scope when made through a scope context', async () => {
-    const { host } = await appWithHost()
+    const { host } = await bootApp()
     const scope = createScope(host, {})
     let hostRuns = 0
     let scopeRuns = 0
@@ -48,7 +48,7 @@ describe('dsh-scope: ownEffect()', () => {
   })
 
   it('makes one Cordis effect per fiber, however many teardowns it owns', async () => {
-    const { host } = await appWithHost()
+    const { host } = await bootApp()
     const before = host.fiber.getEffects().length
     for (let i = 0; i < 100; i++) ownEffect(host, () => {})
     expect(host.fiber.getEffects().length).to.equal(before + 1)

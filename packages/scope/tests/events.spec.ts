@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import {
   createScope, defineScopedEvent, listenersFor, onScoped, scopedListenerStats, type ScopedListener,
 } from 'dsh-scope'
-import { appWithHost, loadPlugin, pluginContext } from './helpers.js'
+import { bootApp, loadPlugin, pluginContext } from 'dsh-testing'
 
 const EVENT = 'test/scoped'
 
@@ -18,7 +18,7 @@ function ids(listeners: ScopedListener[]): string[] {
  * `a`, its child `b`, b's child `c`, and `s`, a sibling of `a`.
  */
 async function fixture() {
-  const { app, host } = await appWithHost()
+  const { app, host } = await bootApp()
   defineScopedEvent(host, EVENT)
   const a = createScope(host, { id: 'a' }, { label: 'a' })
   const b = createScope(host, { id: 'b' }, { label: 'b', parent: a.key })
@@ -67,7 +67,7 @@ describe('dsh-scope: scoped events', () => {
     })
 
     it('stops routing when its disposer is called: ctx.on() is plain Cordis again', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const stop = defineScopedEvent(host, EVENT)
       const scope = createScope(host, {})
       stop()
@@ -90,7 +90,7 @@ describe('dsh-scope: scoped events', () => {
     })
 
     it('does not route a name it was not given', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       defineScopedEvent(host, EVENT)
       const calls: string[] = []
       host.on('test/plain', () => { calls.push('plain') })

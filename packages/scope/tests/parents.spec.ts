@@ -1,11 +1,11 @@
 import { expect } from 'chai'
 import { createScope, isScopeActive, listenersFor, onScoped, parentOf, scopeChain, setScopeParent } from 'dsh-scope'
-import { appWithHost, thrown } from './helpers.js'
+import { bootApp, thrown } from 'dsh-testing'
 
 describe('dsh-scope: parent chains', () => {
   describe('scopeChain()', () => {
     it('lists the key, then its parent, then the grandparent (nearest first)', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const preset = createScope(host, { id: 'preset' })
       const agent = createScope(host, { id: 'agent' }, { parent: preset.key })
       const sub = createScope(host, { id: 'sub' }, { parent: agent.key })
@@ -16,18 +16,18 @@ describe('dsh-scope: parent chains', () => {
     })
 
     it('is empty for no scope (the global layer only)', async () => {
-      const { app } = await appWithHost()
+      const { app } = await bootApp()
       expect(scopeChain(app, undefined)).to.deep.equal([])
     })
 
     it('is the key alone for a key that has no parent link', async () => {
-      const { app } = await appWithHost()
+      const { app } = await bootApp()
       const key = {}
       expect(scopeChain(app, key)).to.deep.equal([key])
     })
 
     it('returns a fresh array each time', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const key = createScope(host, {}).key
       const chain = scopeChain(app, key)
       chain.push({})
@@ -35,7 +35,7 @@ describe('dsh-scope: parent chains', () => {
     })
 
     it('keeps the links of a disposed middle scope, so its child still reaches the grandparent', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const grandparent = createScope(host, { id: 'g' })
       const middle = createScope(host, { id: 'm' }, { parent: grandparent.key })
       const child = createScope(host, { id: 'c' }, { parent: middle.key })
@@ -50,8 +50,8 @@ describe('dsh-scope: parent chains', () => {
     })
 
     it('keeps links per app', async () => {
-      const one = await appWithHost()
-      const two = await appWithHost()
+      const one = await bootApp()
+      const two = await bootApp()
       const parent = {}
       const key = {}
       setScopeParent(one.app, key, parent)
@@ -62,7 +62,7 @@ describe('dsh-scope: parent chains', () => {
 
   describe('parent links', () => {
     it('links through the createScope parent option', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const parent = createScope(host, {})
       const child = createScope(host, {}, { parent: parent.key })
       expect(parentOf(app, child.key)).to.equal(parent.key)
@@ -70,7 +70,7 @@ describe('dsh-scope: parent chains', () => {
     })
 
     it('links through setScopeParent, also to a key that has no live scope', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const child = createScope(host, {})
       const preset = { id: 'preset, never minted' }
       setScopeParent(app, child.key, preset)
@@ -79,7 +79,7 @@ describe('dsh-scope: parent chains', () => {
     })
 
     it('does not link a scope created through another scope context by itself', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const outer = createScope(host, {})
       const nested = createScope(outer.ctx, {})
       expect(parentOf(app, nested.key)).to.equal(undefined)
@@ -87,7 +87,7 @@ describe('dsh-scope: parent chains', () => {
     })
 
     it('treats setting the same parent again as a no-op', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const parent = createScope(host, {})
       const child = createScope(host, {}, { parent: parent.key })
       setScopeParent(app, child.key, parent.key)
@@ -96,7 +96,7 @@ describe('dsh-scope: parent chains', () => {
     })
 
     it('refuses a different parent once one is set, naming the scope by its label', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const parent = createScope(host, {})
       const other = createScope(host, {})
       const child = createScope(host, {}, { parent: parent.key, label: 'agent:child' })
@@ -107,14 +107,14 @@ describe('dsh-scope: parent chains', () => {
     })
 
     it('names a key that never had a scope "scope" in messages', async () => {
-      const { app } = await appWithHost()
+      const { app } = await bootApp()
       const key = {}
       setScopeParent(app, key, {})
       expect(() => setScopeParent(app, key, {})).to.throw('scope "scope" already has a parent; a parent link is set once')
     })
 
     it('keeps a link after the scope is disposed: minting the key again with another parent is refused', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const first = createScope(host, {})
       const second = createScope(host, {})
       const key = {}
@@ -128,7 +128,7 @@ describe('dsh-scope: parent chains', () => {
     })
 
     it('refuses a non-object parent in setScopeParent', async () => {
-      const { app } = await appWithHost()
+      const { app } = await bootApp()
       const error = thrown(() => setScopeParent(app, {}, 3 as unknown as object))
       expect(error).to.be.instanceOf(TypeError)
       expect(error.message).to.equal('scope key must be an object or a function (compared by identity), received number')
@@ -139,7 +139,7 @@ describe('dsh-scope: parent chains', () => {
     const cycle = (label: string) => `scope "${label}" cannot take this parent: the parent chain would form a cycle`
 
     it('refuses a scope as its own parent through createScope, creating nothing', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const key = {}
       expect(() => createScope(host, key, { parent: key, label: 'self' })).to.throw(cycle('self'))
       expect(isScopeActive(app, key)).to.equal(false)
@@ -147,14 +147,14 @@ describe('dsh-scope: parent chains', () => {
     })
 
     it('refuses a scope as its own parent through setScopeParent', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const scope = createScope(host, {}, { label: 'self' })
       expect(() => setScopeParent(app, scope.key, scope.key)).to.throw(cycle('self'))
       expect(scopeChain(app, scope.key)).to.deep.equal([scope.key])
     })
 
     it('refuses a two-scope cycle', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const a = createScope(host, {}, { label: 'a' })
       const b = createScope(host, {}, { label: 'b', parent: a.key })
       const error = thrown(() => setScopeParent(app, a.key, b.key))
@@ -164,7 +164,7 @@ describe('dsh-scope: parent chains', () => {
     })
 
     it('refuses a longer cycle through keys with and without live scopes', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const a = createScope(host, {}, { label: 'a' })
       const b = createScope(host, {}, { label: 'b', parent: a.key })
       const c = {} // never minted
@@ -175,7 +175,7 @@ describe('dsh-scope: parent chains', () => {
     })
 
     it('lets two children share one parent', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const root = createScope(host, {})
       const left = createScope(host, {}, { parent: root.key })
       const right = createScope(host, {}, { parent: root.key })

@@ -4,13 +4,12 @@ import {
   createScope, isScopeActive, kOwner, kScope, listenersFor, onScoped, ownEffect, ownerName, ownerScope, scopedListenerStats,
   scopeLabel, scopeOf, scopeStats, defineScopedEvent, ScopeErrors,
 } from 'dsh-scope'
-import { appWithHost, loadPlugin, pluginContext, thrown, tick } from './helpers.js'
+import { bootApp, loadPlugin, pluginContext, thrown, tick } from 'dsh-testing'
 
 describe('dsh-scope: scopes', () => {
   describe('tagging', () => {
     it('tags the scope context and every context derived from it with the key', async () => {
-      const app = new Context()
-      const host = await pluginContext(app, 'host')
+      const { host } = await bootApp()
       const key = { id: 'a' }
       const scope = createScope(host, key)
       expect(scopeOf(scope.ctx)).to.equal(key)
@@ -19,13 +18,13 @@ describe('dsh-scope: scopes', () => {
     })
 
     it('returns the key it was minted for on the handle', async () => {
-      const { host } = await appWithHost()
+      const { host } = await bootApp()
       const key = { id: 'a' }
       expect(createScope(host, key).key).to.equal(key)
     })
 
     it('tags the context of a plugin loaded through the scope context', async () => {
-      const { host } = await appWithHost()
+      const { host } = await bootApp()
       const key = { id: 'a' }
       const scope = createScope(host, key)
       const inner = await pluginContext(scope.ctx, 'inner')
@@ -34,14 +33,14 @@ describe('dsh-scope: scopes', () => {
     })
 
     it('tags with the public kScope property', async () => {
-      const { host } = await appWithHost()
+      const { host } = await bootApp()
       const key = {}
       const scope = createScope(host, key)
       expect((scope.ctx as unknown as Record<symbol, unknown>)[kScope]).to.equal(key)
     })
 
     it('leaves an untagged context untagged, and a nested scope carries its own key', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const outer = createScope(host, { id: 'outer' })
       const nested = createScope(outer.ctx, { id: 'nested' })
       expect(scopeOf(app)).to.equal(undefined)
@@ -50,7 +49,7 @@ describe('dsh-scope: scopes', () => {
     })
 
     it('attributes what is registered through it to its label (default "scope")', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const plain = createScope(host, {})
       const labelled = createScope(host, {}, { label: 'agent:reviewer' })
       expect(ownerName(plain.ctx)).to.equal('scope')
@@ -62,7 +61,7 @@ describe('dsh-scope: scopes', () => {
     })
 
     it('remembers its label per key, also after disposal', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const scope = createScope(host, {}, { label: 'agent:kept' })
       expect(scopeLabel(app, scope.key)).to.equal('agent:kept')
       await scope.dispose()
@@ -71,7 +70,7 @@ describe('dsh-scope: scopes', () => {
     })
 
     it('exposes its owner record on the scope context and contexts derived from it', async () => {
-      const { host } = await appWithHost()
+      const { host } = await bootApp()
       const key = {}
       const scope = createScope(host, key, { label: 'agent:a' })
       const record = ownerScope(scope.ctx)
@@ -86,7 +85,7 @@ describe('dsh-scope: scopes', () => {
 
   describe('lifetime', () => {
     it('owns the Cordis effects, listeners and plugins made through its context, not the creating plugin', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const scope = createScope(host, {})
       const log: string[] = []
       scope.ctx.effect(() => () => { log.push('effect') })
@@ -134,7 +133,7 @@ describe('dsh-scope: scopes', () => {
     })
 
     it('disposes what was registered through the scope before the scope plugin started', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const key = {}
       const scope = createScope(host, key)
       // Registered synchronously, while the scope's own fiber is still loading.
@@ -146,7 +145,7 @@ describe('dsh-scope: scopes', () => {
     })
 
     it('is disposed with the scope it was created through', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const outer = createScope(host, { id: 'outer' })
       const nested = createScope(outer.ctx, { id: 'nested' })
       let disposed = false
@@ -157,7 +156,7 @@ describe('dsh-scope: scopes', () => {
     })
 
     it('routes once() for ordinary events to the scope: the listener goes with the scope', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const scope = createScope(host, {})
       const calls: string[] = []
       scope.ctx.once('test/plain', () => { calls.push('once') })
@@ -170,7 +169,7 @@ describe('dsh-scope: scopes', () => {
     })
 
     it('does not dispose the creating plugin when the scope is disposed', async () => {
-      const { host } = await appWithHost()
+      const { host } = await bootApp()
       let hostEffectDisposed = false
       host.effect(() => () => { hostEffectDisposed = true })
       await createScope(host, {}).dispose()
@@ -202,7 +201,7 @@ describe('dsh-scope: scopes', () => {
 
   describe('dispose()', () => {
     it('resolves only when every disposer, asynchronous ones included, has finished', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const key = {}
       const scope = createScope(host, key)
       const log: string[] = []
@@ -216,7 +215,7 @@ describe('dsh-scope: scopes', () => {
     })
 
     it('is idempotent: every call returns the same promise and disposers run once', async () => {
-      const { host } = await appWithHost()
+      const { host } = await bootApp()
       const scope = createScope(host, {})
       let runs = 0
       scope.ctx.effect(() => () => { runs++ })
@@ -237,7 +236,7 @@ describe('dsh-scope: scopes', () => {
     })
 
     it('refuses new registrations through a disposed scope context, naming the scope', async () => {
-      const { host } = await appWithHost()
+      const { host } = await bootApp()
       const scope = createScope(host, {}, { label: 'agent:gone' })
       await scope.dispose()
       const message = 'scope "agent:gone" has been disposed; nothing more can be registered through its context'
@@ -247,7 +246,7 @@ describe('dsh-scope: scopes', () => {
     })
 
     it('frees the key as soon as dispose() is called', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const key = {}
       const scope = createScope(host, key)
       const disposing = scope.dispose()
@@ -257,7 +256,7 @@ describe('dsh-scope: scopes', () => {
     })
 
     it('runs the scope\'s own registrations\' teardowns before dispose() returns', async () => {
-      const { host } = await appWithHost()
+      const { host } = await bootApp()
       const scope = createScope(host, {})
       const log: string[] = []
       ownEffect(scope.ctx, () => { log.push('first') })
@@ -270,7 +269,7 @@ describe('dsh-scope: scopes', () => {
 
   describe('keys', () => {
     it('refuses a second live scope for the same key, naming the live one', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const key = {}
       const first = createScope(host, key, { label: 'agent:first' })
       const error = thrown(() => createScope(host, key, { label: 'agent:second' }))
@@ -282,7 +281,7 @@ describe('dsh-scope: scopes', () => {
     })
 
     it('refuses a second live scope for the same key from another plugin of the same app', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const key = {}
       createScope(host, key)
       const other = await pluginContext(app, 'other')
@@ -290,7 +289,7 @@ describe('dsh-scope: scopes', () => {
     })
 
     it('accepts the same key again once its scope is disposed', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const key = {}
       await createScope(host, key).dispose()
       createScope(host, key)
@@ -298,8 +297,8 @@ describe('dsh-scope: scopes', () => {
     })
 
     it('keeps live scopes per app: the same key may live in two apps', async () => {
-      const one = await appWithHost()
-      const two = await appWithHost()
+      const one = await bootApp()
+      const two = await bootApp()
       const key = {}
       createScope(one.host, key)
       expect(() => createScope(two.host, key)).to.not.throw()
@@ -308,7 +307,7 @@ describe('dsh-scope: scopes', () => {
     })
 
     it('compares keys by identity: equal-looking objects are different scopes', async () => {
-      const { host } = await appWithHost()
+      const { host } = await bootApp()
       createScope(host, { id: 'a' })
       expect(() => createScope(host, { id: 'a' })).to.not.throw()
     })
@@ -317,7 +316,7 @@ describe('dsh-scope: scopes', () => {
       ['agent', 'string'], [42, 'number'], [null, 'null'], [undefined, 'undefined'], [Symbol('k'), 'symbol'],
     ] as const) {
       it(`refuses a key of type ${received} with a TypeError`, async () => {
-        const { host } = await appWithHost()
+        const { host } = await bootApp()
         const error = thrown(() => createScope(host, value as unknown as object))
         expect(error).to.be.instanceOf(TypeError)
         expect(error.message).to.equal(`scope key must be an object or a function (compared by identity), received ${received}`)
@@ -325,7 +324,7 @@ describe('dsh-scope: scopes', () => {
     }
 
     it('accepts a function as a key, compared by identity', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const key = () => {}
       const scope = createScope(host, key)
       expect(scopeOf(scope.ctx)).to.equal(key)
@@ -333,7 +332,7 @@ describe('dsh-scope: scopes', () => {
     })
 
     it('refuses a non-object parent key with the same TypeError and creates nothing', async () => {
-      const { app, host } = await appWithHost()
+      const { app, host } = await bootApp()
       const key = {}
       const error = thrown(() => createScope(host, key, { parent: 'preset' as unknown as object }))
       expect(error).to.be.instanceOf(TypeError)

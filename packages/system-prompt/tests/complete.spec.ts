@@ -1,14 +1,14 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
 import { renderPrompt, type PromptAssembly } from 'dsh-system-prompt'
-import { boot, pluginContext, rejection, render, scope, sectionNames } from './helpers.js'
+import { bootApp, promptText, rejection, scope } from 'dsh-testing'
+import { sectionNames } from './helpers.js'
 
 describe('dsh-system-prompt: complete sections', () => {
   let app: Context
   let plugin: Context
   beforeEach(async () => {
-    app = await boot({ includeHarnessIdentity: false, persona: 'Persona.', personaSuffix: 'Suffix.' })
-    plugin = await pluginContext(app, 'p')
+    ({ app, host: plugin } = await bootApp({ systemPrompt: { includeHarnessIdentity: false, persona: 'Persona.', personaSuffix: 'Suffix.' }, host: { name: 'p' } }))
     plugin.systemPrompt.section({ name: 'before', order: -10, text: 'Before.' })
     plugin.systemPrompt.section({ name: 'after', order: 10, text: 'After.' })
   })
@@ -24,7 +24,7 @@ describe('dsh-system-prompt: complete sections', () => {
   it('is still interpolated as a strict template at render', async () => {
     plugin.systemPrompt.variable('model', () => 'deepseek-chat')
     plugin.systemPrompt.section({ name: 'whole', order: 5, text: 'Model {{model}}.', complete: true })
-    expect(await render(app)).to.equal('Model deepseek-chat.')
+    expect(await promptText(app)).to.equal('Model deepseek-chat.')
   })
 
   it('is restored as resolved before the waterfall, whatever a listener does to the sections', async () => {
@@ -46,7 +46,7 @@ describe('dsh-system-prompt: complete sections', () => {
   it('is restored even when a listener removes every section', async () => {
     plugin.systemPrompt.section({ name: 'whole', order: 5, text: 'Original.', complete: true })
     plugin.on('system-prompt/assemble', (assembly) => ({ ...assembly, sections: [] }))
-    expect(await render(app)).to.equal('Original.')
+    expect(await promptText(app)).to.equal('Original.')
   })
 
   it('leaves the rest of the assembly to the waterfall (tools, contexts, variables stay authoritative)', async () => {
@@ -78,30 +78,30 @@ describe('dsh-system-prompt: complete sections', () => {
     agent.ctx.systemPrompt.section({ name: 'agent-whole', order: 2, text: 'A', complete: true })
     expect((await rejection(app.systemPrompt.assemble({ scope: agent.key }))).message)
       .to.equal('multiple complete prompt sections are active: "global-whole", "agent-whole"')
-    expect(await render(app)).to.equal('G')
+    expect(await promptText(app)).to.equal('G')
   })
 
   it('applies only to the scope that registered it', async () => {
     const agent = scope(plugin, 'agent')
     const other = scope(plugin, 'other')
     agent.ctx.systemPrompt.section({ name: 'whole', order: 1, text: 'Agent only.', complete: true })
-    expect(await render(app, { scope: agent.key })).to.equal('Agent only.')
-    expect(await render(app, { scope: other.key })).to.equal('Before.\n\nPersona.\n\nAfter.\n\nSuffix.')
-    expect(await render(app)).to.equal('Before.\n\nPersona.\n\nAfter.\n\nSuffix.')
+    expect(await promptText(app, { scope: agent.key })).to.equal('Agent only.')
+    expect(await promptText(app, { scope: other.key })).to.equal('Before.\n\nPersona.\n\nAfter.\n\nSuffix.')
+    expect(await promptText(app)).to.equal('Before.\n\nPersona.\n\nAfter.\n\nSuffix.')
   })
 
   it('is no longer complete where a scope shadows it with an ordinary section of the same name', async () => {
     const agent = scope(plugin, 'agent')
     plugin.systemPrompt.section({ name: 'whole', order: 5, text: 'Global whole.', complete: true })
     agent.ctx.systemPrompt.section({ name: 'whole', order: 5, text: 'Agent part.' })
-    expect(await render(app, { scope: agent.key })).to.equal('Before.\n\nPersona.\n\nAgent part.\n\nAfter.\n\nSuffix.')
-    expect(await render(app)).to.equal('Global whole.')
+    expect(await promptText(app, { scope: agent.key })).to.equal('Before.\n\nPersona.\n\nAgent part.\n\nAfter.\n\nSuffix.')
+    expect(await promptText(app)).to.equal('Global whole.')
   })
 
   it('stops claiming the prompt once disposed', async () => {
     const dispose = plugin.systemPrompt.section({ name: 'whole', order: 5, text: 'W', complete: true })
-    expect(await render(app)).to.equal('W')
+    expect(await promptText(app)).to.equal('W')
     dispose()
-    expect(await render(app)).to.equal('Before.\n\nPersona.\n\nAfter.\n\nSuffix.')
+    expect(await promptText(app)).to.equal('Before.\n\nPersona.\n\nAfter.\n\nSuffix.')
   })
 })

@@ -1,7 +1,8 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
 import SystemPromptDefault, { Config, DEFAULT_IDENTITY, SystemPrompt } from 'dsh-system-prompt'
-import { PERSONA_PIECES, recordChanges, rejection, render, sectionNames } from './helpers.js'
+import { PERSONA_PIECES, promptText, recordChanges, rejection, tick } from 'dsh-testing'
+import { sectionNames } from './helpers.js'
 
 const IDENTITY = 'You are an AI agent powered by the DeepSeek Harness SDK.'
 const REST = '<unlisted-tools>'
@@ -41,13 +42,13 @@ describe('dsh-system-prompt: config', () => {
       await app.plugin(SystemPrompt, {})
       const assembly = await app.systemPrompt.assemble()
       expect(assembly.sections[0]).to.include({ name: 'harness:identity', order: -1000, text: IDENTITY })
-      expect(await render(app)).to.equal(IDENTITY)
+      expect(await promptText(app)).to.equal(IDENTITY)
     })
 
     it('uses the configured identity text', async () => {
       const app = new Context()
       await app.plugin(SystemPrompt, { identity: 'You are Ada, a coding assistant.' })
-      expect(await render(app)).to.equal('You are Ada, a coding assistant.')
+      expect(await promptText(app)).to.equal('You are Ada, a coding assistant.')
     })
 
     it('includeHarnessIdentity: false leaves the identity line out', async () => {
@@ -55,7 +56,7 @@ describe('dsh-system-prompt: config', () => {
       await app.plugin(SystemPrompt, { includeHarnessIdentity: false, identity: 'unused' })
       const assembly = await app.systemPrompt.assemble()
       expect(sectionNames(assembly)).to.deep.equal(PERSONA_PIECES)
-      expect(await render(app)).to.equal('')
+      expect(await promptText(app)).to.equal('')
     })
   })
 
@@ -68,7 +69,7 @@ describe('dsh-system-prompt: config', () => {
         ['harness:identity', IDENTITY], ['deployment:persona', 'You speak French.'], ['deployment:persona-suffix', 'Be brief.'],
       ])
       expect(assembly.sections[1].order).to.equal(0)
-      expect(await render(app)).to.equal(`${IDENTITY}\n\nYou speak French.\n\nBe brief.`)
+      expect(await promptText(app)).to.equal(`${IDENTITY}\n\nYou speak French.\n\nBe brief.`)
     })
   })
 
@@ -94,7 +95,7 @@ describe('dsh-system-prompt: config', () => {
         // The failed service stays PENDING (0), is never constructed, and nothing waiting for it runs.
         expect(fiber.state).to.equal(0)
         expect((app as unknown as Record<string, unknown>).systemPrompt).to.equal(undefined)
-        await new Promise((resolve) => setTimeout(resolve, 5))
+        await tick(5)
         expect(applied).to.equal(false)
         expect(consumer.state).to.equal(0)
         expect(events).to.deep.equal([])

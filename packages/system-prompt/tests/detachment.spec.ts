@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
 import { renderContextSnapshot, renderPrompt, type PromptAssembly, type ToolSchema } from 'dsh-system-prompt'
-import { boot, pluginContext, scope, thrown } from './helpers.js'
+import { bootApp, scope, thrown } from 'dsh-testing'
 
 /** Everything an assembly shows, as one comparable string. */
 const fingerprint = (assembly: PromptAssembly) => JSON.stringify({
@@ -19,8 +19,7 @@ describe('dsh-system-prompt: detached assemblies', () => {
   let schema: ToolSchema
 
   beforeEach(async () => {
-    app = await boot({ persona: 'Persona {{model}}.' })
-    plugin = await pluginContext(app, 'p')
+    ({ app, host: plugin } = await bootApp({ systemPrompt: { persona: 'Persona {{model}}.' }, host: { name: 'p' } }))
     schema = { name: 'read', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }
     plugin.systemPrompt.section({ name: 'fixed', order: 1, text: 'Fixed text.' })
     plugin.systemPrompt.section({ name: 'computed', order: 2, text: () => 'Computed text.' })

@@ -2,7 +2,8 @@ import { expect } from 'chai'
 import { Context } from 'cordis'
 import fc from 'fast-check'
 import { renderContextSnapshot, renderPrompt, type PromptAssembly } from 'dsh-system-prompt'
-import { boot, pluginContext, recordChanges, render, thrown } from './helpers.js'
+import { bootApp, promptText, recordChanges, thrown } from 'dsh-testing'
+import { BARE } from './helpers.js'
 
 const RULE = '/^[a-z][a-z0-9_]*$/'
 const HEADING = 'Current runtime context. This snapshot supersedes earlier runtime-context snapshots.'
@@ -143,17 +144,15 @@ describe('dsh-system-prompt: strict interpolation', () => {
     })
 
     it('is honoured for sections registered through the service', async () => {
-      const app = await boot()
-      const plugin = await pluginContext(app, 'tool-guidance')
+      const { app, host: plugin } = await bootApp({ systemPrompt: BARE, host: { name: 'tool-guidance' } })
       plugin.systemPrompt.section({ name: 'tool:template', order: 1, text: 'Write {{placeholder}} in templates.', interpolate: false })
       plugin.systemPrompt.section({ name: 'plain', order: 2, text: 'Model {{model}}.' })
       plugin.systemPrompt.variable('model', () => 'm1')
-      expect(await render(app)).to.equal('Write {{placeholder}} in templates.\n\nModel m1.')
+      expect(await promptText(app)).to.equal('Write {{placeholder}} in templates.\n\nModel m1.')
     })
 
     it('is honoured for contexts registered through the service', async () => {
-      const app = await boot()
-      const plugin = await pluginContext(app, 'facts')
+      const { app, host: plugin } = await bootApp({ systemPrompt: BARE, host: { name: 'facts' } })
       plugin.systemPrompt.context({ name: 'c', order: 1, text: '{{ raw }}', interpolate: false })
       expect(renderContextSnapshot(await app.systemPrompt.assemble())).to.equal(`${HEADING}\n\n{{ raw }}`)
     })
@@ -187,16 +186,15 @@ describe('dsh-system-prompt: strict interpolation', () => {
     let app: Context
     let plugin: Context
     beforeEach(async () => {
-      app = await boot()
-      plugin = await pluginContext(app, 'vars')
+      ({ app, host: plugin } = await bootApp({ systemPrompt: BARE, host: { name: 'vars' } }))
     })
 
     it('resolves a registered variable from its provider at each assembly', async () => {
       let n = 0
       plugin.systemPrompt.variable('turn', () => String(++n))
       plugin.systemPrompt.section({ name: 's', order: 1, text: 'Turn {{turn}}.' })
-      expect(await render(app)).to.equal('Turn 1.')
-      expect(await render(app)).to.equal('Turn 2.')
+      expect(await promptText(app)).to.equal('Turn 1.')
+      expect(await promptText(app)).to.equal('Turn 2.')
     })
 
     it('gives the provider the assembly context, and undefined means no value', async () => {

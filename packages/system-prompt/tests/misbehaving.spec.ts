@@ -1,14 +1,14 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
 import { PromptError, type PromptAssembly, type PromptContext, type PromptSection } from 'dsh-system-prompt'
-import { boot, counted, pluginContext, recordChanges, rejection, render, scope, sectionTexts, thrown } from './helpers.js'
+import { bootApp, pluginContext, promptText, recordChanges, rejection, scope, thrown } from 'dsh-testing'
+import { BARE, counted, sectionTexts } from './helpers.js'
 
 describe('dsh-system-prompt: misbehaving input', () => {
   let app: Context
   let plugin: Context
   beforeEach(async () => {
-    app = await boot()
-    plugin = await pluginContext(app, 'bad-plugin')
+    ({ app, host: plugin } = await bootApp({ systemPrompt: BARE, host: { name: 'bad-plugin' } }))
     plugin.systemPrompt.section({ name: 'kept', order: 1, text: 'Kept.' })
     plugin.systemPrompt.context({ name: 'kept', order: 1, text: 'Kept fact.' })
   })
@@ -59,7 +59,7 @@ describe('dsh-system-prompt: misbehaving input', () => {
       })
 
       it(`refuses a duplicate ${kind} name in the global layer, even from another plugin`, async () => {
-        const other = await pluginContext(app, 'other-plugin')
+        const other = await pluginContext(app, 'other-plugin', ['systemPrompt'])
         await expectRefused(() => register(other, { name: 'kept', order: 2, text: 'Again.' }), Error,
           `prompt ${kind} "kept" is already registered (register the second one through a narrower scope to shadow it there)`)
       })
@@ -93,7 +93,7 @@ describe('dsh-system-prompt: misbehaving input', () => {
     })
 
     it('a failed duplicate does not take the first registration down when its plugin is disposed', async () => {
-      const other = await pluginContext(app, 'other-plugin')
+      const other = await pluginContext(app, 'other-plugin', ['systemPrompt'])
       expect(() => other.systemPrompt.section({ name: 'kept', order: 1, text: 'Usurper.' })).to.throw()
       await other.fiber.dispose()
       expect(sectionTexts(await app.systemPrompt.assemble())).to.include('kept=Kept.')
@@ -109,7 +109,7 @@ describe('dsh-system-prompt: misbehaving input', () => {
       }))
       expect(error.message).to.equal('prompt section "kept" is already registered (register the second one through a narrower scope to shadow it there)')
       expect(app.systemPrompt.stats()).to.deep.equal(stats)
-      expect(await render(app)).to.equal('Kept.')
+      expect(await promptText(app)).to.equal('Kept.')
     })
   })
 
@@ -187,7 +187,7 @@ describe('dsh-system-prompt: misbehaving input', () => {
       const dispose = plugin.systemPrompt.section({ name: 'flaky', order: 2, text: () => { throw new Error('x') } })
       await rejection(app.systemPrompt.assemble())
       dispose()
-      expect(await render(app)).to.equal('Kept.')
+      expect(await promptText(app)).to.equal('Kept.')
     })
 
     it('a failure in one scope does not affect a sibling\'s assembly', async () => {
@@ -195,7 +195,7 @@ describe('dsh-system-prompt: misbehaving input', () => {
       const sibling = scope(plugin, 'sibling')
       agent.ctx.systemPrompt.section({ name: 'flaky', order: 2, text: () => { throw new Error('x') } })
       await rejection(app.systemPrompt.assemble({ scope: agent.key }))
-      expect(await render(app, { scope: sibling.key })).to.equal('Kept.')
+      expect(await promptText(app, { scope: sibling.key })).to.equal('Kept.')
     })
   })
 
@@ -213,7 +213,7 @@ describe('dsh-system-prompt: misbehaving input', () => {
     })
 
     it('names the plugin of the failing listener, not of the one that called next()', async () => {
-      const outer = await pluginContext(app, 'outer-plugin')
+      const outer = await pluginContext(app, 'outer-plugin', ['systemPrompt'])
       outer.on('system-prompt/assemble', (_a, _c, next) => next())
       plugin.on('system-prompt/assemble', () => { throw new Error('inner bug') })
       expect((await rejection(app.systemPrompt.assemble())).message).to.equal(listenerError('failed: inner bug'))
@@ -261,7 +261,7 @@ describe('dsh-system-prompt: misbehaving input', () => {
     }
 
     it('next() with a malformed replacement rejects, naming the listener that called it', async () => {
-      const later = await pluginContext(app, 'later-plugin')
+      const later = await pluginContext(app, 'later-plugin', ['systemPrompt'])
       let laterRan = false
       plugin.on('system-prompt/assemble', (assembly, _c, next) => next({ ...assembly, tools: null } as never))
       later.on('system-prompt/assemble', (assembly) => { laterRan = true; return assembly })
@@ -297,7 +297,7 @@ describe('dsh-system-prompt: misbehaving input', () => {
     })
 
     it('a signal that is never aborted changes nothing', async () => {
-      expect(await render(app, { signal: new AbortController().signal })).to.equal('Kept.')
+      expect(await promptText(app, { signal: new AbortController().signal })).to.equal('Kept.')
     })
   })
 })

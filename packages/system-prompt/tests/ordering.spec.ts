@@ -2,7 +2,8 @@ import { expect } from 'chai'
 import { Context } from 'cordis'
 import fc from 'fast-check'
 import { renderContextSnapshot, renderPrompt, SystemPrompt, type PromptAssembly } from 'dsh-system-prompt'
-import { boot, contextNames, ownSections, pluginContext } from './helpers.js'
+import { bootApp, ownSections, pluginContext } from 'dsh-testing'
+import { BARE, contextNames } from './helpers.js'
 
 /** The oracle: ascending order, ties by code-unit name order (JS `<` on strings compares UTF-16 code units). */
 const byOrderThenCodeUnits = (a: { name: string; order: number }, b: { name: string; order: number }) =>
@@ -10,10 +11,10 @@ const byOrderThenCodeUnits = (a: { name: string; order: number }, b: { name: str
 
 describe('dsh-system-prompt: ordering', () => {
   let app: Context
-  beforeEach(async () => { app = await boot() })
+  beforeEach(async () => { app = (await bootApp({ systemPrompt: BARE })).app })
 
   it('renders sections in ascending order, whatever the registration order', async () => {
-    const plugin = await pluginContext(app, 'p')
+    const plugin = await pluginContext(app, 'p', ['systemPrompt'])
     plugin.systemPrompt.section({ name: 'late', order: 300, text: 'C' })
     plugin.systemPrompt.section({ name: 'early', order: -5, text: 'A' })
     plugin.systemPrompt.section({ name: 'middle', order: 2.5, text: 'B' })
@@ -21,8 +22,8 @@ describe('dsh-system-prompt: ordering', () => {
   })
 
   it('places the persona prefix (order 0) between negative and positive orders', async () => {
-    app = await boot({ includeHarnessIdentity: false, persona: 'PERSONA' })
-    const plugin = await pluginContext(app, 'p')
+    app = (await bootApp({ systemPrompt: { includeHarnessIdentity: false, persona: 'PERSONA' } })).app
+    const plugin = await pluginContext(app, 'p', ['systemPrompt'])
     plugin.systemPrompt.section({ name: 'after', order: 1, text: 'after' })
     plugin.systemPrompt.section({ name: 'before', order: -1, text: 'before' })
     expect(renderPrompt(await app.systemPrompt.assemble())).to.equal('before\n\nPERSONA\n\nafter')
@@ -30,7 +31,7 @@ describe('dsh-system-prompt: ordering', () => {
 
   for (const [first, second] of [['B', 'a'], ['Z', 'a'], ['z', 'é'], ['a', 'aa'], ['😀', 'ｅ']] as const) {
     it(`breaks an order tie by code-unit name order: "${first}" before "${second}"`, async () => {
-      const plugin = await pluginContext(app, 'p')
+      const plugin = await pluginContext(app, 'p', ['systemPrompt'])
       plugin.systemPrompt.section({ name: second, order: 7, text: second })
       plugin.systemPrompt.section({ name: first, order: 7, text: first })
       expect(ownSections(await app.systemPrompt.assemble())).to.deep.equal([first, second])
@@ -39,17 +40,16 @@ describe('dsh-system-prompt: ordering', () => {
 
   it('does not use locale order for ties (locale would put "é" before "z")', async () => {
     expect('é'.localeCompare('z')).to.be.lessThan(0)
-    const plugin = await pluginContext(app, 'p')
+    const plugin = await pluginContext(app, 'p', ['systemPrompt'])
     for (const name of ['é', 'z', 'E', 'e']) plugin.systemPrompt.section({ name, order: 1, text: name })
     expect(ownSections(await app.systemPrompt.assemble())).to.deep.equal(['E', 'e', 'z', 'é'])
   })
 
   it('does not use registration order for ties: both registration orders give the same sections', async () => {
-    const forward = await pluginContext(app, 'p')
+    const forward = await pluginContext(app, 'p', ['systemPrompt'])
     forward.systemPrompt.section({ name: 'b', order: 1, text: 'b' })
     forward.systemPrompt.section({ name: 'a', order: 1, text: 'a' })
-    const other = await boot()
-    const backward = await pluginContext(other, 'p')
+    const { app: other, host: backward } = await bootApp({ systemPrompt: BARE, host: { name: 'p' } })
     backward.systemPrompt.section({ name: 'a', order: 1, text: 'a' })
     backward.systemPrompt.section({ name: 'b', order: 1, text: 'b' })
     expect(ownSections(await app.systemPrompt.assemble())).to.deep.equal(['a', 'b'])
@@ -57,7 +57,7 @@ describe('dsh-system-prompt: ordering', () => {
   })
 
   it('orders runtime contexts by ascending order, ties by code-unit name', async () => {
-    const plugin = await pluginContext(app, 'p')
+    const plugin = await pluginContext(app, 'p', ['systemPrompt'])
     plugin.systemPrompt.context({ name: 'late', order: 120, text: 'L' })
     plugin.systemPrompt.context({ name: 'a', order: 110, text: 'a' })
     plugin.systemPrompt.context({ name: 'B', order: 110, text: 'B' })
@@ -104,7 +104,7 @@ describe('dsh-system-prompt: ordering', () => {
     const entries = fc.uniqueArray(fc.record({ name, order: fc.constantFrom(-1.5, 0, 1, 1, 2, 1e9) }), { selector: (e) => e.name, minLength: 1, maxLength: 8 })
     const registrations = entries.chain((list) => fc.tuple(fc.constant(list), fc.shuffledSubarray(list, { minLength: list.length, maxLength: list.length })))
     await fc.assert(fc.asyncProperty(registrations, async ([list, shuffled]) => {
-      const deployment = await boot()
+      const { app: deployment } = await bootApp({ systemPrompt: BARE })
       // One plugin per section, activated in a shuffled order.
       for (const entry of shuffled) {
         await deployment.plugin({ name: `p-${entry.name}`, inject: ['systemPrompt'], apply(ctx: Context) {

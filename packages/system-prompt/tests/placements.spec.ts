@@ -1,7 +1,8 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
 import { CONTEXT_PLACEMENTS, getContextOrder, getSectionOrder, SECTION_PLACEMENTS } from 'dsh-system-prompt'
-import { boot, pluginContext, render, thrown } from './helpers.js'
+import { bootApp, pluginContext, promptText, thrown } from 'dsh-testing'
+import { BARE } from './helpers.js'
 
 /** SPEC §8, copied by hand: the contract the table in the code must match. */
 const SPEC_SECTIONS: Record<string, number> = {
@@ -17,7 +18,7 @@ const SPEC_CONTEXTS: Record<string, number> = { 'sandbox:policy': 110, 'approval
 
 describe('dsh-system-prompt: named placements', () => {
   let app: Context
-  before(async () => { app = await boot() })
+  before(async () => { app = (await bootApp({ systemPrompt: BARE })).app })
 
   for (const [name, order] of Object.entries(SPEC_SECTIONS)) {
     it(`getSectionOrder("${name}") is ${order}`, () => {
@@ -80,12 +81,12 @@ describe('dsh-system-prompt: named placements', () => {
   })
 
   it('places first-party sections that ask for their order as the allocation says', async () => {
-    const plugin = await pluginContext(app, 'first-party')
+    const plugin = await pluginContext(app, 'first-party', ['systemPrompt'])
     for (const name of ['tool:read', 'tool:bash', 'harness:source', 'tool:pwsh', 'tools:sdk']) {
       plugin.systemPrompt.section({ name, order: plugin.systemPrompt.getSectionOrder(name), text: name })
     }
     plugin.systemPrompt.section({ name: 'external', order: 1005, text: 'external' })
-    expect(await render(app)).to.equal(['harness:source', 'tool:bash', 'external', 'tool:pwsh', 'tool:read', 'tools:sdk'].join('\n\n'))
+    expect(await promptText(app)).to.equal(['harness:source', 'tool:bash', 'external', 'tool:pwsh', 'tool:read', 'tools:sdk'].join('\n\n'))
     await plugin.fiber.dispose()
   })
 })

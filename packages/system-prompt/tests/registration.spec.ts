@@ -1,15 +1,15 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
-import {
-  boot, describeChanges, ownSections, pluginContext, recordChanges, render, scope, sectionTexts, snapshot, toolNames,
-} from './helpers.js'
+import { bootApp, describeChanges, ownSections, pluginContext, promptText, recordChanges, scope, snapshotText } from 'dsh-testing'
+import { BARE, sectionTexts, toolNames } from './helpers.js'
 
 describe('dsh-system-prompt: registration and disposal', () => {
   let app: Context
-  beforeEach(async () => { app = await boot() })
+  let host: Context
+  beforeEach(async () => { ({ app, host } = await bootApp({ systemPrompt: BARE })) })
 
   it('a section registered through a plugin context appears in the global assembly', async () => {
-    const plugin = await pluginContext(app, 'docs')
+    const plugin = await pluginContext(app, 'docs', ['systemPrompt'])
     plugin.systemPrompt.section({ name: 'docs:intro', order: 10, text: 'Read the docs.' })
     const assembly = await app.systemPrompt.assemble()
     expect(ownSections(assembly)).to.deep.equal(['docs:intro'])
@@ -17,18 +17,18 @@ describe('dsh-system-prompt: registration and disposal', () => {
   })
 
   it('a text provider is evaluated at every assembly with that assembly\'s context', async () => {
-    const plugin = await pluginContext(app, 'clock')
+    const plugin = await pluginContext(app, 'clock', ['systemPrompt'])
     let tick = 0
     const seen: unknown[] = []
     plugin.systemPrompt.section({ name: 'tick', order: 1, text: (context) => { seen.push(context); return `tick ${++tick}` } })
     const context = { signal: new AbortController().signal }
-    expect(await render(app, context)).to.equal('tick 1')
-    expect(await render(app)).to.equal('tick 2')
+    expect(await promptText(app, context)).to.equal('tick 1')
+    expect(await promptText(app)).to.equal('tick 2')
     expect(seen[0]).to.equal(context)
   })
 
   it('disposing the plugin removes every registration it made', async () => {
-    const plugin = await pluginContext(app, 'bundle')
+    const plugin = await pluginContext(app, 'bundle', ['systemPrompt'])
     plugin.systemPrompt.section({ name: 's', order: 1, text: 'S' })
     plugin.systemPrompt.context({ name: 'c', order: 1, text: 'C' })
     plugin.systemPrompt.variable('v', () => 'V')
@@ -44,28 +44,26 @@ describe('dsh-system-prompt: registration and disposal', () => {
   })
 
   it('a section registered through a scope context is owned by the scope and removed when the scope is disposed', async () => {
-    const host = await pluginContext(app, 'host')
     const agent = scope(host, 'agent')
     agent.ctx.systemPrompt.section({ name: 'agent:role', order: 5, text: 'You review code.' })
-    expect(await render(app, { scope: agent.key })).to.equal('You review code.')
+    expect(await promptText(app, { scope: agent.key })).to.equal('You review code.')
     const [section] = (await app.systemPrompt.assemble({ scope: agent.key })).sections.filter((s) => s.name === 'agent:role')
     expect(section.scope).to.equal(agent.key)
     await agent.dispose()
-    expect(await render(app, { scope: agent.key })).to.equal('')
+    expect(await promptText(app, { scope: agent.key })).to.equal('')
     expect(app.systemPrompt.stats().scopeLayers).to.equal(0)
   })
 
   it('disposing the host plugin disposes its scopes and their registrations', async () => {
-    const host = await pluginContext(app, 'host')
     const agent = scope(host, 'agent')
     agent.ctx.systemPrompt.section({ name: 'agent:role', order: 5, text: 'R' })
     await host.fiber.dispose()
-    expect(await render(app, { scope: agent.key })).to.equal('')
+    expect(await promptText(app, { scope: agent.key })).to.equal('')
     expect(app.systemPrompt.stats().scopeLayers).to.equal(0)
   })
 
   it('the disposer returned by section() removes that section only', async () => {
-    const plugin = await pluginContext(app, 'p')
+    const plugin = await pluginContext(app, 'p', ['systemPrompt'])
     const dispose = plugin.systemPrompt.section({ name: 'a', order: 1, text: 'A' })
     plugin.systemPrompt.section({ name: 'b', order: 2, text: 'B' })
     dispose()
@@ -73,17 +71,17 @@ describe('dsh-system-prompt: registration and disposal', () => {
   })
 
   it('a disposer called twice does not remove a later registration of the same name', async () => {
-    const first = await pluginContext(app, 'first')
-    const second = await pluginContext(app, 'second')
+    const first = await pluginContext(app, 'first', ['systemPrompt'])
+    const second = await pluginContext(app, 'second', ['systemPrompt'])
     const dispose = first.systemPrompt.section({ name: 'a', order: 1, text: 'first' })
     dispose()
     second.systemPrompt.section({ name: 'a', order: 1, text: 'second' })
     dispose()
-    expect(await render(app)).to.equal('second')
+    expect(await promptText(app)).to.equal('second')
   })
 
   it('every registration method returns an idempotent disposer', async () => {
-    const plugin = await pluginContext(app, 'p')
+    const plugin = await pluginContext(app, 'p', ['systemPrompt'])
     const base = app.systemPrompt.stats().entries
     const disposers = [
       plugin.systemPrompt.section({ name: 's', order: 1, text: 'S' }),
@@ -104,23 +102,23 @@ describe('dsh-system-prompt: registration and disposal', () => {
   })
 
   it('a name is free again once its registration is disposed', async () => {
-    const plugin = await pluginContext(app, 'p')
+    const plugin = await pluginContext(app, 'p', ['systemPrompt'])
     plugin.systemPrompt.section({ name: 'a', order: 1, text: 'old' })()
     plugin.systemPrompt.section({ name: 'a', order: 1, text: 'new' })
-    expect(await render(app)).to.equal('new')
+    expect(await promptText(app)).to.equal('new')
   })
 
   it('a section and a context may share a name: the kinds have separate name spaces', async () => {
-    const plugin = await pluginContext(app, 'p')
+    const plugin = await pluginContext(app, 'p', ['systemPrompt'])
     plugin.systemPrompt.section({ name: 'x', order: 1, text: 'section' })
     plugin.systemPrompt.context({ name: 'x', order: 1, text: 'context' })
     plugin.systemPrompt.variable('x', () => 'variable')
-    expect(await render(app)).to.equal('section')
-    expect(await snapshot(app)).to.match(/\n\ncontext$/)
+    expect(await promptText(app)).to.equal('section')
+    expect(await snapshotText(app)).to.match(/\n\ncontext$/)
   })
 
   it('registering through a disposed plugin context throws and registers nothing', async () => {
-    const plugin = await pluginContext(app, 'gone')
+    const plugin = await pluginContext(app, 'gone', ['systemPrompt'])
     await plugin.fiber.dispose()
     const stats = app.systemPrompt.stats()
     const events = recordChanges(app)
@@ -130,19 +128,17 @@ describe('dsh-system-prompt: registration and disposal', () => {
   })
 
   it('registering through a disposed scope context throws and registers nothing', async () => {
-    const host = await pluginContext(app, 'host')
     const agent = scope(host, 'agent')
     await agent.dispose()
     const stats = app.systemPrompt.stats()
     expect(() => agent.ctx.systemPrompt.section({ name: 'late', order: 1, text: 'late' })).to.throw()
     expect(() => agent.ctx.systemPrompt.tools(() => ({ schemas: [] }))).to.throw()
     expect(app.systemPrompt.stats()).to.deep.equal(stats)
-    expect(await render(app, { scope: agent.key })).to.equal('')
+    expect(await promptText(app, { scope: agent.key })).to.equal('')
   })
 
   it('registrations made through the root context land in the global layer', async () => {
     app.systemPrompt.section({ name: 'root', order: 1, text: 'R' })
-    const host = await pluginContext(app, 'host')
     const agent = scope(host, 'agent')
     expect(sectionTexts(await app.systemPrompt.assemble({ scope: agent.key }))).to.include('root=R')
   })
@@ -150,7 +146,7 @@ describe('dsh-system-prompt: registration and disposal', () => {
   describe('system-prompt/change', () => {
     it('is emitted with kind, action, name and owner on registration and on disposal', async () => {
       const events = recordChanges(app)
-      const plugin = await pluginContext(app, 'docs')
+      const plugin = await pluginContext(app, 'docs', ['systemPrompt'])
       const dispose = plugin.systemPrompt.section({ name: 'docs:intro', order: 1, text: 'T' })
       expect(events).to.deep.equal([{ kind: 'section', action: 'register', name: 'docs:intro', owner: 'docs' }])
       dispose()
@@ -160,7 +156,6 @@ describe('dsh-system-prompt: registration and disposal', () => {
 
     it('carries the scope key for a scoped registration', async () => {
       const events = recordChanges(app)
-      const host = await pluginContext(app, 'host')
       const agent = scope(host, 'agent')
       agent.ctx.systemPrompt.variable('role', () => 'r')
       expect(events).to.have.length(1)
@@ -170,7 +165,7 @@ describe('dsh-system-prompt: registration and disposal', () => {
 
     it('names the kind of every registration method', async () => {
       const events = recordChanges(app)
-      const plugin = await pluginContext(app, 'p')
+      const plugin = await pluginContext(app, 'p', ['systemPrompt'])
       plugin.systemPrompt.section({ name: 's', order: 1, text: '' })
       plugin.systemPrompt.context({ name: 'c', order: 1, text: '' })
       plugin.systemPrompt.variable('v', () => undefined)
@@ -182,7 +177,7 @@ describe('dsh-system-prompt: registration and disposal', () => {
     })
 
     it('is emitted once per registration when a plugin is disposed, and not again by its disposers', async () => {
-      const plugin = await pluginContext(app, 'p')
+      const plugin = await pluginContext(app, 'p', ['systemPrompt'])
       const disposeA = plugin.systemPrompt.section({ name: 'a', order: 1, text: 'A' })
       plugin.systemPrompt.context({ name: 'b', order: 1, text: 'B' })
       const events = recordChanges(app)
@@ -192,7 +187,6 @@ describe('dsh-system-prompt: registration and disposal', () => {
     })
 
     it('is emitted for each registration when a scope is disposed', async () => {
-      const host = await pluginContext(app, 'host')
       const agent = scope(host, 'agent')
       agent.ctx.systemPrompt.section({ name: 'a', order: 1, text: 'A' })
       agent.ctx.systemPrompt.tools(() => ({ schemas: [] }))
@@ -204,7 +198,7 @@ describe('dsh-system-prompt: registration and disposal', () => {
     })
 
     it('is not emitted for a failed registration', async () => {
-      const plugin = await pluginContext(app, 'p')
+      const plugin = await pluginContext(app, 'p', ['systemPrompt'])
       plugin.systemPrompt.section({ name: 'a', order: 1, text: 'A' })
       const events = recordChanges(app)
       expect(() => plugin.systemPrompt.section({ name: 'a', order: 2, text: 'again' })).to.throw()
@@ -215,7 +209,7 @@ describe('dsh-system-prompt: registration and disposal', () => {
   })
 
   it('tools registered through a plugin are consulted while it lives', async () => {
-    const plugin = await pluginContext(app, 'p')
+    const plugin = await pluginContext(app, 'p', ['systemPrompt'])
     plugin.systemPrompt.tools(() => ({ schemas: [{ name: 'read' }] }))
     expect(toolNames(await app.systemPrompt.assemble())).to.deep.equal(['read'])
     await plugin.fiber.dispose()

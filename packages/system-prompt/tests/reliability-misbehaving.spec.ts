@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
 import { PromptError, type AssembleListener, type PromptAssembly } from 'dsh-system-prompt'
-import { boot, pluginContext, rejection } from './helpers.js'
+import { bootApp, pluginContext, rejection, tick } from 'dsh-testing'
 
 // What misbehaving.spec.ts does not already pin (issue 6, item 4): Promises from every kind of provider,
 // nameless schemas, listeners that misuse next() without awaiting it, break the assembly in place, change
@@ -16,21 +16,21 @@ describe('reliability: misbehaving plugins', () => {
   const onUnhandled = (reason: unknown) => { unhandled.push(reason) }
 
   beforeEach(async () => {
-    app = await boot({ includeHarnessIdentity: false, persona: 'Persona.' })
-    const good = await pluginContext(app, 'good-plugin')
+    app = (await bootApp({ systemPrompt: { includeHarnessIdentity: false, persona: 'Persona.' } })).app
+    const good = await pluginContext(app, 'good-plugin', ['systemPrompt'])
     good.systemPrompt.section({ name: 'kept', order: 1, text: 'Kept.' })
     good.systemPrompt.context({ name: 'fact', order: 1, text: 'Fact.' })
     good.systemPrompt.tools(() => ({ schemas: [{ name: 'read', description: 'Read.' }] }))
     baseline = JSON.stringify(await app.systemPrompt.assemble())
     stats = app.systemPrompt.stats()
-    bad = await pluginContext(app, 'bad-plugin')
+    bad = await pluginContext(app, 'bad-plugin', ['systemPrompt'])
     unhandled.length = 0
     process.on('unhandledRejection', onUnhandled)
   })
 
   afterEach(async () => {
     // Let late rejections surface, then prove the registry and later assemblies are untouched.
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    await tick(20)
     process.off('unhandledRejection', onUnhandled)
     expect(unhandled, 'unhandled rejections').to.deep.equal([])
     await bad.fiber.dispose()
@@ -99,7 +99,7 @@ describe('reliability: misbehaving plugins', () => {
 
     it('one that calls next() without awaiting it cannot hide the failure of a later listener', async () => {
       on(((assembly: PromptAssembly, _c: unknown, next: () => Promise<PromptAssembly>) => { void next(); return assembly }) as never)
-      const later = await pluginContext(app, 'later-plugin')
+      const later = await pluginContext(app, 'later-plugin', ['systemPrompt'])
       later.on('system-prompt/assemble', () => { throw new Error('later bug') })
       await fails('system-prompt/assemble listener of plugin "later-plugin" failed: later bug')
       await later.fiber.dispose()
@@ -113,7 +113,7 @@ describe('reliability: misbehaving plugins', () => {
           return assembly
         }
       })
-      const later = await pluginContext(app, 'later-plugin')
+      const later = await pluginContext(app, 'later-plugin', ['systemPrompt'])
       later.on('system-prompt/assemble', () => { throw new Error('later bug') })
       await fails('system-prompt/assemble listener of plugin "later-plugin" failed: later bug')
       await later.fiber.dispose()
@@ -121,7 +121,7 @@ describe('reliability: misbehaving plugins', () => {
 
     it('one that breaks the assembly in place and hands it on is named, not the listener after it', async () => {
       on((assembly, _context, next) => { (assembly as { tools: unknown }).tools = null; return next() })
-      const later = await pluginContext(app, 'later-plugin')
+      const later = await pluginContext(app, 'later-plugin', ['systemPrompt'])
       later.on('system-prompt/assemble', (assembly, _context, next) => next(assembly))
       await fails('system-prompt/assemble listener of plugin "bad-plugin" returned a malformed assembly: tools is not an array')
       await later.fiber.dispose()
@@ -145,10 +145,10 @@ describe('reliability: misbehaving plugins', () => {
       })
       const first = await app.systemPrompt.assemble()
       const asReturned = JSON.stringify(first)
-      await new Promise((resolve) => setTimeout(resolve, 10))
+      await tick(10)
       expect(JSON.stringify(first)).to.equal(asReturned)
       expect(asReturned).to.equal(baseline)
-      await new Promise((resolve) => setTimeout(resolve, 10))
+      await tick(10)
       expect(JSON.stringify(await app.systemPrompt.assemble())).to.equal(baseline)
     })
 

@@ -3,7 +3,8 @@ import type { Context } from 'cordis'
 import {
   interpolate, PromptError, renderPrompt, validatePromptTemplate, type PromptAssembly, type PromptSection,
 } from 'dsh-system-prompt'
-import { boot, pluginContext, rejection, thrown } from './helpers.js'
+import { bootApp, rejection, thrown } from 'dsh-testing'
+import { BARE } from './helpers.js'
 
 // Linear time is measured by bench/render-linear.ts, not here: these tests only prove that adversarial
 // inputs of several megabytes finish (a quadratic scan would not, within the suite's timeout).
@@ -15,8 +16,7 @@ describe('reliability: security', () => {
   let app: Context
   let plugin: Context
   beforeEach(async () => {
-    app = await boot()
-    plugin = await pluginContext(app, 'probe-plugin')
+    ({ app, host: plugin } = await bootApp({ systemPrompt: BARE, host: { name: 'probe-plugin' } }))
   })
   afterEach(() => {
     expect(Object.getOwnPropertyNames(Object.prototype).sort(), 'Object.prototype changed').to.deep.equal(prototypeKeys)

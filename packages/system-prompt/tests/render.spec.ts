@@ -2,7 +2,8 @@ import { expect } from 'chai'
 import { Context } from 'cordis'
 import fc from 'fast-check'
 import { PERSONA_ORDER, PERSONA_SECTION, renderPrompt, SystemPrompt } from 'dsh-system-prompt'
-import { boot, pluginContext, render, scope, sectionNames, thrown } from './helpers.js'
+import { bootApp, pluginContext, promptText, scope, thrown } from 'dsh-testing'
+import { sectionNames } from './helpers.js'
 
 const sections = (...texts: string[]) => texts.map((text, i) => ({ name: `s${i}`, order: i, text }))
 
@@ -51,14 +52,13 @@ describe('dsh-system-prompt: renderPrompt', () => {
     let app: Context
     let plugin: Context
     beforeEach(async () => {
-      app = await boot({ includeHarnessIdentity: false, persona: 'Persona.', personaSuffix: 'Suffix.' })
-      plugin = await pluginContext(app, 'p')
+      ({ app, host: plugin } = await bootApp({ systemPrompt: { includeHarnessIdentity: false, persona: 'Persona.', personaSuffix: 'Suffix.' }, host: { name: 'p' } }))
     })
 
     it('renders last even after a section with a huge order', async () => {
       plugin.systemPrompt.section({ name: 'huge', order: Number.MAX_VALUE, text: 'Huge.' })
       plugin.systemPrompt.section({ name: 'zzz', order: Number.MAX_SAFE_INTEGER, text: 'Max safe.' })
-      expect(await render(app)).to.equal('Persona.\n\nMax safe.\n\nHuge.\n\nSuffix.')
+      expect(await promptText(app)).to.equal('Persona.\n\nMax safe.\n\nHuge.\n\nSuffix.')
       expect(sectionNames(await app.systemPrompt.assemble()).at(-1)).to.equal('deployment:persona-suffix')
     })
 
@@ -74,29 +74,28 @@ describe('dsh-system-prompt: renderPrompt', () => {
 
     it('renders last even when a listener moves it to the front', async () => {
       plugin.on('system-prompt/assemble', (assembly) => ({ ...assembly, sections: assembly.sections.slice().reverse() }))
-      expect(await render(app)).to.equal('Persona.\n\nSuffix.')
+      expect(await promptText(app)).to.equal('Persona.\n\nSuffix.')
     })
 
     it('is a strict template', async () => {
-      const strict = await boot({ includeHarnessIdentity: false, personaSuffix: 'Answer in {{lang}}.' })
-      const p = await pluginContext(strict, 'p')
+      const { app: strict, host: p } = await bootApp({ systemPrompt: { includeHarnessIdentity: false, personaSuffix: 'Answer in {{lang}}.' }, host: { name: 'p' } })
       const assembly = await strict.systemPrompt.assemble()
       expect(thrown(() => renderPrompt(assembly)).message)
         .to.equal('unknown prompt variable "{{lang}}" in section "deployment:persona-suffix"; registered variables: (none)')
       p.systemPrompt.variable('lang', () => 'French')
-      expect(await render(strict)).to.equal('Answer in French.')
+      expect(await promptText(strict)).to.equal('Answer in French.')
     })
   })
 
   describe('persona prefix', () => {
     it('is a strict template', async () => {
-      const app = await boot({ includeHarnessIdentity: false, persona: 'You run {{model}}.' })
+      const { app } = await bootApp({ systemPrompt: { includeHarnessIdentity: false, persona: 'You run {{model}}.' } })
       const assembly = await app.systemPrompt.assemble()
       expect(thrown(() => renderPrompt(assembly)).message)
         .to.equal('unknown prompt variable "{{model}}" in section "deployment:persona"; registered variables: (none)')
-      const plugin = await pluginContext(app, 'loop')
+      const plugin = await pluginContext(app, 'loop', ['systemPrompt'])
       plugin.systemPrompt.variable('model', () => 'deepseek-chat')
-      expect(await render(app)).to.equal('You run deepseek-chat.')
+      expect(await promptText(app)).to.equal('You run deepseek-chat.')
     })
   })
 
@@ -104,8 +103,7 @@ describe('dsh-system-prompt: renderPrompt', () => {
     let app: Context
     let host: Context
     beforeEach(async () => {
-      app = await boot({})
-      host = await pluginContext(app, 'host')
+      ({ app, host } = await bootApp({ systemPrompt: {} }))
     })
 
     it('stay registered, so a global registration of the same name is a duplicate', async () => {
@@ -117,7 +115,7 @@ describe('dsh-system-prompt: renderPrompt', () => {
     })
 
     it('are dropped at render', async () => {
-      expect(await render(app)).to.equal('You are an AI agent powered by the DeepSeek Harness SDK.')
+      expect(await promptText(app)).to.equal('You are an AI agent powered by the DeepSeek Harness SDK.')
     })
 
     it('can be shadowed by a scope, which then renders its persona at order 0 and its suffix last', async () => {
@@ -126,19 +124,19 @@ describe('dsh-system-prompt: renderPrompt', () => {
       host.systemPrompt.section({ name: 'after', order: 1e12, text: 'After.' })
       agent.ctx.systemPrompt.section({ name: 'deployment:persona', order: 0, text: 'Agent persona.' })
       agent.ctx.systemPrompt.section({ name: 'deployment:persona-suffix', order: 0, text: 'Agent suffix.' })
-      expect(await render(app, { scope: agent.key })).to.equal(
+      expect(await promptText(app, { scope: agent.key })).to.equal(
         'You are an AI agent powered by the DeepSeek Harness SDK.\n\nBefore.\n\nAgent persona.\n\nAfter.\n\nAgent suffix.')
-      expect(await render(app)).to.equal('You are an AI agent powered by the DeepSeek Harness SDK.\n\nBefore.\n\nAfter.')
+      expect(await promptText(app)).to.equal('You are an AI agent powered by the DeepSeek Harness SDK.\n\nBefore.\n\nAfter.')
     })
 
     it('a configured persona can be shadowed by a scope the same way', async () => {
       const deployment = new Context()
       await deployment.plugin(SystemPrompt, { includeHarnessIdentity: false, persona: 'Global persona.' })
-      const h = await pluginContext(deployment, 'host')
+      const h = await pluginContext(deployment, 'host', ['systemPrompt'])
       const agent = scope(h, 'agent')
       agent.ctx.systemPrompt.section({ name: 'deployment:persona', order: 0, text: 'Agent persona.' })
-      expect(await render(deployment, { scope: agent.key })).to.equal('Agent persona.')
-      expect(await render(deployment)).to.equal('Global persona.')
+      expect(await promptText(deployment, { scope: agent.key })).to.equal('Agent persona.')
+      expect(await promptText(deployment)).to.equal('Global persona.')
     })
   })
 })

@@ -5,7 +5,8 @@ import {
   joinContextSections, renderContextSections, renderContextSnapshot, RUNTIME_CONTEXT_HEADING, RUNTIME_CONTEXT_NONE,
   type PromptAssembly,
 } from 'dsh-system-prompt'
-import { boot, contextNames, counted, pluginContext, render, scope, snapshot } from './helpers.js'
+import { bootApp, pluginContext, promptText, scope, snapshotText } from 'dsh-testing'
+import { BARE, contextNames, counted } from './helpers.js'
 
 const HEADING = 'Current runtime context. This snapshot supersedes earlier runtime-context snapshots.'
 
@@ -19,14 +20,13 @@ describe('dsh-system-prompt: runtime context', () => {
     let app: Context
     let plugin: Context
     beforeEach(async () => {
-      app = await boot()
-      plugin = await pluginContext(app, 'facts')
+      ({ app, host: plugin } = await bootApp({ systemPrompt: BARE, host: { name: 'facts' } }))
     })
 
     it('is the heading, a blank line, then the contexts in order joined by blank lines', async () => {
       plugin.systemPrompt.context({ name: 'b', order: 2, text: 'Sandbox: read-only.' })
       plugin.systemPrompt.context({ name: 'a', order: 1, text: 'Approval: ask first.' })
-      expect(await snapshot(app)).to.equal(`${HEADING}\n\nApproval: ask first.\n\nSandbox: read-only.`)
+      expect(await snapshotText(app)).to.equal(`${HEADING}\n\nApproval: ask first.\n\nSandbox: read-only.`)
     })
 
     it('drops empty contexts and does not trim the others', async () => {
@@ -34,19 +34,19 @@ describe('dsh-system-prompt: runtime context', () => {
       plugin.systemPrompt.context({ name: 'b', order: 2, text: '' })
       plugin.systemPrompt.context({ name: 'c', order: 3, text: () => '' })
       plugin.systemPrompt.context({ name: 'd', order: 4, text: 'last' })
-      expect(await snapshot(app)).to.equal(`${HEADING}\n\n padded \n\n\nlast`)
+      expect(await snapshotText(app)).to.equal(`${HEADING}\n\n padded \n\n\nlast`)
     })
 
     it('is empty when no context has text', async () => {
       plugin.systemPrompt.context({ name: 'a', order: 1, text: '' })
-      expect(await snapshot(app)).to.equal('')
+      expect(await snapshotText(app)).to.equal('')
       expect(joinContextSections([])).to.equal('')
     })
 
     it('interpolates contexts strictly against the assembly\'s variables', async () => {
       plugin.systemPrompt.variable('cwd', () => '/work')
       plugin.systemPrompt.context({ name: 'cwd', order: 1, text: 'Working directory: {{cwd}}' })
-      expect(await snapshot(app)).to.equal(`${HEADING}\n\nWorking directory: /work`)
+      expect(await snapshotText(app)).to.equal(`${HEADING}\n\nWorking directory: /work`)
     })
 
     it('drops a context that is empty after interpolation', async () => {
@@ -59,12 +59,12 @@ describe('dsh-system-prompt: runtime context', () => {
 
     it('emits an interpolate: false context verbatim', async () => {
       plugin.systemPrompt.context({ name: 'raw', order: 1, text: 'Use {{ braces }} freely', interpolate: false })
-      expect(await snapshot(app)).to.equal(`${HEADING}\n\nUse {{ braces }} freely`)
+      expect(await snapshotText(app)).to.equal(`${HEADING}\n\nUse {{ braces }} freely`)
     })
 
     it('is not part of the system prompt', async () => {
       plugin.systemPrompt.context({ name: 'a', order: 1, text: 'fact' })
-      expect(await render(app)).to.equal('')
+      expect(await promptText(app)).to.equal('')
     })
 
     it('joinContextSections joins strings and { text } items the same way', () => {
@@ -79,8 +79,7 @@ describe('dsh-system-prompt: runtime context', () => {
     let sibling: ScopeHandle
     let provider: ReturnType<typeof counted>
     beforeEach(async () => {
-      app = await boot()
-      host = await pluginContext(app, 'host')
+      ({ app, host } = await bootApp({ systemPrompt: BARE }))
       agent = scope(host, 'agent')
       sibling = scope(host, 'sibling')
       provider = counted('Sandbox: on.')
@@ -97,8 +96,8 @@ describe('dsh-system-prompt: runtime context', () => {
 
     it('keeps the context providers running for other scopes and the global assembly', async () => {
       agent.ctx.systemPrompt.suppressRuntimeContext()
-      expect(await snapshot(app, { scope: sibling.key })).to.equal(`${HEADING}\n\nSandbox: on.`)
-      expect(await snapshot(app)).to.equal(`${HEADING}\n\nSandbox: on.`)
+      expect(await snapshotText(app, { scope: sibling.key })).to.equal(`${HEADING}\n\nSandbox: on.`)
+      expect(await snapshotText(app)).to.equal(`${HEADING}\n\nSandbox: on.`)
       expect(provider.calls).to.equal(2)
     })
 
@@ -112,7 +111,7 @@ describe('dsh-system-prompt: runtime context', () => {
     it('drops contexts registered in the suppressed scope itself', async () => {
       agent.ctx.systemPrompt.context({ name: 'agent-fact', order: 2, text: 'agent fact' })
       agent.ctx.systemPrompt.suppressRuntimeContext()
-      expect(await snapshot(app, { scope: agent.key })).to.equal('')
+      expect(await snapshotText(app, { scope: agent.key })).to.equal('')
     })
 
     it('drops contexts a listener adds to a suppressed scope\'s assembly', async () => {
@@ -126,39 +125,39 @@ describe('dsh-system-prompt: runtime context', () => {
 
     it('returns when the suppressor\'s disposer is called', async () => {
       const dispose = agent.ctx.systemPrompt.suppressRuntimeContext()
-      expect(await snapshot(app, { scope: agent.key })).to.equal('')
+      expect(await snapshotText(app, { scope: agent.key })).to.equal('')
       dispose()
-      expect(await snapshot(app, { scope: agent.key })).to.equal(`${HEADING}\n\nSandbox: on.`)
+      expect(await snapshotText(app, { scope: agent.key })).to.equal(`${HEADING}\n\nSandbox: on.`)
     })
 
     it('returns when the plugin that suppressed it is disposed', async () => {
-      const inner = await pluginContext(agent.ctx, 'quiet-mode')
+      const inner = await pluginContext(agent.ctx, 'quiet-mode', ['systemPrompt'])
       inner.systemPrompt.suppressRuntimeContext()
-      expect(await snapshot(app, { scope: agent.key })).to.equal('')
+      expect(await snapshotText(app, { scope: agent.key })).to.equal('')
       await inner.fiber.dispose()
-      expect(await snapshot(app, { scope: agent.key })).to.equal(`${HEADING}\n\nSandbox: on.`)
+      expect(await snapshotText(app, { scope: agent.key })).to.equal(`${HEADING}\n\nSandbox: on.`)
     })
 
     it('stays off while one of two suppressors lives', async () => {
       const first = agent.ctx.systemPrompt.suppressRuntimeContext()
       agent.ctx.systemPrompt.suppressRuntimeContext()
       first()
-      expect(await snapshot(app, { scope: agent.key })).to.equal('')
+      expect(await snapshotText(app, { scope: agent.key })).to.equal('')
     })
 
     it('suppressed through an untagged context, is off for every assembly', async () => {
       const dispose = host.systemPrompt.suppressRuntimeContext()
-      expect(await snapshot(app)).to.equal('')
-      expect(await snapshot(app, { scope: agent.key })).to.equal('')
+      expect(await snapshotText(app)).to.equal('')
+      expect(await snapshotText(app, { scope: agent.key })).to.equal('')
       expect(provider.calls).to.equal(0)
       dispose()
-      expect(await snapshot(app, { scope: agent.key })).to.equal(`${HEADING}\n\nSandbox: on.`)
+      expect(await snapshotText(app, { scope: agent.key })).to.equal(`${HEADING}\n\nSandbox: on.`)
     })
 
     it('does not touch the system prompt sections', async () => {
       host.systemPrompt.section({ name: 's', order: 1, text: 'section' })
       agent.ctx.systemPrompt.suppressRuntimeContext()
-      expect(await render(app, { scope: agent.key })).to.equal('section')
+      expect(await promptText(app, { scope: agent.key })).to.equal('section')
     })
   })
 
@@ -166,8 +165,7 @@ describe('dsh-system-prompt: runtime context', () => {
     let app: Context
     let plugin: Context
     beforeEach(async () => {
-      app = await boot({ includeHarnessIdentity: false, includeRuntimeContext: false })
-      plugin = await pluginContext(app, 'facts')
+      ({ app, host: plugin } = await bootApp({ systemPrompt: { includeHarnessIdentity: false, includeRuntimeContext: false }, host: { name: 'facts' } }))
     })
 
     it('evaluates no context provider, globally or for a scope', async () => {
@@ -195,14 +193,13 @@ describe('dsh-system-prompt: runtime context', () => {
     it('still accepts context registrations and keeps sections', async () => {
       plugin.systemPrompt.context({ name: 'g', order: 1, text: 'fact' })
       plugin.systemPrompt.section({ name: 's', order: 1, text: 'section' })
-      expect(await render(app)).to.equal('section')
+      expect(await promptText(app)).to.equal('section')
     })
   })
 
   it('is on by default: contexts are evaluated without any configuration', async () => {
-    const app = await boot({})
-    const plugin = await pluginContext(app, 'facts')
+    const { app, host: plugin } = await bootApp({ systemPrompt: {}, host: { name: 'facts' } })
     plugin.systemPrompt.context({ name: 'a', order: 1, text: 'fact' })
-    expect(await snapshot(app)).to.equal(`${HEADING}\n\nfact`)
+    expect(await snapshotText(app)).to.equal(`${HEADING}\n\nfact`)
   })
 })

@@ -2,7 +2,8 @@ import { expect } from 'chai'
 import { Context } from 'cordis'
 import type { ScopeHandle } from 'dsh-scope'
 import { renderPrompt } from 'dsh-system-prompt'
-import { boot, contextNames, counted, ownSections, pluginContext, render, scope, sectionTexts, toolNames } from './helpers.js'
+import { bootApp, ownSections, pluginContext, promptText, scope } from 'dsh-testing'
+import { BARE, contextNames, counted, sectionTexts, toolNames } from './helpers.js'
 
 describe('dsh-system-prompt: scopes and shadowing', () => {
   let app: Context
@@ -13,8 +14,7 @@ describe('dsh-system-prompt: scopes and shadowing', () => {
 
   // global ← preset ← agent, and a sibling agent under the same preset.
   beforeEach(async () => {
-    app = await boot()
-    host = await pluginContext(app, 'host')
+    ({ app, host } = await bootApp({ systemPrompt: BARE }))
     preset = scope(host, 'preset')
     agent = scope(host, 'agent', preset.key)
     sibling = scope(host, 'sibling', preset.key)
@@ -26,9 +26,9 @@ describe('dsh-system-prompt: scopes and shadowing', () => {
     role(app, 'global role')
     role(preset.ctx, 'preset role')
     role(agent.ctx, 'agent role')
-    expect(await render(app, { scope: agent.key })).to.equal('agent role')
-    expect(await render(app, { scope: preset.key })).to.equal('preset role')
-    expect(await render(app)).to.equal('global role')
+    expect(await promptText(app, { scope: agent.key })).to.equal('agent role')
+    expect(await promptText(app, { scope: preset.key })).to.equal('preset role')
+    expect(await promptText(app)).to.equal('global role')
   })
 
   it('a shadowing section takes the shadowing entry\'s order too', async () => {
@@ -43,14 +43,14 @@ describe('dsh-system-prompt: scopes and shadowing', () => {
     app.systemPrompt.section({ name: 'g', order: 1, text: 'G' })
     preset.ctx.systemPrompt.section({ name: 'p', order: 2, text: 'P' })
     agent.ctx.systemPrompt.section({ name: 'a', order: 3, text: 'A' })
-    expect(await render(app, { scope: agent.key })).to.equal('G\n\nP\n\nA')
+    expect(await promptText(app, { scope: agent.key })).to.equal('G\n\nP\n\nA')
   })
 
   it('nothing a scope registers is visible above it', async () => {
     preset.ctx.systemPrompt.section({ name: 'p', order: 2, text: 'P' })
     agent.ctx.systemPrompt.section({ name: 'a', order: 3, text: 'A' })
-    expect(await render(app, { scope: preset.key })).to.equal('P')
-    expect(await render(app)).to.equal('')
+    expect(await promptText(app, { scope: preset.key })).to.equal('P')
+    expect(await promptText(app)).to.equal('')
   })
 
   it('sibling scopes never see each other\'s sections, contexts, variables or tools', async () => {
@@ -66,14 +66,14 @@ describe('dsh-system-prompt: scopes and shadowing', () => {
   it('the same name may be registered in two sibling scopes, each seeing its own', async () => {
     role(agent.ctx, 'agent role')
     role(sibling.ctx, 'sibling role')
-    expect(await render(app, { scope: agent.key })).to.equal('agent role')
-    expect(await render(app, { scope: sibling.key })).to.equal('sibling role')
+    expect(await promptText(app, { scope: agent.key })).to.equal('agent role')
+    expect(await promptText(app, { scope: sibling.key })).to.equal('sibling role')
   })
 
   it('an assembly without a scope sees the global layer only', async () => {
     app.systemPrompt.section({ name: 'g', order: 1, text: 'G' })
     preset.ctx.systemPrompt.section({ name: 'p', order: 1, text: 'P' })
-    expect(await render(app)).to.equal('G')
+    expect(await promptText(app)).to.equal('G')
   })
 
   it('the nearest layer wins a context name and a variable name', async () => {
@@ -101,9 +101,9 @@ describe('dsh-system-prompt: scopes and shadowing', () => {
     role(app, global)
     role(preset.ctx, presetText)
     role(agent.ctx, 'agent role')
-    expect(await render(app, { scope: agent.key })).to.equal('agent role')
+    expect(await promptText(app, { scope: agent.key })).to.equal('agent role')
     expect([global.calls, presetText.calls]).to.deep.equal([0, 0])
-    expect(await render(app, { scope: preset.key })).to.equal('preset role')
+    expect(await promptText(app, { scope: preset.key })).to.equal('preset role')
     expect([global.calls, presetText.calls]).to.deep.equal([0, 1])
   })
 
@@ -119,40 +119,40 @@ describe('dsh-system-prompt: scopes and shadowing', () => {
     role(app, 'global role')
     role(preset.ctx, 'preset role')
     role(agent.ctx, 'agent role')
-    expect(await render(app, { scope: agent.key })).to.equal('agent role')
+    expect(await promptText(app, { scope: agent.key })).to.equal('agent role')
     await agent.dispose()
-    expect(await render(app, { scope: agent.key })).to.equal('preset role')
+    expect(await promptText(app, { scope: agent.key })).to.equal('preset role')
     await preset.dispose()
-    expect(await render(app, { scope: agent.key })).to.equal('global role')
-    expect(await render(app, { scope: sibling.key })).to.equal('global role')
+    expect(await promptText(app, { scope: agent.key })).to.equal('global role')
+    expect(await promptText(app, { scope: sibling.key })).to.equal('global role')
   })
 
   it('disposing a shadowing registration alone brings the wider text back', async () => {
     role(app, 'global role')
     const dispose = role(agent.ctx, 'agent role')
-    expect(await render(app, { scope: agent.key })).to.equal('agent role')
+    expect(await promptText(app, { scope: agent.key })).to.equal('agent role')
     dispose()
-    expect(await render(app, { scope: agent.key })).to.equal('global role')
+    expect(await promptText(app, { scope: agent.key })).to.equal('global role')
   })
 
   it('a change to global text applies from the next assembly, for every scope', async () => {
     // Assemble first so any memoised view for these chains exists before the change.
     const dispose = role(app, 'old')
-    for (const key of [agent.key, sibling.key, preset.key, undefined]) expect(await render(app, { scope: key })).to.equal('old')
+    for (const key of [agent.key, sibling.key, preset.key, undefined]) expect(await promptText(app, { scope: key })).to.equal('old')
     dispose()
     role(app, 'new')
-    for (const key of [agent.key, sibling.key, preset.key, undefined]) expect(await render(app, { scope: key })).to.equal('new')
+    for (const key of [agent.key, sibling.key, preset.key, undefined]) expect(await promptText(app, { scope: key })).to.equal('new')
     app.systemPrompt.section({ name: 'extra', order: 20, text: 'extra' })
-    for (const key of [agent.key, sibling.key, preset.key, undefined]) expect(await render(app, { scope: key })).to.equal('new\n\nextra')
+    for (const key of [agent.key, sibling.key, preset.key, undefined]) expect(await promptText(app, { scope: key })).to.equal('new\n\nextra')
   })
 
   it('a change in a preset applies from the next assembly to the agents under it', async () => {
-    expect(await render(app, { scope: agent.key })).to.equal('')
+    expect(await promptText(app, { scope: agent.key })).to.equal('')
     const dispose = role(preset.ctx, 'preset role')
-    expect(await render(app, { scope: agent.key })).to.equal('preset role')
-    expect(await render(app, { scope: sibling.key })).to.equal('preset role')
+    expect(await promptText(app, { scope: agent.key })).to.equal('preset role')
+    expect(await promptText(app, { scope: sibling.key })).to.equal('preset role')
     dispose()
-    expect(await render(app, { scope: agent.key })).to.equal('')
+    expect(await promptText(app, { scope: agent.key })).to.equal('')
   })
 
   it('a sub-agent scope sees its parent agent\'s layer, the preset\'s and the global one', async () => {
@@ -166,12 +166,12 @@ describe('dsh-system-prompt: scopes and shadowing', () => {
   })
 
   it('a plugin loaded through a scope context registers into that scope', async () => {
-    const inner = await pluginContext(agent.ctx, 'agent-plugin')
+    const inner = await pluginContext(agent.ctx, 'agent-plugin', ['systemPrompt'])
     inner.systemPrompt.section({ name: 'inner', order: 1, text: 'inner' })
-    expect(await render(app, { scope: agent.key })).to.equal('inner')
-    expect(await render(app, { scope: sibling.key })).to.equal('')
+    expect(await promptText(app, { scope: agent.key })).to.equal('inner')
+    expect(await promptText(app, { scope: sibling.key })).to.equal('')
     await agent.dispose()
-    expect(await render(app, { scope: agent.key })).to.equal('')
+    expect(await promptText(app, { scope: agent.key })).to.equal('')
   })
 
   it('renders the scope view of the same deployment consistently for many agents', async () => {

@@ -2,7 +2,8 @@ import { expect } from 'chai'
 import { Context } from 'cordis'
 import fc from 'fast-check'
 import { TOOL_ORDER_REST, type AssembleContext, type ToolSchema } from 'dsh-system-prompt'
-import { boot, pluginContext, rejection, scope, toolNames } from './helpers.js'
+import { bootApp, pluginContext, rejection, scope } from 'dsh-testing'
+import { BARE, toolNames } from './helpers.js'
 
 const REST = '<unlisted-tools>'
 const schemas = (...names: string[]): ToolSchema[] => names.map((name) => ({ name, description: `${name} tool`, parameters: { type: 'object' } }))
@@ -11,8 +12,7 @@ describe('dsh-system-prompt: tools', () => {
   let app: Context
   let plugin: Context
   beforeEach(async () => {
-    app = await boot()
-    plugin = await pluginContext(app, 'tools-plugin')
+    ({ app, host: plugin } = await bootApp({ systemPrompt: BARE, host: { name: 'tools-plugin' } }))
   })
 
   it('exports the rest entry name', () => {
@@ -26,8 +26,7 @@ describe('dsh-system-prompt: tools', () => {
     })
 
     it('does not depend on registration order across providers', async () => {
-      const other = await boot()
-      const otherPlugin = await pluginContext(other, 'tools-plugin')
+      const { app: other, host: otherPlugin } = await bootApp({ systemPrompt: BARE, host: { name: 'tools-plugin' } })
       plugin.systemPrompt.tools(() => ({ schemas: schemas('b', 'd') }))
       plugin.systemPrompt.tools(() => ({ schemas: schemas('c', 'a') }))
       otherPlugin.systemPrompt.tools(() => ({ schemas: schemas('c', 'a') }))
@@ -40,8 +39,7 @@ describe('dsh-system-prompt: tools', () => {
     it('property: any set of tool names from shuffled providers comes out sorted by code units', async () => {
       const names = fc.uniqueArray(fc.string({ minLength: 1, maxLength: 3, unit: fc.constantFrom('a', 'B', '_', '1', 'é', '😀', 'ｅ') }), { maxLength: 8 })
       await fc.assert(fc.asyncProperty(names, fc.nat({ max: 8 }), async (list, split) => {
-        const deployment = await boot()
-        const p = await pluginContext(deployment, 'p')
+        const { app: deployment, host: p } = await bootApp({ systemPrompt: BARE, host: { name: 'p' } })
         p.systemPrompt.tools(() => ({ schemas: schemas(...list.slice(split)) }))
         p.systemPrompt.tools(() => ({ schemas: schemas(...list.slice(0, split)) }))
         expect(toolNames(await deployment.systemPrompt.assemble())).to.deep.equal(list.slice().sort())
@@ -68,7 +66,7 @@ describe('dsh-system-prompt: tools', () => {
   })
 
   it('rejects a tool name provided twice, naming both plugins', async () => {
-    const second = await pluginContext(app, 'second-plugin')
+    const second = await pluginContext(app, 'second-plugin', ['systemPrompt'])
     plugin.systemPrompt.tools(() => ({ schemas: schemas('read') }))
     second.systemPrompt.tools(() => ({ schemas: schemas('read') }))
     expect((await rejection(app.systemPrompt.assemble())).message)
@@ -83,8 +81,7 @@ describe('dsh-system-prompt: tools', () => {
 
   describe('toolOrder', () => {
     async function withOrder(toolOrder: string[], ...providers: Array<{ schemas: ToolSchema[]; knownNames?: string[] }>) {
-      const deployment = await boot({ includeHarnessIdentity: false, toolOrder })
-      const p = await pluginContext(deployment, 'tools-plugin')
+      const { app: deployment, host: p } = await bootApp({ systemPrompt: { includeHarnessIdentity: false, toolOrder }, host: { name: 'tools-plugin' } })
       for (const result of providers) p.systemPrompt.tools(() => result)
       return deployment
     }
@@ -149,8 +146,7 @@ describe('dsh-system-prompt: tools', () => {
     })
 
     it('is checked at every assembly: a tool that goes away makes the next assembly reject', async () => {
-      const deployment = await boot({ includeHarnessIdentity: false, toolOrder: ['bash', REST] })
-      const p = await pluginContext(deployment, 'shell')
+      const { app: deployment, host: p } = await bootApp({ systemPrompt: { includeHarnessIdentity: false, toolOrder: ['bash', REST] }, host: { name: 'shell' } })
       const dispose = p.systemPrompt.tools(() => ({ schemas: schemas('bash') }))
       expect(toolNames(await deployment.systemPrompt.assemble())).to.deep.equal(['bash'])
       dispose()
@@ -165,8 +161,7 @@ describe('dsh-system-prompt: tools', () => {
     })
 
     it('orders a scope\'s tools together with the global ones', async () => {
-      const deployment = await boot({ includeHarnessIdentity: false, toolOrder: ['agent_tool', REST] })
-      const host = await pluginContext(deployment, 'host')
+      const { app: deployment, host } = await bootApp({ systemPrompt: { includeHarnessIdentity: false, toolOrder: ['agent_tool', REST] } })
       const agent = scope(host, 'agent')
       host.systemPrompt.tools(() => ({ schemas: schemas('b', 'a'), knownNames: ['a', 'b', 'agent_tool'] }))
       agent.ctx.systemPrompt.tools(() => ({ schemas: schemas('agent_tool') }))

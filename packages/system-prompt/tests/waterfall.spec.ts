@@ -2,7 +2,8 @@ import { expect } from 'chai'
 import { Context } from 'cordis'
 import type { ScopeHandle, ScopeKey } from 'dsh-scope'
 import { renderPrompt, type AssembleListener, type PromptAssembly } from 'dsh-system-prompt'
-import { boot, ownSections, pluginContext, render, scope, sectionNames, toolNames } from './helpers.js'
+import { bootApp, ownSections, pluginContext, promptText, scope } from 'dsh-testing'
+import { BARE, sectionNames, toolNames } from './helpers.js'
 
 describe('dsh-system-prompt: the system-prompt/assemble waterfall', () => {
   let app: Context
@@ -13,8 +14,7 @@ describe('dsh-system-prompt: the system-prompt/assemble waterfall', () => {
   let sub: ScopeHandle
 
   beforeEach(async () => {
-    app = await boot()
-    host = await pluginContext(app, 'host')
+    ({ app, host } = await bootApp({ systemPrompt: BARE }))
     preset = scope(host, 'preset')
     agent = scope(host, 'agent', preset.key)
     sibling = scope(host, 'sibling', preset.key)
@@ -34,7 +34,7 @@ describe('dsh-system-prompt: the system-prompt/assemble waterfall', () => {
 
   describe('admission by scope', () => {
     it('a listener registered through an untagged plugin context sees every assembly', async () => {
-      const plugin = await pluginContext(app, 'watcher')
+      const plugin = await pluginContext(app, 'watcher', ['systemPrompt'])
       const seen = spy(plugin)
       await assembleAll()
       expect(seen).to.deep.equal([undefined, preset.key, agent.key, sibling.key, sub.key])
@@ -59,7 +59,7 @@ describe('dsh-system-prompt: the system-prompt/assemble waterfall', () => {
     })
 
     it('a listener of a plugin loaded through a scope context is admitted like the scope', async () => {
-      const inner = await pluginContext(sibling.ctx, 'sibling-plugin')
+      const inner = await pluginContext(sibling.ctx, 'sibling-plugin', ['systemPrompt'])
       const seen = spy(inner)
       await assembleAll()
       expect(seen).to.deep.equal([sibling.key])
@@ -90,7 +90,7 @@ describe('dsh-system-prompt: the system-prompt/assemble waterfall', () => {
   it('a listener that returns next() lets the assembly through unchanged', async () => {
     host.systemPrompt.section({ name: 's', order: 1, text: 'S' })
     host.on('system-prompt/assemble', (_assembly, _context, next) => next())
-    expect(await render(app)).to.equal('S')
+    expect(await promptText(app)).to.equal('S')
   })
 
   it('a listener may change the assembly it was given and return it', async () => {
@@ -101,7 +101,7 @@ describe('dsh-system-prompt: the system-prompt/assemble waterfall', () => {
       assembly.variables.v = 'value'
       return assembly
     })
-    expect(await render(app)).to.equal('Added value.')
+    expect(await promptText(app)).to.equal('Added value.')
   })
 
   it('next(replacement) hands the replacement to the later listeners and returns their result', async () => {
@@ -110,7 +110,7 @@ describe('dsh-system-prompt: the system-prompt/assemble waterfall', () => {
     host.on('system-prompt/assemble', (assembly, _context, next) =>
       next({ ...assembly, sections: [{ name: 'swapped', order: 0, text: 'Swapped.' }] }))
     host.on('system-prompt/assemble', (assembly, _context, next) => { laterSaw.push(sectionNames(assembly)); return next() })
-    expect(await render(app)).to.equal('Swapped.')
+    expect(await promptText(app)).to.equal('Swapped.')
     expect(laterSaw).to.deep.equal([['swapped']])
   })
 
@@ -120,7 +120,7 @@ describe('dsh-system-prompt: the system-prompt/assemble waterfall', () => {
       return { ...result, sections: [...result.sections, { name: 'outer', order: 0, text: 'outer' }] }
     })
     host.on('system-prompt/assemble', (assembly) => ({ ...assembly, sections: [{ name: 'inner', order: 0, text: 'inner' }] }))
-    expect(await render(app)).to.equal('inner\n\nouter')
+    expect(await promptText(app)).to.equal('inner\n\nouter')
   })
 
   it('a listener that returns without calling next() ends the waterfall', async () => {
@@ -134,7 +134,7 @@ describe('dsh-system-prompt: the system-prompt/assemble waterfall', () => {
   it('runs listeners in registration order across plugins and scopes, prepended ones first', async () => {
     const calls: string[] = []
     const listener = (label: string): AssembleListener => (_assembly, _context, next) => { calls.push(label); return next() }
-    const plugin = await pluginContext(app, 'plugin')
+    const plugin = await pluginContext(app, 'plugin', ['systemPrompt'])
     agent.ctx.on('system-prompt/assemble', listener('agent-1'))
     host.on('system-prompt/assemble', listener('host-2'))
     preset.ctx.on('system-prompt/assemble', listener('preset-3'))
@@ -163,11 +163,11 @@ describe('dsh-system-prompt: the system-prompt/assemble waterfall', () => {
   it('section additions of a listener are not re-sorted either', async () => {
     host.systemPrompt.section({ name: 'b', order: 2, text: 'B' })
     host.on('system-prompt/assemble', (assembly) => ({ ...assembly, sections: [...assembly.sections, { name: 'a', order: -100, text: 'A' }] }))
-    expect(await render(app)).to.equal('B\n\nA')
+    expect(await promptText(app)).to.equal('B\n\nA')
   })
 
   it('a listener is removed with its plugin', async () => {
-    const plugin = await pluginContext(app, 'temporary')
+    const plugin = await pluginContext(app, 'temporary', ['systemPrompt'])
     const seen = spy(plugin)
     await app.systemPrompt.assemble()
     expect(app.systemPrompt.stats().listeners).to.equal(1)
@@ -209,6 +209,6 @@ describe('dsh-system-prompt: the system-prompt/assemble waterfall', () => {
       return assembly
     })
     await app.systemPrompt.assemble()
-    expect(await render(app)).to.equal('S')
+    expect(await promptText(app)).to.equal('S')
   })
 })

@@ -1,13 +1,13 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
-import { boot, pluginContext, render, scope, stats, thrown, tool, toolNames } from './helpers.js'
+import { bootApp, promptText, scope, thrown, tool } from 'dsh-testing'
+import { stats, toolNames } from './helpers.js'
 
 describe('dsh-tools: guidance sections', () => {
   let app: Context
   let plugin: Context
   beforeEach(async () => {
-    app = await boot()
-    plugin = await pluginContext(app, 'fs')
+    ({ app, host: plugin } = await bootApp({ systemPrompt: { includeHarnessIdentity: false }, tools: true, host: { name: 'fs' } }))
   })
 
   it('registers guidance as section "tool:<name>" at the named placement, verbatim and owned by the caller', async () => {
@@ -22,26 +22,26 @@ describe('dsh-tools: guidance sections', () => {
     plugin.tools.register(tool('bash', { guidance: 'BASH' }))
     plugin.systemPrompt.section({ name: 'between', order: 1050, text: 'BETWEEN' })
     plugin.systemPrompt.section({ name: 'plan:policy', order: app.systemPrompt.getSectionOrder('plan:policy'), text: 'PLAN' })
-    expect(await render(app)).to.equal('PLAN\n\nBASH\n\nBETWEEN\n\nREAD')
+    expect(await promptText(app)).to.equal('PLAN\n\nBASH\n\nBETWEEN\n\nREAD')
   })
 
   it('uses an explicit order for a tool without a named placement', async () => {
     plugin.tools.register(tool('deploy', { guidance: { text: 'Deploy only from main.', order: 3100 } }))
     plugin.systemPrompt.section({ name: 'late', order: 3200, text: 'Late.' })
     plugin.systemPrompt.section({ name: 'early', order: 3000, text: 'Early.' })
-    expect(await render(app)).to.equal('Early.\n\nDeploy only from main.\n\nLate.')
+    expect(await promptText(app)).to.equal('Early.\n\nDeploy only from main.\n\nLate.')
   })
 
   it('an explicit order overrides the named placement', async () => {
     plugin.tools.register(tool('read', { guidance: { text: 'READ', order: -5 } }))
     plugin.systemPrompt.section({ name: 'zero', order: 0, text: 'ZERO' })
-    expect(await render(app)).to.equal('READ\n\nZERO')
+    expect(await promptText(app)).to.equal('READ\n\nZERO')
   })
 
   it('keeps braces: guidance is not interpolated, so unknown or malformed references render as written', async () => {
     const text = 'Pass the pattern as {{pattern}}; {{ spaced }} and {{{triple}}} stay as they are.'
     plugin.tools.register(tool('grep', { guidance: text }))
-    expect(await render(app)).to.equal(text)
+    expect(await promptText(app)).to.equal(text)
   })
 
   it('renders the guidance only where the tool is visible: a scope that denies the tool loses its guidance', async () => {
@@ -50,10 +50,10 @@ describe('dsh-tools: guidance sections', () => {
     const reviewer = scope(plugin, 'reviewer')
     const coder = scope(plugin, 'coder')
     reviewer.ctx.tools.restrict({ deny: ['bash'] })
-    expect(await render(app, reviewer.key)).to.equal('Read before you edit.')
+    expect(await promptText(app, { scope: reviewer.key })).to.equal('Read before you edit.')
     expect(await toolNames(app, reviewer.key)).to.deep.equal(['read'])
-    expect(await render(app, coder.key)).to.equal('Run one command at a time.\n\nRead before you edit.')
-    expect(await render(app)).to.equal('Run one command at a time.\n\nRead before you edit.')
+    expect(await promptText(app, { scope: coder.key })).to.equal('Run one command at a time.\n\nRead before you edit.')
+    expect(await promptText(app)).to.equal('Run one command at a time.\n\nRead before you edit.')
   })
 
   it('an allow list that leaves a tool out drops its guidance too', async () => {
@@ -61,22 +61,22 @@ describe('dsh-tools: guidance sections', () => {
     plugin.tools.register(tool('read', { guidance: 'READ' }))
     const agent = scope(plugin, 'agent')
     agent.ctx.tools.restrict({ allow: ['bash'] })
-    expect(await render(app, agent.key)).to.equal('BASH')
+    expect(await promptText(app, { scope: agent.key })).to.equal('BASH')
   })
 
   it('the guidance of a scoped tool renders in that scope only', async () => {
     const agent = scope(plugin, 'agent')
     agent.ctx.tools.register(tool('notes', { guidance: { text: 'Keep notes short.', order: 3000 } }))
-    expect(await render(app, agent.key)).to.equal('Keep notes short.')
-    expect(await render(app)).to.equal('')
+    expect(await promptText(app, { scope: agent.key })).to.equal('Keep notes short.')
+    expect(await promptText(app)).to.equal('')
   })
 
   it('a scope that shadows a tool shadows its guidance with its own', async () => {
     plugin.tools.register(tool('read', { guidance: 'Global read guidance.' }))
     const agent = scope(plugin, 'agent')
     agent.ctx.tools.register(tool('read', { guidance: 'Only read files under review/.' }))
-    expect(await render(app, agent.key)).to.equal('Only read files under review/.')
-    expect(await render(app)).to.equal('Global read guidance.')
+    expect(await promptText(app, { scope: agent.key })).to.equal('Only read files under review/.')
+    expect(await promptText(app)).to.equal('Global read guidance.')
   })
 
   it('a scope that shadows a tool with one of its own, without guidance, does not get the wider tool\'s guidance', async () => {
@@ -84,8 +84,8 @@ describe('dsh-tools: guidance sections', () => {
     plugin.systemPrompt.section({ name: 'rules', order: 10, text: 'Rules.' })
     const agent = scope(plugin, 'agent')
     agent.ctx.tools.register(tool('read', { description: 'Read a file of the review.' }))
-    expect(await render(app, agent.key)).to.equal('Rules.')
-    expect(await render(app)).to.equal('Rules.\n\nGlobal read guidance.')
+    expect(await promptText(app, { scope: agent.key })).to.equal('Rules.')
+    expect(await promptText(app)).to.equal('Rules.\n\nGlobal read guidance.')
   })
 
   it('disposing the tool removes its guidance section', async () => {
@@ -93,7 +93,7 @@ describe('dsh-tools: guidance sections', () => {
     const dispose = plugin.tools.register(tool('read', { guidance: 'READ' }))
     expect(app.systemPrompt.stats().entries).to.equal(before.prompt.entries + 1)
     dispose()
-    expect(await render(app)).to.equal('')
+    expect(await promptText(app)).to.equal('')
     expect(stats(app).prompt).to.deep.equal(before.prompt)
   })
 
@@ -104,7 +104,7 @@ describe('dsh-tools: guidance sections', () => {
       expect(thrown(register).message).to.equal(message)
       expect(stats(app)).to.deep.equal(before)
       expect(await toolNames(app)).to.deep.equal(['existing'])
-      expect(await render(app)).to.equal('Existing.')
+      expect(await promptText(app)).to.equal('Existing.')
     }
     beforeEach(() => { plugin.tools.register(tool('existing', { guidance: { text: 'Existing.', order: 3000 } })) })
 

@@ -1,16 +1,16 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
 import { ToolErrors } from 'dsh-tools'
-import {
-  boot, objectSchema, pluginContext, recordToolChanges, render, scope, stats, thrown, tool, toolNames,
-} from './helpers.js'
+import { bootApp, describeChanges, objectSchema, pluginContext, promptText, recordChanges, scope, thrown, tool } from 'dsh-testing'
+import { stats, toolNames } from './helpers.js'
 
 describe('dsh-tools: registration', () => {
   let app: Context
-  beforeEach(async () => { app = await boot() })
+  let host: Context
+  beforeEach(async () => { ({ app, host } = await bootApp({ systemPrompt: { includeHarnessIdentity: false }, tools: true })) })
 
   it('a tool registered through a plugin context is offered to the global assembly and to every scope', async () => {
-    const plugin = await pluginContext(app, 'fs')
+    const plugin = await pluginContext(app, 'fs', ['systemPrompt', 'tools'])
     plugin.tools.register(tool('read'))
     const agent = scope(plugin, 'agent')
     const assembly = await app.systemPrompt.assemble()
@@ -19,7 +19,6 @@ describe('dsh-tools: registration', () => {
   })
 
   it('a tool registered through a scoped context is offered to that scope and its descendants only', async () => {
-    const host = await pluginContext(app, 'host')
     const agent = scope(host, 'agent')
     const child = scope(host, 'child', agent.key)
     const sibling = scope(host, 'sibling')
@@ -31,14 +30,14 @@ describe('dsh-tools: registration', () => {
   })
 
   it('offers tools in code-unit name order, whatever the registration order', async () => {
-    const plugin = await pluginContext(app, 'p')
+    const plugin = await pluginContext(app, 'p', ['systemPrompt', 'tools'])
     for (const name of ['web_fetch', 'Zeta', 'bash', 'a-b', 'a_b']) plugin.tools.register(tool(name))
     expect(await toolNames(app)).to.deep.equal(['Zeta', 'a-b', 'a_b', 'bash', 'web_fetch'])
   })
 
   it('refuses a second tool of the same name in the global layer, with the exact message', async () => {
-    const first = await pluginContext(app, 'first')
-    const second = await pluginContext(app, 'second')
+    const first = await pluginContext(app, 'first', ['systemPrompt', 'tools'])
+    const second = await pluginContext(app, 'second', ['systemPrompt', 'tools'])
     first.tools.register(tool('read'))
     const before = stats(app)
     const error = thrown(() => second.tools.register(tool('read', { description: 'Another read.' })))
@@ -49,7 +48,6 @@ describe('dsh-tools: registration', () => {
   })
 
   it('refuses a second tool of the same name in one scope, with the scoped message', async () => {
-    const host = await pluginContext(app, 'host')
     const agent = scope(host, 'agent')
     agent.ctx.tools.register(tool('notes'))
     const before = stats(app)
@@ -59,7 +57,6 @@ describe('dsh-tools: registration', () => {
   })
 
   it('lets a scope shadow a global tool: the scope gets its own schema, every other assembly the global one', async () => {
-    const host = await pluginContext(app, 'host')
     host.tools.register(tool('read'))
     const agent = scope(host, 'agent')
     const sibling = scope(host, 'sibling')
@@ -71,7 +68,7 @@ describe('dsh-tools: registration', () => {
   })
 
   it('the returned disposer removes that tool only, and is idempotent', async () => {
-    const plugin = await pluginContext(app, 'p')
+    const plugin = await pluginContext(app, 'p', ['systemPrompt', 'tools'])
     const disposeRead = plugin.tools.register(tool('read'))
     plugin.tools.register(tool('write'))
     disposeRead()
@@ -81,7 +78,7 @@ describe('dsh-tools: registration', () => {
   })
 
   it('disposing the plugin removes its tools and their guidance', async () => {
-    const other = await pluginContext(app, 'other')
+    const other = await pluginContext(app, 'other', ['systemPrompt', 'tools'])
     other.tools.register(tool('bash'))
     const baseline = stats(app)
     const fiber = app.plugin({ name: 'fs', inject: ['tools'], apply(ctx: Context) {
@@ -90,15 +87,14 @@ describe('dsh-tools: registration', () => {
     } }) as unknown as { dispose(): unknown }
     await fiber
     expect(await toolNames(app)).to.deep.equal(['bash', 'read', 'write'])
-    expect(await render(app)).to.equal('Read before you edit.')
+    expect(await promptText(app)).to.equal('Read before you edit.')
     await fiber.dispose()
     expect(await toolNames(app)).to.deep.equal(['bash'])
-    expect(await render(app)).to.equal('')
+    expect(await promptText(app)).to.equal('')
     expect(stats(app)).to.deep.equal(baseline)
   })
 
   it('disposing a scope removes the tools registered through it and reclaims its layer', async () => {
-    const host = await pluginContext(app, 'host')
     const baseline = stats(app)
     const agent = scope(host, 'agent')
     agent.ctx.tools.register(tool('notes', { guidance: { text: 'Keep notes short.', order: 3000 } }))
@@ -109,15 +105,15 @@ describe('dsh-tools: registration', () => {
   })
 
   it('emits tools/change on registration and disposal', async () => {
-    const events = recordToolChanges(app)
-    const plugin = await pluginContext(app, 'p')
+    const events = recordChanges(app, 'tools/change')
+    const plugin = await pluginContext(app, 'p', ['systemPrompt', 'tools'])
     const dispose = plugin.tools.register(tool('read'))
     dispose()
-    expect(events).to.deep.equal(['tool register read', 'tool dispose read'])
+    expect(describeChanges(events)).to.deep.equal(['tool register read', 'tool dispose read'])
   })
 
   it('keeps the registered schema detached: changing the caller\'s object later changes nothing', async () => {
-    const plugin = await pluginContext(app, 'p')
+    const plugin = await pluginContext(app, 'p', ['systemPrompt', 'tools'])
     const parameters = objectSchema()
     plugin.tools.register({ name: 'read', description: 'Read.', parameters })
     ;(parameters.properties as Record<string, unknown>).extra = { type: 'number' }
@@ -131,19 +127,18 @@ describe('dsh-tools: bad tool definitions', () => {
   let app: Context
   let plugin: Context
   beforeEach(async () => {
-    app = await boot()
-    plugin = await pluginContext(app, 'p')
+    ({ app, host: plugin } = await bootApp({ systemPrompt: { includeHarnessIdentity: false }, tools: true, host: { name: 'p' } }))
     plugin.tools.register(tool('existing'))
   })
 
   /** Registers `definition`, expects `message`, and proves nothing changed. */
   async function refused(definition: unknown, message: string): Promise<void> {
     const before = stats(app)
-    const events = recordToolChanges(app)
+    const events = recordChanges(app, 'tools/change')
     const error = thrown(() => plugin.tools.register(definition as never))
     expect(error.message).to.equal(message)
     expect(stats(app)).to.deep.equal(before)
-    expect(events).to.deep.equal([])
+    expect(describeChanges(events)).to.deep.equal([])
     expect(await toolNames(app)).to.deep.equal(['existing'])
   }
 

@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { SOAK } from '../../system-prompt/tests/reliability-reference.js'
 import { activate, expectModel } from './reliability-runner.js'
 import { worlds, type World } from './reliability-world.js'
-import { boot, pluginContext } from './helpers.js'
+import { bootApp, pluginContext } from 'dsh-testing'
 
 const RUNS = SOAK ? 3_000 : 150
 
@@ -67,9 +67,9 @@ describe('reliability: determinism across activation and disposal orders', funct
   it('a tool name offered by two providers is reported with the same message whatever the activation order', async () => {
     const messages: string[] = []
     for (const order of [['one', 'two'], ['two', 'one']]) {
-      const app = await boot()
+      const { app } = await bootApp({ systemPrompt: { includeHarnessIdentity: false }, tools: true })
       for (const name of order) {
-        const ctx = await pluginContext(app, name)
+        const ctx = await pluginContext(app, name, ['systemPrompt', 'tools'])
         ctx.systemPrompt.tools(() => ({ schemas: [{ name: 'shared', description: `From ${name}.` }] }))
       }
       messages.push(await app.systemPrompt.assemble().then(() => 'resolved', (error: Error) => error.message))

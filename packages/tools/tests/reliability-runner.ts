@@ -3,10 +3,10 @@
  * context or through a scope context, in a given order; observes every view; disposes plugins one by one.
  */
 import { expect } from 'chai'
-import { Context, type Fiber } from 'cordis'
+import type { Context, Fiber } from 'cordis'
 import { createScope, type ScopeHandle } from 'dsh-scope'
-import { renderContextSnapshot, renderPrompt, SystemPrompt, type PromptAssembly } from 'dsh-system-prompt'
-import { ToolRegistry } from 'dsh-tools'
+import { renderContextSnapshot, renderPrompt, type PromptAssembly } from 'dsh-system-prompt'
+import { bootApp } from 'dsh-testing'
 import { outcomeOf, type Outcome } from '../../system-prompt/tests/reliability-reference.js'
 import { LAYERS, model, PARENT, type Layer, type PluginSpec, type World } from './reliability-world.js'
 
@@ -56,11 +56,7 @@ function pluginOf(spec: PluginSpec) {
 
 /** Boots the services, mints the scopes and loads the plugins of `world` in `order` (plugin ids). */
 export async function activate(world: World, order: readonly number[]): Promise<Run> {
-  const app = new Context()
-  await app.plugin(SystemPrompt, { includeHarnessIdentity: false, ...world.config })
-  await app.plugin(ToolRegistry)
-  let host!: Context
-  await app.plugin({ name: 'host', inject: ['systemPrompt', 'tools'], apply(ctx: Context) { host = ctx } })
+  const { app, host } = await bootApp({ systemPrompt: { includeHarnessIdentity: false, ...world.config }, tools: true })
   const scopes = {} as Record<ScopeLayer, ScopeHandle>
   for (const layer of LAYERS) {
     if (layer === 'global') continue

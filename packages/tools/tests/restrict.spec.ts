@@ -1,14 +1,14 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
 import { TOOL_ORDER_REST } from 'dsh-system-prompt'
-import { boot, pluginContext, recordToolChanges, rejection, scope, stats, thrown, tool, toolNames } from './helpers.js'
+import { bootApp, describeChanges, recordChanges, rejection, scope, thrown, tool } from 'dsh-testing'
+import { stats, toolNames } from './helpers.js'
 
 describe('dsh-tools: restrictions', () => {
   let app: Context
   let host: Context
   beforeEach(async () => {
-    app = await boot()
-    host = await pluginContext(app, 'host')
+    ({ app, host } = await bootApp({ systemPrompt: { includeHarnessIdentity: false }, tools: true }))
     for (const name of ['bash', 'grep', 'read', 'write']) host.tools.register(tool(name))
   })
 
@@ -83,8 +83,7 @@ describe('dsh-tools: restrictions', () => {
   })
 
   it('reports the pre-restriction universe as knownNames, so a toolOrder naming a denied tool still validates', async () => {
-    app = await boot({ toolOrder: ['write', 'bash', TOOL_ORDER_REST] })
-    host = await pluginContext(app, 'host')
+    ({ app, host } = await bootApp({ systemPrompt: { includeHarnessIdentity: false, toolOrder: ['write', 'bash', TOOL_ORDER_REST] }, tools: true }))
     for (const name of ['bash', 'grep', 'read', 'write']) host.tools.register(tool(name))
     const agent = scope(host, 'agent')
     agent.ctx.tools.restrict({ deny: ['bash'] })
@@ -94,8 +93,7 @@ describe('dsh-tools: restrictions', () => {
   })
 
   it('a toolOrder naming a tool no provider knows still rejects, listing the known tools including the denied one', async () => {
-    app = await boot({ toolOrder: ['browser', TOOL_ORDER_REST] })
-    host = await pluginContext(app, 'host')
+    ({ app, host } = await bootApp({ systemPrompt: { includeHarnessIdentity: false, toolOrder: ['browser', TOOL_ORDER_REST] }, tools: true }))
     host.tools.register(tool('bash'))
     host.tools.register(tool('read'))
     const agent = scope(host, 'agent')
@@ -106,12 +104,12 @@ describe('dsh-tools: restrictions', () => {
 
   it('the returned disposer lifts the restriction and emits tools/change', async () => {
     const agent = scope(host, 'agent')
-    const events = recordToolChanges(app)
+    const events = recordChanges(app, 'tools/change')
     const lift = agent.ctx.tools.restrict({ deny: ['bash'] })
     lift()
     lift()
     expect(await toolNames(app, agent.key)).to.deep.equal(['bash', 'grep', 'read', 'write'])
-    expect(events).to.deep.equal(['restriction register', 'restriction dispose'])
+    expect(describeChanges(events)).to.deep.equal(['restriction register', 'restriction dispose'])
   })
 
   it('disposing the scope removes its restrictions and reclaims the layer', async () => {
@@ -128,10 +126,10 @@ describe('dsh-tools: restrictions', () => {
     /** Runs `restrict`, expects `message`, and proves nothing changed. */
     async function refused(restrict: () => unknown, message: string, key?: object): Promise<void> {
       const before = stats(app)
-      const events = recordToolChanges(app)
+      const events = recordChanges(app, 'tools/change')
       expect(thrown(restrict).message).to.equal(message)
       expect(stats(app)).to.deep.equal(before)
-      expect(events).to.deep.equal([])
+      expect(describeChanges(events)).to.deep.equal([])
       expect(await toolNames(app, key)).to.deep.equal(['bash', 'grep', 'read', 'write'])
     }
 
@@ -176,8 +174,7 @@ describe('dsh-tools: restrictions', () => {
     })
 
     it('lists "(none)" when the scope inherits no tool', async () => {
-      app = await boot()
-      host = await pluginContext(app, 'host')
+      ({ app, host } = await bootApp({ systemPrompt: { includeHarnessIdentity: false }, tools: true }))
       const agent = scope(host, 'agent')
       const before = stats(app)
       expect(thrown(() => agent.ctx.tools.restrict({ allow: ['read'] })).message)

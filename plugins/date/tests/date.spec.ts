@@ -3,24 +3,28 @@ import { expect } from 'chai'
 import type { Context } from 'cordis'
 import fc from 'fast-check'
 import DatePlugin, { DATE_VARIABLE, dayFormatter, DateErrors } from 'dsh-plugin-date'
-import { boot, host, prompt, rejection } from './helpers.js'
+import { bootApp, promptText, rejection, type BootOptions } from 'dsh-testing'
 
 const at = (iso: string) => Date.parse(iso)
 const DAY = 86_400_000
 
+/** The prompt (no identity line, a persona showing the date as a deployment would) and the agents service. */
+const SERVICES: BootOptions = { systemPrompt: { includeHarnessIdentity: false, persona: 'Today is {{date}}.' }, agents: true }
+
 describe('dsh-plugin-date', () => {
   let app: Context
+  let host: Context
   let clock: number
   const now = () => clock
   beforeEach(async () => {
-    app = await boot()
+    ({ app, host } = await bootApp(SERVICES))
     clock = at('2026-11-30T09:15:00Z')
   })
 
   describe('the {{date}} variable', () => {
     it('renders today\'s date as YYYY-MM-DD in a section', async () => {
       await app.plugin(DatePlugin, { now })
-      expect(await prompt(app)).to.equal('Today is 2026-11-30.')
+      expect(await promptText(app)).to.equal('Today is 2026-11-30.')
     })
 
     it('is registered globally under the name date, owned by the plugin', async () => {
@@ -34,7 +38,7 @@ describe('dsh-plugin-date', () => {
       const seen: string[] = []
       for (const instant of ['2026-11-30T00:00:00.000Z', '2026-11-30T12:00:00Z', '2026-11-30T23:59:59.999Z', '2026-12-01T00:00:00.000Z']) {
         clock = at(instant)
-        seen.push(await prompt(app))
+        seen.push(await promptText(app))
       }
       expect(seen).to.deep.equal(['Today is 2026-11-30.', 'Today is 2026-11-30.', 'Today is 2026-11-30.', 'Today is 2026-12-01.'])
     })
@@ -42,28 +46,28 @@ describe('dsh-plugin-date', () => {
     it('shows the calendar day of the configured time zone', async () => {
       clock = at('2026-11-30T23:30:00Z')
       await app.plugin(DatePlugin, { now, timeZone: 'Asia/Tokyo' })
-      expect(await prompt(app)).to.equal('Today is 2026-12-01.')
-      const other = await boot()
+      expect(await promptText(app)).to.equal('Today is 2026-12-01.')
+      const { app: other } = await bootApp(SERVICES)
       await other.plugin(DatePlugin, { now, timeZone: 'America/Los_Angeles' })
       clock = at('2026-12-01T07:30:00Z')
-      expect(await prompt(other)).to.equal('Today is 2026-11-30.')
+      expect(await promptText(other)).to.equal('Today is 2026-11-30.')
     })
 
     it('defaults to UTC', async () => {
       clock = at('2026-11-30T23:30:00-05:00')
       await app.plugin(DatePlugin, { now })
-      expect(await prompt(app)).to.equal('Today is 2026-12-01.')
+      expect(await promptText(app)).to.equal('Today is 2026-12-01.')
     })
 
     it('accepts a clock returning a Date', async () => {
       await app.plugin(DatePlugin, { now: () => new Date(Date.UTC(2027, 0, 2, 3)) })
-      expect(await prompt(app)).to.equal('Today is 2027-01-02.')
+      expect(await promptText(app)).to.equal('Today is 2027-01-02.')
     })
 
     it('reads the real clock when no now is given', async () => {
       const before = new Date().toISOString().slice(0, 10)
       await app.plugin(DatePlugin)
-      const shown = await prompt(app)
+      const shown = await promptText(app)
       const after = new Date().toISOString().slice(0, 10)
       expect([`Today is ${before}.`, `Today is ${after}.`]).to.include(shown)
     })
@@ -129,7 +133,7 @@ describe('dsh-plugin-date', () => {
       const fiber = app.plugin(DatePlugin, { now })
       await fiber
       await fiber.dispose()
-      const error = await rejection(prompt(app))
+      const error = await rejection(promptText(app))
       expect(error.message).to.equal('unknown prompt variable "{{date}}" in section "deployment:persona"; registered variables: cwd, model, provider')
     })
   })
@@ -137,7 +141,7 @@ describe('dsh-plugin-date', () => {
   describe('through an agent', () => {
     it('the system prompt is recorded once per day: requests within a day share their prefix', async () => {
       await app.plugin(DatePlugin, { now })
-      const agent = await (await host(app)).agents.create({ id: 'coder', model: 'm' })
+      const agent = await host.agents.create({ id: 'coder', model: 'm' })
       const morning = await agent.step('Good morning.')
       clock += 10 * 3_600_000
       const evening = await agent.step('Still here.')

@@ -6,7 +6,7 @@ import Filesystem, {
 } from 'dsh-plugin-filesystem'
 import { renderPrompt } from 'dsh-system-prompt'
 import { validateParameters } from 'dsh-tools'
-import { boot, host, ownSections, rejection } from './helpers.js'
+import { bootApp, ownSections, pluginContext, rejection } from 'dsh-testing'
 
 const guidance = (name: FileToolName) => FILE_TOOLS[name].guidance(DEFAULT_FILE_LIMITS)
 const description = (name: FileToolName) => FILE_TOOLS[name].description(DEFAULT_FILE_LIMITS)
@@ -15,7 +15,10 @@ const PLACEMENT_ORDER = ['tool:read', 'tool:write', 'tool:edit', 'tool:glob', 't
 
 describe('dsh-plugin-filesystem', () => {
   let app: Context
-  beforeEach(async () => { app = await boot() })
+  let host: Context
+  beforeEach(async () => {
+    ({ app, host } = await bootApp({ systemPrompt: { includeHarnessIdentity: false }, tools: true, agents: true }))
+  })
 
   describe('registration', () => {
     it('registers the five tools, offered in name order with their built-in descriptions and parameters', async () => {
@@ -60,7 +63,7 @@ describe('dsh-plugin-filesystem', () => {
       await app.plugin(Filesystem, { tools: ['grep', 'read'] })
       const assembly = await app.systemPrompt.assemble()
       expect(assembly.tools.map((t) => t.name)).to.deep.equal(['grep', 'read'])
-      expect(ownSections(assembly.sections)).to.deep.equal(['tool:read', 'tool:grep'])
+      expect(ownSections(assembly)).to.deep.equal(['tool:read', 'tool:grep'])
     })
 
     it('readLineLimit is stated in read\'s description, schema and guidance', async () => {
@@ -82,7 +85,7 @@ describe('dsh-plugin-filesystem', () => {
       await app.plugin(Filesystem, { includeGuidance: false })
       const assembly = await app.systemPrompt.assemble()
       expect(assembly.tools).to.have.length(5)
-      expect(ownSections(assembly.sections)).to.deep.equal([])
+      expect(ownSections(assembly)).to.deep.equal([])
     })
 
     const refusals: Array<[string, Record<string, unknown>, string]> = [
@@ -103,7 +106,7 @@ describe('dsh-plugin-filesystem', () => {
         expect(error.message).to.equal('invalid config:\n  - ' + message)
         const assembly = await app.systemPrompt.assemble()
         expect(assembly.tools).to.deep.equal([])
-        expect(ownSections(assembly.sections)).to.deep.equal([])
+        expect(ownSections(assembly)).to.deep.equal([])
       })
     }
 
@@ -120,19 +123,19 @@ describe('dsh-plugin-filesystem', () => {
       await fiber.dispose()
       const assembly = await app.systemPrompt.assemble()
       expect(assembly.tools).to.deep.equal([])
-      expect(ownSections(assembly.sections)).to.deep.equal([])
+      expect(ownSections(assembly)).to.deep.equal([])
       expect(app.systemPrompt.stats().entries).to.equal(before)
       expect(app.tools.stats().entries).to.equal(0)
     })
 
     it('a load that collides with an existing tool fails and leaves none of its tools behind', async () => {
-      const other = await host(app, 'other')
+      const other = await pluginContext(app, 'other', ['systemPrompt', 'tools', 'agents'])
       other.tools.register({ name: 'grep', description: 'Project search.', parameters: { type: 'object' } })
       const error = await rejection(app.plugin(Filesystem))
       expect(error.message).to.equal('tool "grep" is already registered (register the second one through a narrower scope to shadow it there)')
       const assembly = await app.systemPrompt.assemble()
       expect(assembly.tools.map((t) => `${t.name}: ${t.description}`)).to.deep.equal(['grep: Project search.'])
-      expect(ownSections(assembly.sections)).to.deep.equal([])
+      expect(ownSections(assembly)).to.deep.equal([])
     })
   })
 
@@ -171,7 +174,7 @@ describe('dsh-plugin-filesystem', () => {
   describe('through agents', () => {
     it('the request offers the functions in name order and the guidance in placement order', async () => {
       await app.plugin(Filesystem)
-      const agent = await (await host(app)).agents.create({ id: 'coder', model: 'm' })
+      const agent = await host.agents.create({ id: 'coder', model: 'm' })
       const request = await agent.step('Fix the bug.')
       expect(request.tools!.map((t) => t.function.name)).to.deep.equal(['edit', 'glob', 'grep', 'read', 'write'])
       expect(request.messages[0]).to.deep.equal({ role: 'system', content: FILE_TOOL_NAMES.map(guidance).join('\n\n') })
@@ -179,10 +182,9 @@ describe('dsh-plugin-filesystem', () => {
 
     it('a read-only preset sees read, glob and grep with their guidance only', async () => {
       await app.plugin(Filesystem)
-      const creator = await host(app)
-      const preset = creator.agents.definePreset('explorer')
+      const preset = host.agents.definePreset('explorer')
       preset.ctx.tools.restrict({ allow: ['read', 'glob', 'grep'] })
-      const agent = await creator.agents.create({ id: 'scout', model: 'm', preset: 'explorer' })
+      const agent = await host.agents.create({ id: 'scout', model: 'm', preset: 'explorer' })
       const request = await agent.step('Where is the parser?')
       expect(request.tools!.map((t) => t.function.name)).to.deep.equal(['glob', 'grep', 'read'])
       expect(request.messages[0].content).to.equal([guidance('read'), guidance('glob'), guidance('grep')].join('\n\n'))

@@ -3,7 +3,7 @@ import { expect } from 'chai'
 import type { Context } from 'cordis'
 import Policies, { APPROVAL_MODES, APPROVAL_TEXTS, approvalText, sandboxText, type ConfigInput } from 'dsh-plugin-policies'
 import { RUNTIME_CONTEXT_HEADING, RUNTIME_CONTEXT_NONE } from 'dsh-system-prompt'
-import { boot, host, prompt, rejection, snapshot } from './helpers.js'
+import { bootApp, promptText, rejection, snapshotText } from 'dsh-testing'
 
 const NO_SECTIONS: ConfigInput = { plan: { enabled: false }, team: { enabled: false } }
 const NETWORK_OFF = 'Network: off. Commands that need the network (installing packages, downloads, git fetch or push) will fail; do not retry them, say what you need instead.'
@@ -11,7 +11,10 @@ const NETWORK_ON = 'Network: on. Commands may reach the network.'
 
 describe('dsh-plugin-policies: sandbox:policy and approval:policy', () => {
   let app: Context
-  beforeEach(async () => { app = await boot() })
+  let host: Context
+  beforeEach(async () => {
+    ({ app, host } = await bootApp({ systemPrompt: { includeHarnessIdentity: false }, agents: true }))
+  })
 
   describe('sandbox text', () => {
     it('read-only says writes are refused', () => {
@@ -58,7 +61,7 @@ describe('dsh-plugin-policies: sandbox:policy and approval:policy', () => {
         ['sandbox:policy', app.systemPrompt.getContextOrder('sandbox:policy'), 'dsh-plugin-policies'],
         ['approval:policy', app.systemPrompt.getContextOrder('approval:policy'), 'dsh-plugin-policies'],
       ])
-      expect(await snapshot(app)).to.equal([
+      expect(await snapshotText(app)).to.equal([
         RUNTIME_CONTEXT_HEADING,
         '',
         'Sandbox: workspace-write. You can read files anywhere but write only inside `/srv/app` and `/tmp`.',
@@ -66,17 +69,17 @@ describe('dsh-plugin-policies: sandbox:policy and approval:policy', () => {
         '',
         approvalText('on-request'),
       ].join('\n'))
-      expect(await prompt(app)).to.equal('')
+      expect(await promptText(app)).to.equal('')
     })
 
     it('the network flag turns the network line on', async () => {
       await app.plugin(Policies, { ...NO_SECTIONS, sandbox: { mode: 'read-only', network: true } })
-      expect((await snapshot(app)).endsWith('\n' + NETWORK_ON)).to.equal(true)
+      expect((await snapshotText(app)).endsWith('\n' + NETWORK_ON)).to.equal(true)
     })
 
     it('each part can be registered alone', async () => {
       await app.plugin(Policies, { ...NO_SECTIONS, approval: { mode: 'never' } })
-      expect(await snapshot(app)).to.equal(RUNTIME_CONTEXT_HEADING + '\n\n' + approvalText('never'))
+      expect(await snapshotText(app)).to.equal(RUNTIME_CONTEXT_HEADING + '\n\n' + approvalText('never'))
     })
 
     it('enabled: false keeps a configured context out', async () => {
@@ -86,13 +89,13 @@ describe('dsh-plugin-policies: sandbox:policy and approval:policy', () => {
 
     it('a text override replaces the generated text', async () => {
       await app.plugin(Policies, { ...NO_SECTIONS, sandbox: { text: 'Sandbox: a disposable VM; nothing you do persists after this session.' } })
-      expect(await snapshot(app)).to.equal(RUNTIME_CONTEXT_HEADING + '\n\nSandbox: a disposable VM; nothing you do persists after this session.')
+      expect(await snapshotText(app)).to.equal(RUNTIME_CONTEXT_HEADING + '\n\nSandbox: a disposable VM; nothing you do persists after this session.')
     })
 
     it('a {{cwd}} writable root is filled with the agent\'s working folder', async () => {
       await app.plugin(Policies, { ...NO_SECTIONS, sandbox: { mode: 'workspace-write', writableRoots: ['{{cwd}}', '/tmp'] } })
-      const agent = await (await host(app)).agents.create({ id: 'coder', model: 'm', cwd: '/home/ana/shop' })
-      expect(await snapshot(app, { scope: agent, agent })).to.include('write only inside `/home/ana/shop` and `/tmp`.')
+      const agent = await host.agents.create({ id: 'coder', model: 'm', cwd: '/home/ana/shop' })
+      expect(await snapshotText(app, { scope: agent, agent })).to.include('write only inside `/home/ana/shop` and `/tmp`.')
     })
 
     it('disposing the plugin removes both contexts', async () => {
@@ -128,7 +131,7 @@ describe('dsh-plugin-policies: sandbox:policy and approval:policy', () => {
     it('a config change reaches the next request as a new snapshot; the system prompt is not re-sent', async () => {
       const fiber = app.plugin(Policies, { sandbox: { mode: 'workspace-write' }, approval: { mode: 'on-request' } })
       await fiber
-      const agent = await (await host(app)).agents.create({ id: 'coder', model: 'm' })
+      const agent = await host.agents.create({ id: 'coder', model: 'm' })
       const first = await agent.step('Fix the failing test.')
       expect(first.messages.map((m) => m.role)).to.deep.equal(['system', 'user', 'user'])
       await fiber.update({ sandbox: { mode: 'read-only' }, approval: { mode: 'on-request' } })
@@ -144,7 +147,7 @@ describe('dsh-plugin-policies: sandbox:policy and approval:policy', () => {
     it('an unchanged config adds no snapshot; removing the plugin sends the none message once', async () => {
       const fiber = app.plugin(Policies, { ...NO_SECTIONS, sandbox: { mode: 'read-only' } })
       await fiber
-      const agent = await (await host(app)).agents.create({ id: 'coder', model: 'm' })
+      const agent = await host.agents.create({ id: 'coder', model: 'm' })
       await agent.step('one')
       const second = await agent.step('two')
       expect(second.messages.filter((m) => m.content?.startsWith(RUNTIME_CONTEXT_HEADING))).to.have.length(1)
@@ -157,21 +160,20 @@ describe('dsh-plugin-policies: sandbox:policy and approval:policy', () => {
 
     it('loaded through a preset, the policies shadow the deployment\'s for that preset\'s agents only', async () => {
       await app.plugin(Policies, { ...NO_SECTIONS, sandbox: { mode: 'workspace-write' } })
-      const creator = await host(app)
-      const preset = creator.agents.definePreset('reviewer')
+      const preset = host.agents.definePreset('reviewer')
       await preset.ctx.plugin(Policies, { ...NO_SECTIONS, sandbox: { mode: 'read-only' }, approval: { mode: 'never' } })
-      const reviewer = await creator.agents.create({ id: 'rev', model: 'm', preset: 'reviewer' })
-      const coder = await creator.agents.create({ id: 'dev', model: 'm' })
-      expect(await snapshot(app, { scope: reviewer, agent: reviewer })).to.equal(
+      const reviewer = await host.agents.create({ id: 'rev', model: 'm', preset: 'reviewer' })
+      const coder = await host.agents.create({ id: 'dev', model: 'm' })
+      expect(await snapshotText(app, { scope: reviewer, agent: reviewer })).to.equal(
         RUNTIME_CONTEXT_HEADING + '\n\n' + sandboxText({ mode: 'read-only', writableRoots: [], network: false }) + '\n\n' + approvalText('never'))
-      expect(await snapshot(app, { scope: coder, agent: coder })).to.equal(
+      expect(await snapshotText(app, { scope: coder, agent: coder })).to.equal(
         RUNTIME_CONTEXT_HEADING + '\n\n' + sandboxText({ mode: 'workspace-write', writableRoots: [], network: false }))
     })
   })
 
   it('the README shows the snapshot a configured deployment sends, with its byte count', async () => {
     await app.plugin(Policies, { ...NO_SECTIONS, sandbox: { mode: 'workspace-write', writableRoots: ['/srv/app', '/tmp'] }, approval: { mode: 'on-request' } })
-    const text = await snapshot(app)
+    const text = await snapshotText(app)
     const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8')
     expect(readme).to.include('```text\n' + text + '\n```')
     expect(readme).to.include(`${Buffer.byteLength(text)} bytes`)

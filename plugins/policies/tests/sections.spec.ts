@@ -2,11 +2,11 @@ import { readFile } from 'node:fs/promises'
 import { expect } from 'chai'
 import type { Context } from 'cordis'
 import Policies, { DEFAULT_PLAN_TEXT, DEFAULT_TEAM_TEXT } from 'dsh-plugin-policies'
-import { boot, host, prompt, rejection, snapshot } from './helpers.js'
+import { bootApp, pluginContext, promptText, rejection, snapshotText } from 'dsh-testing'
 
 describe('dsh-plugin-policies: plan:policy and team:policy', () => {
   let app: Context
-  beforeEach(async () => { app = await boot() })
+  beforeEach(async () => { app = (await bootApp({ systemPrompt: { includeHarnessIdentity: false }, agents: true })).app })
 
   it('registers both sections at their named placements with the built-in texts', async () => {
     await app.plugin(Policies)
@@ -15,7 +15,7 @@ describe('dsh-plugin-policies: plan:policy and team:policy', () => {
       ['plan:policy', app.systemPrompt.getSectionOrder('plan:policy'), DEFAULT_PLAN_TEXT, 'dsh-plugin-policies'],
       ['team:policy', app.systemPrompt.getSectionOrder('team:policy'), DEFAULT_TEAM_TEXT, 'dsh-plugin-policies'],
     ])
-    expect(await prompt(app)).to.equal(DEFAULT_PLAN_TEXT + '\n\n' + DEFAULT_TEAM_TEXT)
+    expect(await promptText(app)).to.equal(DEFAULT_PLAN_TEXT + '\n\n' + DEFAULT_TEAM_TEXT)
   })
 
   it('the built-in texts open with their headings', () => {
@@ -32,24 +32,24 @@ describe('dsh-plugin-policies: plan:policy and team:policy', () => {
   it('with no sandbox or approval mode configured, no runtime context is registered', async () => {
     await app.plugin(Policies)
     expect((await app.systemPrompt.assemble()).contexts).to.deep.equal([])
-    expect(await snapshot(app)).to.equal('')
+    expect(await snapshotText(app)).to.equal('')
   })
 
   it('enabled: false leaves a section out', async () => {
     await app.plugin(Policies, { team: { enabled: false } })
-    expect(await prompt(app)).to.equal(DEFAULT_PLAN_TEXT)
+    expect(await promptText(app)).to.equal(DEFAULT_PLAN_TEXT)
   })
 
   it('a text override replaces the section and is interpolated as a strict template', async () => {
-    const facts = await host(app, 'facts')
+    const facts = await pluginContext(app, 'facts', ['systemPrompt', 'agents'])
     facts.systemPrompt.variable('tracker', () => 'PROJ')
     await app.plugin(Policies, { plan: { text: 'Open a {{tracker}} ticket for every plan.' }, team: { enabled: false } })
-    expect(await prompt(app)).to.equal('Open a PROJ ticket for every plan.')
+    expect(await promptText(app)).to.equal('Open a PROJ ticket for every plan.')
   })
 
   it('an override naming an unknown variable fails the assembly with the variable and the section named', async () => {
     await app.plugin(Policies, { plan: { text: 'Plan in {{language}}.' }, team: { enabled: false } })
-    const error = await rejection(prompt(app))
+    const error = await rejection(promptText(app))
     expect(error.message).to.match(/^unknown prompt variable "\{\{language\}\}" in section "plan:policy"; registered variables: /)
   })
 
@@ -61,14 +61,14 @@ describe('dsh-plugin-policies: plan:policy and team:policy', () => {
 
   it('accepts a blank text when the section is disabled', async () => {
     await app.plugin(Policies, { plan: { enabled: false, text: '' }, team: { enabled: false } })
-    expect(await prompt(app)).to.equal('')
+    expect(await promptText(app)).to.equal('')
   })
 
   it('disposing the plugin removes the sections', async () => {
     const fiber = app.plugin(Policies)
     await fiber
     await fiber.dispose()
-    expect(await prompt(app)).to.equal('')
+    expect(await promptText(app)).to.equal('')
   })
 
   it('the README shows the exact built-in texts with their byte counts', async () => {

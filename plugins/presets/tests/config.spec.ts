@@ -1,7 +1,8 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
 import Presets, { Config, PresetConfigError, resolvePresets, type PresetConfig } from 'dsh-presets'
-import { boot, DEPLOYMENT, host, loadPresets, PLAN, rejection, stepAgent } from './helpers.js'
+import { rejection, thrown } from 'dsh-testing'
+import { boot, DEPLOYMENT, loadPresets, PLAN, stepAgent } from './helpers.js'
 
 const RULE = '(variable names match /^[a-z][a-z0-9_]*$/)'
 
@@ -90,13 +91,7 @@ describe('dsh-presets: config', () => {
     for (const [what, config, message] of INVALID) {
       it(`refuses ${what}, naming the culprit`, () => {
         expect(() => resolvePresets(config)).to.throw(PresetConfigError, message)
-        let error: unknown
-        try {
-          resolvePresets(config)
-        } catch (e) {
-          error = e
-        }
-        expect((error as Error).message).to.equal(message)
+        expect(thrown(() => resolvePresets(config)).message).to.equal(message)
       })
     }
 
@@ -110,9 +105,8 @@ describe('dsh-presets: config', () => {
     })
 
     it('accepts unknown variable names in a persona at load; rendering then fails naming the section', async () => {
-      const app = await boot()
+      const { app, host: ctx } = await boot()
       await loadPresets(app, { presets: [{ id: 'rev', persona: 'Today is {{date}}.' }] })
-      const ctx = await host(app)
       const agent = await ctx.agents.create({ id: 'r', model: 'm', preset: 'rev' })
       const error = await rejection(agent.step())
       expect(error.message).to.equal('unknown prompt variable "{{date}}" in section "deployment:persona"; registered variables: cwd, model, provider')
@@ -122,9 +116,10 @@ describe('dsh-presets: config', () => {
 
   describe('a refused load', () => {
     let app: Context
+    let host: Context
 
     beforeEach(async () => {
-      app = await boot()
+      ({ app, host } = await boot())
     })
 
     it('rejects with the error naming the preset and leaves nothing behind', async () => {
@@ -132,12 +127,11 @@ describe('dsh-presets: config', () => {
       expect(error.message).to.equal(`preset "rev" persona is not a valid prompt template: malformed prompt variable reference "{{ x }}" at line 1, column 1 ${RULE}`)
       expect(app.agents.presetIds()).to.deep.equal([])
       expect(app.presets).to.equal(undefined)
-      expect((await stepAgent(await host(app), 'solo')).system).to.equal(`${DEPLOYMENT}\n\n${PLAN}`)
+      expect((await stepAgent(host, 'solo')).system).to.equal(`${DEPLOYMENT}\n\n${PLAN}`)
     })
 
     it('rejects a preset id another plugin already defined, and takes back the presets it had mounted', async () => {
-      const other = await host(app)
-      other.agents.definePreset('taken')
+      host.agents.definePreset('taken')
       const error = await rejection(app.plugin(Presets, { presets: [{ id: 'first', persona: 'First.' }, { id: 'taken' }] }))
       expect(error.message).to.equal('preset "taken" is already defined')
       expect(app.agents.presetIds()).to.deep.equal(['taken'])

@@ -1,9 +1,10 @@
-import { expect } from 'chai'
-import { Context, Logger, type Message } from 'cordis'
-import Agents, { type Agent } from 'dsh-agent'
+import type { Context } from 'cordis'
+import type { Agent } from 'dsh-agent'
 import Presets, { type Config } from 'dsh-presets'
-import SystemPrompt from 'dsh-system-prompt'
-import ToolRegistry from 'dsh-tools'
+import { bootApp, type BootedApp } from 'dsh-testing'
+
+// The helpers every package shares (bootApp, captureLogs, rejection) come from `dsh-testing`; these
+// set up the deployment the presets are mounted in and read what an agent sends.
 
 /** The deployment persona every agent without a preset persona gets. */
 export const DEPLOYMENT = 'You are the deployment\'s assistant.'
@@ -35,17 +36,22 @@ export const Tools = {
   },
 }
 
-/** A booted app: the three services, the shared plugin and (unless `tools: false`) the tools. */
-export async function boot(options: { tools?: boolean } = {}): Promise<Context> {
-  const app = new Context()
-  await app.plugin(SystemPrompt, { includeHarnessIdentity: false, persona: DEPLOYMENT })
-  if (options.tools !== false) {
-    await app.plugin(ToolRegistry)
-    await app.plugin(Tools, {})
-  }
-  await app.plugin(Agents)
-  await app.plugin(Shared)
-  return app
+/**
+ * A booted app: the three services (unless `tools: false`, the tool registry and the tools are left out),
+ * the tools and the shared plugin, and a host plugin injecting `systemPrompt` and `agents` (agents are
+ * created through it).
+ */
+export async function boot(options: { tools?: boolean } = {}): Promise<BootedApp> {
+  const withTools = options.tools !== false
+  const booted = await bootApp({
+    systemPrompt: { includeHarnessIdentity: false, persona: DEPLOYMENT },
+    tools: withTools,
+    agents: true,
+    host: { inject: ['systemPrompt', 'agents'] },
+  })
+  if (withTools) await booted.app.plugin(Tools, {})
+  await booted.app.plugin(Shared)
+  return booted
 }
 
 /** Loads the presets plugin with `config` and resolves to its fiber (to dispose it). */
@@ -53,14 +59,6 @@ export async function loadPresets(app: Context, config: Partial<Config>): Promis
   const fiber = app.plugin(Presets, config)
   await fiber
   return fiber as unknown as { dispose(): Promise<unknown> }
-}
-
-/** A plugin context injecting what creating agents needs, resolved once it is active. */
-export async function host(app: Context, inject: string[] = ['systemPrompt', 'agents']): Promise<Context> {
-  let captured: Context | undefined
-  await app.plugin({ name: 'host', inject, apply(ctx: Context) { captured = ctx } })
-  expect(captured, 'host plugin was not applied').to.not.equal(undefined)
-  return captured!
 }
 
 /** Creates an agent through `ctx` and takes one step; resolves to the agent and what the step produced. */
@@ -73,27 +71,4 @@ export async function stepAgent(ctx: Context, id: string, preset?: string) {
 export async function toolNames(agent: Agent): Promise<string[]> {
   const { request } = await agent.stepDetailed()
   return (request.tools ?? []).map((tool) => tool.function.name)
-}
-
-/** Every log line of `app` from now on, formatted without colours, as `<type> <name>: <text>`. */
-export function captureLogs(app: Context): string[] {
-  const lines: string[] = []
-  app.logger.exporter({
-    colors: false,
-    export(message: Message) {
-      lines.push(`${message.type} ${message.name}: ${Logger.format({ colors: false, export() {} }, message)}`)
-    },
-  })
-  return lines
-}
-
-/** Awaits `promise`, fails the test if it resolves, and returns the rejection reason. */
-export async function rejection(promise: PromiseLike<unknown>): Promise<Error> {
-  try {
-    await promise
-  } catch (error) {
-    expect(error).to.be.instanceOf(Error)
-    return error as Error
-  }
-  expect.fail('expected a rejection')
 }

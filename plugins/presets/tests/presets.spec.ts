@@ -1,7 +1,8 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
 import ToolRegistry from 'dsh-tools'
-import { boot, DEPLOYMENT, host, loadPresets, PLAN, SNAPSHOT, stepAgent, Tools, toolNames } from './helpers.js'
+import { rejection } from 'dsh-testing'
+import { boot, DEPLOYMENT, loadPresets, PLAN, SNAPSHOT, stepAgent, Tools, toolNames } from './helpers.js'
 
 const REVIEWER = 'You review changes for {{model}}.'
 
@@ -10,8 +11,7 @@ describe('dsh-presets: mounting presets', () => {
   let ctx: Context
 
   beforeEach(async () => {
-    app = await boot()
-    ctx = await host(app)
+    ({ app, host: ctx } = await boot())
   })
 
   describe('persona', () => {
@@ -93,20 +93,20 @@ describe('dsh-presets: mounting presets', () => {
     })
 
     it('does not need the tools service when no preset restricts tools', async () => {
-      const bare = await boot({ tools: false })
+      const { app: bare, host: creator } = await boot({ tools: false })
       await loadPresets(bare, { presets: [{ id: 'review', persona: REVIEWER }] })
-      const agent = await (await host(bare)).agents.create({ id: 'r', model: 'm', preset: 'review' })
+      const agent = await creator.agents.create({ id: 'r', model: 'm', preset: 'review' })
       expect((await agent.stepDetailed()).system).to.equal(`You review changes for m.\n\n${PLAN}`)
     })
 
     it('loads without the tools service and applies a restriction once the service and its tools arrive', async () => {
-      const bare = await boot({ tools: false })
+      const { app: bare, host: creator } = await boot({ tools: false })
       await loadPresets(bare, { presets: [{ id: 'safe', persona: REVIEWER, tools: { deny: ['bash'] } }] })
       expect(bare.presets.ids()).to.deep.equal(['safe'])
       expect(bare.presets.unresolvedTools('safe')).to.deep.equal(['bash'])
       await bare.plugin(ToolRegistry)
       await bare.plugin(Tools, {})
-      const agent = await (await host(bare)).agents.create({ id: 's', model: 'm', preset: 'safe' })
+      const agent = await creator.agents.create({ id: 's', model: 'm', preset: 'safe' })
       expect(await toolNames(agent)).to.deep.equal(['read', 'write'])
       expect(bare.presets.unresolvedTools('safe')).to.deep.equal([])
     })
@@ -134,7 +134,7 @@ describe('dsh-presets: mounting presets', () => {
         { role: 'user', content: SNAPSHOT },
       ])
       expect(app.agents.presetIds()).to.deep.equal([])
-      await expectRejection(ctx.agents.create({ id: 'late', model: 'm', preset: 'review' }), 'unknown preset "review"; known presets: (none)')
+      expect((await rejection(ctx.agents.create({ id: 'late', model: 'm', preset: 'review' }))).message).to.equal('unknown preset "review"; known presets: (none)')
     })
 
     it('takes the presets service away with the plugin', async () => {
@@ -145,14 +145,3 @@ describe('dsh-presets: mounting presets', () => {
     })
   })
 })
-
-async function expectRejection(promise: Promise<unknown>, message: string): Promise<void> {
-  let error: unknown
-  try {
-    await promise
-  } catch (e) {
-    error = e
-  }
-  expect(error).to.be.instanceOf(Error)
-  expect((error as Error).message).to.equal(message)
-}

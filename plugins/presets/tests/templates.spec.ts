@@ -4,22 +4,22 @@ import {
   BUILTIN_TEMPLATES, CODER_TEMPLATE, PLANNER_TEMPLATE, REVIEWER_TEMPLATE, storePreset, validatePromptTemplate,
 } from 'dsh-presets'
 import { validatePromptTemplate as fromSystemPrompt } from 'dsh-system-prompt'
-import { boot, captureLogs, DEPLOYMENT, host, loadPresets, PLAN, stepAgent } from './helpers.js'
+import { captureLogs, rejection, type CapturedLog } from 'dsh-testing'
+import { boot, DEPLOYMENT, loadPresets, PLAN, stepAgent } from './helpers.js'
 
 const KNOWN = 'known templates: coder, planner, reviewer'
 
 describe('dsh-presets: templates and stored forms', () => {
   let app: Context
   let ctx: Context
-  let logs: string[]
+  let logs: CapturedLog[]
 
   beforeEach(async () => {
-    app = await boot()
-    ctx = await host(app)
+    ({ app, host: ctx } = await boot())
     logs = captureLogs(app)
   })
 
-  const warnings = () => logs.filter((line) => line.startsWith('warn '))
+  const warnings = () => logs.filter((log) => log.type === 'warn').map((log) => log.line)
 
   describe('built-in templates', () => {
     it('are coder, planner and reviewer, with real text', () => {
@@ -156,13 +156,8 @@ describe('dsh-presets: templates and stored forms', () => {
 
     it('refuses a text that is not a string', async () => {
       await loadPresets(app, {})
-      let error: unknown
-      try {
-        await app.presets.validate(undefined as unknown as string)
-      } catch (e) {
-        error = e
-      }
-      expect((error as Error).message).to.equal('presets.validate(text) needs the template text as a string, received undefined')
+      const error = await rejection(() => app.presets.validate(undefined as unknown as string))
+      expect(error.message).to.equal('presets.validate(text) needs the template text as a string, received undefined')
     })
   })
 })

@@ -7,11 +7,14 @@ import Shell, {
 } from 'dsh-plugin-shell'
 import { renderPrompt } from 'dsh-system-prompt'
 import { validateParameters } from 'dsh-tools'
-import { boot, host, ownSections, rejection } from './helpers.js'
+import { bootApp, ownSections, pluginContext, rejection } from 'dsh-testing'
 
 describe('dsh-plugin-shell', () => {
   let app: Context
-  beforeEach(async () => { app = await boot() })
+  let host: Context
+  beforeEach(async () => {
+    ({ app, host } = await bootApp({ systemPrompt: { includeHarnessIdentity: false }, tools: true, agents: true }))
+  })
 
   describe('registration', () => {
     it('registers the bash schema with the built-in description and parameters', async () => {
@@ -41,7 +44,7 @@ describe('dsh-plugin-shell', () => {
       await app.plugin(Filesystem)
       await app.plugin(Shell)
       const assembly = await app.systemPrompt.assemble()
-      expect(ownSections(assembly.sections)).to.deep.equal(['tool:bash', 'tool:read', 'tool:write', 'tool:edit', 'tool:glob', 'tool:grep'])
+      expect(ownSections(assembly)).to.deep.equal(['tool:bash', 'tool:read', 'tool:write', 'tool:edit', 'tool:glob', 'tool:grep'])
       const prompt = renderPrompt(assembly)
       expect(prompt.startsWith(bashGuidance(DEFAULT_LIMITS) + '\n\n## read\n')).to.equal(true)
     })
@@ -80,7 +83,7 @@ describe('dsh-plugin-shell', () => {
       await app.plugin(Shell, { includeGuidance: false })
       const assembly = await app.systemPrompt.assemble()
       expect(assembly.tools.map((t) => t.name)).to.deep.equal(['bash'])
-      expect(ownSections(assembly.sections)).to.deep.equal([])
+      expect(ownSections(assembly)).to.deep.equal([])
     })
 
     it('refuses a default timeout above the maximum with a message naming both keys', async () => {
@@ -109,7 +112,7 @@ describe('dsh-plugin-shell', () => {
       await rejection(app.plugin(Shell, { defaultTimeoutMs: 700_000 }))
       const assembly = await app.systemPrompt.assemble()
       expect(assembly.tools).to.deep.equal([])
-      expect(ownSections(assembly.sections)).to.deep.equal([])
+      expect(ownSections(assembly)).to.deep.equal([])
       expect(app.systemPrompt.stats().entries).to.equal(before)
     })
   })
@@ -122,7 +125,7 @@ describe('dsh-plugin-shell', () => {
       await fiber.dispose()
       const assembly = await app.systemPrompt.assemble()
       expect(assembly.tools).to.deep.equal([])
-      expect(ownSections(assembly.sections)).to.deep.equal([])
+      expect(ownSections(assembly)).to.deep.equal([])
       expect(app.systemPrompt.stats().entries).to.equal(before)
       expect(app.tools.stats().entries).to.equal(0)
     })
@@ -160,7 +163,7 @@ describe('dsh-plugin-shell', () => {
   describe('through an agent', () => {
     it('the request carries the bash function and the guidance as the opening system message', async () => {
       await app.plugin(Shell)
-      const agent = await (await host(app)).agents.create({ id: 'coder', model: 'm' })
+      const agent = await host.agents.create({ id: 'coder', model: 'm' })
       const request = await agent.step('List the tests.')
       expect(request.tools).to.deep.equal([{
         type: 'function', function: { name: 'bash', description: bashDescription(DEFAULT_LIMITS), parameters: bashParameters(DEFAULT_LIMITS) },
@@ -173,10 +176,9 @@ describe('dsh-plugin-shell', () => {
 
     it('an agent whose scope denies bash sees neither the schema nor its guidance; others still do', async () => {
       await app.plugin(Shell)
-      const creator = await host(app)
-      const reviewer = await creator.agents.create({ id: 'reviewer', model: 'm' })
+      const reviewer = await host.agents.create({ id: 'reviewer', model: 'm' })
       reviewer.ctx.tools.restrict({ deny: ['bash'] })
-      const other = await creator.agents.create({ id: 'other', model: 'm' })
+      const other = await host.agents.create({ id: 'other', model: 'm' })
       const denied = await reviewer.step('Review.')
       expect(denied.tools).to.equal(undefined)
       expect(denied.messages).to.deep.equal([{ role: 'user', content: 'Review.' }])

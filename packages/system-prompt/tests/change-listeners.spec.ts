@@ -1,0 +1,48 @@
+import { expect } from 'chai'
+import { bootApp, captureLogs, loadPlugin, ownSections } from 'dsh-testing'
+import { BARE } from './helpers.js'
+
+describe('dsh-system-prompt: a throwing system-prompt/change listener', () => {
+  it('cannot veto a registration: the section stands, the disposer works, the failure is a warning', async () => {
+    const { app, host } = await bootApp({ systemPrompt: BARE })
+    const logs = captureLogs(app)
+    host.on('system-prompt/change', () => { throw new Error('listener broke') })
+    const dispose = host.systemPrompt.section({ name: 'rules', order: 1, text: 'Be brief.' })
+    expect(ownSections(await app.systemPrompt.assemble())).to.deep.equal(['rules'])
+    dispose()
+    expect(ownSections(await app.systemPrompt.assemble())).to.deep.equal([])
+    expect(logs.map((log) => log.line)).to.deep.equal([
+      'warn dsh-system-prompt: a system-prompt/change listener failed on register of section "rules": listener broke',
+      'warn dsh-system-prompt: a system-prompt/change listener failed on dispose of section "rules": listener broke',
+    ])
+  })
+
+  it('cannot stop a disposal: disposing the plugin removes every entry it made', async () => {
+    const { app, host } = await bootApp({ systemPrompt: BARE })
+    captureLogs(app)
+    const before = app.systemPrompt.stats().entries
+    host.on('system-prompt/change', () => { throw new Error('listener broke') })
+    const plugin = await loadPlugin(app, 'team', ['systemPrompt'])
+    plugin.ctx.systemPrompt.variable('team', () => 'core')
+    plugin.ctx.systemPrompt.section({ name: 'rules', order: 1, text: 'Team {{team}}.' })
+    expect(app.systemPrompt.stats().entries).to.equal(before + 2)
+    await plugin.dispose()
+    expect(app.systemPrompt.stats().entries).to.equal(before)
+  })
+})
+
+describe('dsh-tools: a throwing tools/change listener', () => {
+  it('cannot veto a tool registration; the failure is a warning', async () => {
+    const { app, host } = await bootApp({ systemPrompt: BARE, tools: true })
+    const logs = captureLogs(app)
+    host.on('tools/change', () => { throw new Error('listener broke') })
+    const dispose = host.tools.register({ name: 'ls', description: 'List.', parameters: { type: 'object', properties: {} } })
+    expect((await app.systemPrompt.assemble()).tools.map((tool) => tool.name)).to.deep.equal(['ls'])
+    dispose()
+    expect((await app.systemPrompt.assemble()).tools).to.deep.equal([])
+    expect(logs.map((log) => log.line)).to.deep.equal([
+      'warn dsh-tools: a tools/change listener failed on register of tool "ls": listener broke',
+      'warn dsh-tools: a tools/change listener failed on dispose of tool "ls": listener broke',
+    ])
+  })
+})

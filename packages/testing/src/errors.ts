@@ -1,0 +1,39 @@
+/**
+ * Every message `dsh-testing` fails a test with, made in one place. The helpers throw plain `Error`s
+ * (no assertion library), so mocha reports them as failures whatever the test asserts with.
+ * @module
+ */
+
+/** Shows a value in a message: JSON where possible, cut to 200 characters. */
+function show(value: unknown): string {
+  if (typeof value === 'function') return `a function ${value.name || '(anonymous)'}`
+  let text: string | undefined
+  try {
+    text = JSON.stringify(value)
+  } catch {
+    text = undefined
+  }
+  return (text ?? String(value)).slice(0, 200)
+}
+
+/** A helper's plugin was loaded but never applied (a service it injects is missing). */
+export const pluginNotApplied = (name: string, inject: readonly string[]) =>
+  new Error(`plugin "${name}" was not applied: is every service it injects loaded? (inject: ${inject.length ? inject.join(', ') : '(none)'})`)
+
+/** `bootApp()` was asked for a service without `systemPrompt`, which every other service injects. */
+export const serviceNeedsPrompt = (service: string) =>
+  new Error(`bootApp(): "${service}" injects systemPrompt, so it needs the systemPrompt option as well`)
+
+/** `thrown(fn)`: `fn` returned instead of throwing. */
+export const expectedThrow = (value: unknown) =>
+  new Error(value instanceof Promise
+    ? 'expected the call to throw, but it returned a promise (use rejection() for async calls)'
+    : `expected the call to throw, but it returned ${show(value)}`)
+
+/** `rejection(subject)`: the promise resolved. */
+export const expectedRejection = (value: unknown) =>
+  new Error(`expected a rejection, but it resolved to ${show(value)}`)
+
+/** The thrown or rejected value is not an instance of the expected class. */
+export const wrongErrorType = (expected: string, value: unknown) =>
+  new Error(`expected ${expected === 'Error' ? 'an Error' : `a ${expected}`}, but got ${value instanceof Error ? `${value.name}: ${value.message}` : show(value)}`)
