@@ -3,21 +3,11 @@
  * sections, 30 tool schemas from 3 providers, 5 runtime contexts, a toolOrder, two assemble listeners,
  * and an agent scope that shadows 3 sections and 2 variables.
  */
+import { random } from 'dsh-testing'
 import type { Context } from 'cordis'
 import { createScope, type ScopeHandle } from 'dsh-scope'
 import { TOOL_ORDER_REST, type PromptAssembly, type ToolSchema } from 'dsh-system-prompt'
 
-/** A small, fast, seedable PRNG (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const WORDS = ('the agent reads files before editing them and keeps each change small so a reviewer can follow ' +
   'what happened run tests after every edit report failures with the command and its output prefer ' +

@@ -32,4 +32,4 @@ await Promise.all(entries.map(async (dir) => {
     logLevel: 'warning',
   })
 }))
-console.log(`built ${entries.length} packages`)
+console.error(`built ${entries.length} packages`)

@@ -5,7 +5,7 @@ import { expect } from 'chai'
 import type { Context } from 'cordis'
 import { createScope } from 'dsh-scope'
 import { renderPrompt, type PromptAssembly } from 'dsh-system-prompt'
-import { SOAK } from '../../system-prompt/tests/reliability-reference.js'
+import { SOAK } from 'dsh-testing'
 import { bookkeeping, cycle, workbench, type Workbench } from './reliability-leak-probe.js'
 import { rejection, tick } from 'dsh-testing'
 

@@ -13,8 +13,9 @@ import { pathToFileURL } from 'node:url'
 import { expect } from 'chai'
 import { parseKeyPath } from 'dsh-loader'
 import type * as Yaml from 'yaml'
-import { SOAK } from '../../system-prompt/tests/reliability-reference.js'
-import { brokenCorpus, random, type BrokenCase } from '../../loader/tests/reliability-corpus.js'
+import { SOAK } from 'dsh-testing'
+import { random } from 'dsh-testing'
+import { brokenCorpus, type BrokenCase } from '../../loader/tests/reliability-corpus.js'
 import { assertBuilt, cli, lines, runAll, type Run } from './helpers.js'
 
 const SEED = 0x5eed_0c11

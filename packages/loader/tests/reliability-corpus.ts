@@ -2,6 +2,7 @@
  * A corpus of broken deployments, generated from a seed (nothing is committed but this generator): each
  * case is one mutation of a valid deployment, with what the loader must report about it.
  */
+import { random } from 'dsh-testing'
 import { parseDocument } from 'yaml'
 
 /** One broken deployment. */
@@ -16,17 +17,6 @@ export interface BrokenCase {
   lineOnly?: number
 }
 
-/** A small, seedable PRNG (mulberry32): the same seed gives the same corpus on every machine. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** The valid deployment every case starts from, as lines (`GREETER` is the fixture plugin's path). */
 function baseLines(greeter: string): string[] {

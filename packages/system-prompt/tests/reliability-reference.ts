@@ -122,5 +122,3 @@ export function outcomeOf(render: () => string): Outcome {
   }
 }
 
-/** Whether the soak mode is on (`DSH_SOAK=1`): property tests then run their long counts. */
-export const SOAK = process.env.DSH_SOAK === '1'

@@ -3,7 +3,8 @@ import fc from 'fast-check'
 import {
   interpolate, PromptError, renderContextSnapshot, renderPrompt, type AssembledContext, type AssembledSection,
 } from 'dsh-system-prompt'
-import { outcomeOf, referenceInterpolate, referencePrompt, referenceSnapshot, SOAK, SUFFIX } from './reliability-reference.js'
+import { SOAK } from 'dsh-testing'
+import { outcomeOf, referenceInterpolate, referencePrompt, referenceSnapshot, SUFFIX } from './reliability-reference.js'
 
 // Normal runs stay well inside the suite's budget; `DSH_SOAK=1` runs the long counts (1,000,000 texts).
 const RUNS = SOAK ? 1_000_000 : 20_000

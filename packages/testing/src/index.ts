@@ -15,3 +15,5 @@ export { promptText, snapshotText, ownSections, PERSONA_PIECES } from './rendere
 export { scope } from './scope.js'
 export { tool, objectSchema } from './tool.js'
 export * as TestingErrors from './errors.js'
+export { random } from './random.js'
+export { SOAK } from './soak.js'

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
-import { SOAK } from '../../system-prompt/tests/reliability-reference.js'
+import { SOAK } from 'dsh-testing'
 import { activate, expectModel } from './reliability-runner.js'
 import { worlds, type World } from './reliability-world.js'
 import { bootApp, pluginContext } from 'dsh-testing'

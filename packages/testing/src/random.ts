@@ -1,0 +1,17 @@
+/**
+ * A small, fast, seedable PRNG (mulberry32) for generated workloads and corpora: the same seed gives the
+ * same sequence on every machine. Not for anything that needs unpredictability.
+ * @module
+ */
+
+/** A generator of numbers in [0, 1) for `seed`. */
+export function random(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
