@@ -1,6 +1,6 @@
 import { Context, Service } from 'cordis'
 import z from 'schemastery'
-import { createScope, type ScopeHandle, type ScopeKey } from 'dsh-scope'
+import { createScope, ownEffect, type ScopeHandle, type ScopeKey } from 'dsh-scope'
 import { markNoShadow, type SystemPrompt } from 'dsh-system-prompt'
 import { Agent } from './agent.js'
 import type { PromptChangePolicy } from './conversation.js'
@@ -98,10 +98,11 @@ export class Agents extends Service {
     const logger = this.ctx.logger('dsh-agent')
     agent.attach(scope, this.ctx.reflect.trace(this.prompt) as SystemPrompt, (message) => logger.debug(`agent=${id} ${message}`))
     this.live.set(id, agent)
-    scope.ctx.effect(() => () => {
+    // Owned by the scope without making it a Cordis fiber of its own (see dsh-scope's ownEffect).
+    ownEffect(scope.ctx, () => {
       agent.markDisposed()
       if (this.live.get(id) === agent) this.live.delete(id)
-    }, `agents.create(${JSON.stringify(id)})`)
+    })
     return agent
   }
 
@@ -117,9 +118,9 @@ export class Agents extends Service {
     const scope = createScope(this.ctx, key, { label: `preset:${id}` })
     const handle: PresetHandle = { id, key: scope.key, ctx: scope.ctx, dispose: () => scope.dispose() }
     this.presets.set(id, handle)
-    scope.ctx.effect(() => () => {
+    ownEffect(scope.ctx, () => {
       if (this.presets.get(id) === handle) this.presets.delete(id)
-    }, `agents.definePreset(${JSON.stringify(id)})`)
+    })
     return handle
   }
 

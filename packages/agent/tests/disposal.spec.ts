@@ -35,6 +35,19 @@ describe('dsh-agent: disposal', () => {
     expect(leftover.tools.map((t) => t.name)).to.deep.equal(['read'])
   })
 
+  it('agents and presets cost no Cordis plugin of their own unless something needs one', async () => {
+    const plugins = () => [...app.registry.values()].reduce((count, runtime) => count + runtime.fibers.length, 0)
+    const before = plugins()
+    const preset = harness.agents.definePreset('light')
+    const agents = await Promise.all(Array.from({ length: 5 }, (_, i) => harness.agents.create({ id: `a${i}`, model: 'm', preset: 'light' })))
+    agents[0].ctx.systemPrompt.section({ name: 'note', order: 1, text: 'Agent note.' })
+    expect(plugins()).to.equal(before)
+    await Promise.all(agents.map((agent) => agent.dispose()))
+    await preset.dispose()
+    expect(harness.agents.list()).to.deep.equal([])
+    expect(harness.agents.presetIds()).to.deep.equal([])
+  })
+
   it('dispose() is idempotent, and the id can be used again afterwards', async () => {
     const agent = await harness.agents.create({ id: 'a', model: 'deepseek-chat' })
     await Promise.all([agent.dispose(), agent.dispose()])

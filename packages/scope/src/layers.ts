@@ -105,12 +105,12 @@ export class ScopedLayers<V> {
     return value
   }
 
-  /** Introspection: the number of layers held (the global layer counts while it exists) and of entries. */
   /** Introspection: how many memos keyed by a scope are held (released when the scope is disposed). */
   memoStats(): { scopeMemos: number } {
     return { scopeMemos: this.scopeMemos }
   }
 
+  /** Introspection: the number of layers held (the global layer counts while it exists) and of entries. */
   stats(): { layers: number; scopeLayers: number; entries: number } {
     let entries = 0
     for (const layer of this.layers.values()) entries += layer.entries.size

@@ -11,7 +11,7 @@
  * @module
  */
 import type { Context } from 'cordis'
-import { scopeOf } from 'dsh-scope'
+import { scopeOf, scopeChain } from 'dsh-scope'
 import type {} from 'dsh-tools'
 
 /** What the restriction plugin is given. */
@@ -35,7 +35,8 @@ export const PresetRestriction = {
     let applied: string | undefined
     let current: (() => void) | undefined
     const sync = () => {
-      const known = new Set(ctx.tools.view(scope).known)
+      // What the preset's scope inherits (tools.restrict() filters only that; its own tools stay visible).
+      const known = new Set(ctx.tools.view(scopeChain(ctx, scope)[1]).known)
       const allow = options.allow?.filter((name) => known.has(name))
       const deny = options.deny?.filter((name) => known.has(name))
       const signature = JSON.stringify([allow, deny])

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
 import ToolRegistry from 'dsh-tools'
-import { rejection } from 'dsh-testing'
+import { captureLogs, rejection } from 'dsh-testing'
 import { boot, DEPLOYMENT, loadPresets, PLAN, SNAPSHOT, stepAgent, Tools, toolNames } from './helpers.js'
 
 const REVIEWER = 'You review changes for {{model}}.'
@@ -90,6 +90,24 @@ describe('dsh-presets: mounting presets', () => {
       expect(await toolNames(agent)).to.deep.equal(['grep', 'read'])
       await fiber.dispose()
       expect(await toolNames(agent)).to.deep.equal(['bash', 'exec', 'glob', 'grep', 'read', 'write'])
+    })
+
+    it('keeps a tool registered through the preset\'s own scope visible, even when the preset lists its name', async () => {
+      const logs = captureLogs(app)
+      await loadPresets(app, { presets: [{ id: 'ro', tools: { allow: ['read', 'special'] } }] })
+      expect(app.presets.unresolvedTools('ro')).to.deep.equal(['special'])
+      // A plugin loaded through the preset's context registers in the preset's scope.
+      await ctx.agents.preset('ro')!.ctx.plugin({
+        name: 'preset-tool',
+        inject: ['tools'],
+        apply(scoped: Context) {
+          scoped.tools.register({ name: 'special', description: 'Only for this preset.', parameters: { type: 'object', properties: {} } })
+        },
+      })
+      // The preset's own tool is not inherited, so the restriction neither needs nor takes its name.
+      expect(app.presets.unresolvedTools('ro')).to.deep.equal(['special'])
+      expect(await toolNames(await ctx.agents.create({ id: 'r', model: 'm', preset: 'ro' }))).to.deep.equal(['read', 'special'])
+      expect(logs.filter((log) => log.type === 'warn' || log.type === 'error').map((log) => log.line)).to.deep.equal([])
     })
 
     it('does not need the tools service when no preset restricts tools', async () => {
