@@ -65,12 +65,19 @@ export interface AgentInit {
  * for the scope and returns the next request. Created by `ctx.agents.create()`.
  */
 export class Agent {
+  /** Unique among live agents. */
   readonly id: string
+  /** The model name sent in requests and offered as `{{model}}`. */
   readonly model: string
+  /** Offered as `{{provider}}`; absent when not given (then `{{provider}}` has no value). */
   readonly provider?: string
+  /** Offered as `{{cwd}}`; absent when not given (then `{{cwd}}` has no value). */
   readonly cwd?: string
+  /** The preset id whose standing scope is this agent's parent scope, if any. */
   readonly preset?: string
+  /** The parent agent of a sub-agent, if any. */
   readonly parent?: Agent
+  /** How a changed system prompt enters the requests: `append` (default) or `replace`. */
   readonly promptChange: PromptChangePolicy
   private readonly record_: ConversationEntry[] = []
   private disposed_ = false

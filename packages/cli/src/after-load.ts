@@ -98,10 +98,18 @@ async function checkToolOrder(host: Context, deployment: Deployment<CliSections>
   const problems: ProblemInput[] = []
   for (const [message, { where, culprit }] of found) {
     const text = where.length === targets.length ? message : inAssemblies(message, where)
-    if (message.startsWith(TOOL_ORDER_PREFIX)) problems.push({ entry: promptRow?.id, key: promptRow ? 'config.toolOrder' : undefined, message: text })
+    if (message.startsWith(TOOL_ORDER_PREFIX)) problems.push({ entry: promptRow?.id, key: promptRow ? toolOrderKey(promptRow.config, message) : undefined, message: text })
     else problems.push({ entry: deployment.entries.find((entry) => entry.fiber.name === culprit)?.id, message: text })
   }
   return problems
+}
+
+/** The key of the first unregistered name in `toolOrder` (so the line and column point at it), else of the list. */
+function toolOrderKey(config: unknown, message: string): string {
+  const name = /^toolOrder lists unregistered tools? "((?:[^"\\]|\\.)*)"/.exec(message)?.[1]
+  const order = (config as { toolOrder?: unknown } | undefined)?.toolOrder
+  const index = Array.isArray(order) && name !== undefined ? order.indexOf(name) : -1
+  return index < 0 ? 'config.toolOrder' : `config.toolOrder[${index}]`
 }
 
 /** A problem made here rather than by the loader (lenient mode), placed in the file like the loader would. */

@@ -6,7 +6,7 @@
  * @module
  */
 import z from 'schemastery'
-import { AGENT_KEYS, agentsNotList, duplicateAgentId, ownParent, parentNotBefore, unknownAgentKey } from './errors.js'
+import { AGENT_KEYS, agentsNotList, duplicateAgentId, emptyAgentValue, ownParent, parentNotBefore, unknownAgentKey } from './errors.js'
 
 /** One agent as declared in `agents:`. */
 export interface AgentSpec {
@@ -63,6 +63,9 @@ export function validateAgents(value: unknown): { value: AgentSpec[] } | { issue
       const path = (error as { options?: { path?: Array<string | number> } }).options?.path ?? []
       issues.push({ message: `$[${index}]${path.map((key) => typeof key === 'number' ? `[${key}]` : `.${key}`).join('')} ${schemaMessage(error)}`, path: [index, ...path] })
       return
+    }
+    for (const key of ['cwd', 'provider'] as const) {
+      if (row[key] === '') issues.push({ message: emptyAgentValue(index, key), path: [index, key] })
     }
     const first = seen.get(row.id)
     if (first !== undefined) issues.push({ message: duplicateAgentId(index, row.id, first), path: [index, 'id'] })

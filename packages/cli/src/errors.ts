@@ -32,6 +32,10 @@ export const usage = (message: string) => new CliError(message, 'usage', EXIT.us
 export const unknownAgent = (id: string, file: string, declared: readonly string[]) =>
   usage(`agent ${JSON.stringify(id)} is not declared in ${file}; declared agents: ${declared.length ? declared.join(', ') : '(none: the file has no agents: section)'}`)
 
+/** `--agent` given twice to `render` or `explain`, which show one agent. */
+export const oneAgentOnly = (command: string, first: string, second: string) =>
+  `${command} shows one agent, but --agent was given twice (${first}, ${second}); to compare two agents, run "dsh-prompt diff <deployment> --agent ${first} --agent ${second}"`
+
 /** `render --request` on a file without agents. */
 export const requestNeedsAgent = (file: string) =>
   usage(`--request needs an agent: ${file} declares none, and a request needs an agent's model (add an agents: section)`)
@@ -64,12 +68,18 @@ export const agentNotCreated = (id: string, message: string) => `agent ${JSON.st
 export const inAssemblies = (message: string, where: readonly string[]) => `${message} (in the assembly for ${where.join(', ')})`
 
 /** An assembly or render failure of one target; the cause's message follows. */
-export const renderFailed = (target: string, cause: unknown) =>
-  new CliError(`cannot render ${target}: ${describeError(cause)} (run "dsh-prompt check" to list every problem)`, 'render', EXIT.wrong, { cause })
+export const renderFailed = (target: string, cause: unknown) => {
+  const message = describeError(cause)
+  const valueless = /^prompt variable "\{\{([a-z][a-z0-9_]*)\}\}" has no value/.exec(message)
+  return new CliError(`cannot render ${target}: ${message}${valueless ? loopVariableHint(valueless[1]) : ''} (run "dsh-prompt check" to list every problem)`, 'render', EXIT.wrong, { cause })
+}
 
 /** Printed after the problem lines of a deployment that failed to load. */
 export const loadFailed = (file: string, count: number) =>
   `${file} could not be loaded: ${count} ${count === 1 ? 'problem' : 'problems'}`
+
+/** After two or more problems that start with a YAML syntax error: the later ones often follow from it. */
+export const YAML_CASCADE_HINT = '(the problems after the first YAML syntax error often follow from it: fix that one first, then run again)'
 
 // ---- agents: section --------------------------------------------------------------------------
 
@@ -93,6 +103,10 @@ export const duplicateAgentId = (index: number, id: string, first: number) =>
 export const parentNotBefore = (index: number, id: string, parent: string) =>
   `$[${index}].parent ${JSON.stringify(parent)} is not an agent listed before ${JSON.stringify(id)} (list parents before their children)`
 
+/** An agent's `cwd` or `provider` that is the empty string (often a `${VAR}` that is set but empty). */
+export const emptyAgentValue = (index: number, key: 'cwd' | 'provider') =>
+  `$[${index}].${key} is empty, so {{${key}}} would render as nothing (set a value or leave ${key} out; a \${VAR} that is set but empty gives "", \${VAR:-default} falls back to the default)`
+
 /** An agent naming itself as its parent. */
 export const ownParent = (index: number, id: string) => `$[${index}].parent names the agent itself (${JSON.stringify(id)})`
 
@@ -100,11 +114,17 @@ export const ownParent = (index: number, id: string) => `$[${index}].parent name
 
 /** A registered variable without a value in this agent's assembly, at a place in the text. */
 export const valuelessAt = (name: string, line: number, column: number) =>
-  `prompt variable "{{${name}}}" has no value for this assembly at line ${line}, column ${column}`
+  `prompt variable "{{${name}}}" has no value for this assembly at line ${line}, column ${column}${loopVariableHint(name)}`
+
+/** How to give the loop variables `cwd` and `provider` a value (they come from the agent's row); empty for others. */
+export const loopVariableHint = (name: string) =>
+  name === 'cwd' || name === 'provider' ? `; set ${name}: on the agent in agents:` : ''
 
 /** A section or context whose text differs between two renders in a row. */
 export const unstableText = (kind: 'section' | 'context', name: string, origin: string, byte: number) =>
-  `${kind} ${JSON.stringify(name)} (${origin}) renders differently on two renders in a row (from byte ${byte}): a clock or random value changes the ${kind === 'section' ? 'system prompt' : 'runtime context'} on every request and defeats the provider's prefix cache`
+  `${kind} ${JSON.stringify(name)} (${origin}) renders differently on two renders in a row (from byte ${byte}): a clock or random value ${kind === 'section'
+    ? 'changes the system prompt on every request and defeats the provider\'s prefix cache'
+    : 'changes the runtime context on every request, so every request appends a new snapshot message to the conversation (the cached prefix before it survives)'}`
 
 /** Two neighbouring first-party sections whose orders are less than ten apart. */
 export const placementsTooClose = (a: { name: string; order: number }, b: { name: string; order: number }) =>
@@ -113,9 +133,18 @@ export const placementsTooClose = (a: { name: string; order: number }, b: { name
 /** The assembly's `multiple complete prompt sections` message, with where each section comes from. */
 export const completeSections = (message: string, origins: readonly string[]) => `${message} (${origins.join('; ')})`
 
-/** A preset restriction naming tools no plugin registers (`dsh-presets`' `unresolvedTools`). */
+/** A preset `deny` list naming tools no plugin registers (`dsh-presets`' `unresolvedTools`). */
 export const unresolvedRestriction = (preset: string, names: readonly string[]) =>
   `preset ${JSON.stringify(preset)} restricts ${names.length === 1 ? 'a tool' : 'tools'} that no plugin registers: ${names.map((n) => JSON.stringify(n)).join(', ')} (such a name restricts nothing)`
+
+/**
+ * A preset `allow` list naming tools no plugin registers: the name lets nothing through, and when no
+ * allowed name is registered the preset's agents get no tool at all.
+ */
+export const unresolvedAllow = (preset: string, names: readonly string[], none: boolean) =>
+  `preset ${JSON.stringify(preset)} allows ${names.length === 1 ? 'a tool' : 'tools'} that no plugin registers: ${names.map((n) => JSON.stringify(n)).join(', ')} (${none
+    ? 'no name of its tools.allow is registered, so its agents get no tool at all'
+    : 'such a name allows nothing; its agents get only the registered tools of tools.allow'})`
 
 // ---- helpers ----------------------------------------------------------------------------------
 

@@ -29,11 +29,19 @@ export interface ExplainedText {
   dynamic: boolean
 }
 
-/** A section or context left out because it was empty after interpolation. */
+/**
+ * Why a section or context is left out: `empty` (no text after interpolation), `tool hidden` (the
+ * guidance of a tool that a restriction hides from this target), `complete` (a complete section is the
+ * whole prompt, so every other section is left out).
+ */
+export type DropReason = 'empty' | 'tool hidden' | 'complete'
+
+/** A section or context that the target's request does not carry, and why. */
 export interface DroppedText {
   name: string
   owner: string
   layer: string
+  reason: DropReason
 }
 
 /** One tool as sent. */
@@ -70,6 +78,8 @@ export interface Explanation {
   droppedSections: DroppedText[]
   contexts: ExplainedText[]
   droppedContexts: DroppedText[]
+  /** The complete section that is the whole system prompt, or `null` when none is active. */
+  completeSection: string | null
   /** `on`, or why the runtime context is off / empty. */
   runtimeContext: string
   tools: ExplainedTool[]
@@ -97,11 +107,20 @@ export function explain(booted: Booted, view: PromptView, tokenizer: Tokenizer):
       shadows: shadowsOf(inspected, part.name),
       dynamic: dynamicOf(inspected, part.name),
     }))
-  const dropped = (all: ReadonlyArray<{ name: string; owner?: string; scope?: ScopeKey }>, rendered: readonly RenderedPart[]): DroppedText[] => {
+  // A tool's guidance renders empty where the tool is hidden: say so, rather than "empty".
+  const toolView = booted.tools?.view(scope)
+  const hiddenTool = (name: string) => name.startsWith('tool:') && !!toolView
+    && toolView.known.includes(name.slice('tool:'.length)) && !toolView.names.has(name.slice('tool:'.length))
+  const dropped = (all: ReadonlyArray<{ name: string; owner?: string; scope?: ScopeKey }>, rendered: readonly RenderedPart[], reason: (name: string) => DropReason): DroppedText[] => {
     const kept = new Set(rendered.map((part) => part.name))
-    return all.filter((entry) => !kept.has(entry.name))
-      .map((entry) => ({ name: entry.name, owner: entry.owner === undefined ? LISTENER_OWNER : owners.plugin(entry.owner), layer: owners.layer(entry.scope) }))
+    return all.filter((entry) => !kept.has(entry.name)).map((entry) => ({
+      name: entry.name, owner: entry.owner === undefined ? LISTENER_OWNER : owners.plugin(entry.owner), layer: owners.layer(entry.scope), reason: reason(entry.name),
+    }))
   }
+  // A complete section is the whole prompt: the assembly carries it alone, so list what it leaves out.
+  const complete = view.assembly.sections.some((section) => section.complete)
+  const assembled = new Set(view.assembly.sections.map((section) => section.name))
+  const leftOut = complete ? inspection.sections.filter((entry) => !assembled.has(entry.name)) : []
 
   const originOf = toolOrigins(booted, view.target)
   const tools = view.tools.map((tool, index) => {
@@ -126,9 +145,13 @@ export function explain(booted: Booted, view: PromptView, tokenizer: Tokenizer):
   return {
     encoding: tokenizer.encoding,
     sections,
-    droppedSections: dropped(view.assembly.sections, view.sections),
+    completeSection: view.assembly.sections.find((section) => section.complete)?.name ?? null,
+    droppedSections: [
+      ...dropped(view.assembly.sections, view.sections, (name) => hiddenTool(name) ? 'tool hidden' : 'empty'),
+      ...dropped(leftOut, [], () => 'complete'),
+    ],
     contexts,
-    droppedContexts: dropped(view.assembly.contexts, view.contexts),
+    droppedContexts: dropped(view.assembly.contexts, view.contexts, () => 'empty'),
     runtimeContext: view.snapshot ? 'on' : snapshotAbsence(booted, view.target).replace(/^\(|\)$/g, ''),
     tools,
     variables,

@@ -21,13 +21,17 @@ export interface CommonOptions {
 /** The log levels `--log-level` accepts. */
 export const LOG_LEVEL_NAMES: readonly LogLevel[] = ['silent', 'error', 'warn', 'info', 'debug']
 
-/** Adds the common options to a command. */
+/**
+ * Adds the common options to a command. `check` logs at `error` by default (it reports warnings as
+ * findings) and runs no agent step, so its help promises no `section=` lines.
+ */
 export function withCommonOptions(command: Command): Command {
+  const check = command.name() === 'check'
   return command
     .option('--json', 'machine output: one JSON document on stdout')
     .option('--no-color', 'no colours (they are used only on a terminal, and never with NO_COLOR set)')
-    .option('-v, --verbose', 'log at debug level on stderr (shows each agent\'s section=<name> bytes=<n> lines)')
-    .addOption(new Option('--log-level <level>', 'log level on stderr').choices(LOG_LEVEL_NAMES as string[]))
+    .option('-v, --verbose', check ? 'log at debug level on stderr' : 'log at debug level on stderr (shows each agent step\'s section=<name> bytes=<n> lines)')
+    .addOption(new Option('--log-level <level>', `log level on stderr; default ${check ? 'error, as check reports warnings as findings' : 'warn'}`).choices(LOG_LEVEL_NAMES as string[]))
     .option('--stack', 'print errors with their stack trace')
 }
 

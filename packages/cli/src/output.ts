@@ -31,8 +31,11 @@ export function colorEnabled(stream: Writable, flag: boolean | undefined, env: N
 
 /** Writes results to stdout and messages to stderr, with each stream's colour setting. */
 export class Output {
+  /** Where results go (default `process.stdout`). */
   readonly stdout: Writable
+  /** Where messages and logs go (default `process.stderr`). */
   readonly stderr: Writable
+  /** The environment read for `NO_COLOR` and `FORCE_COLOR` (default `process.env`). */
   readonly env: NodeJS.ProcessEnv
   /** Colours for stdout. */
   colors: Colors

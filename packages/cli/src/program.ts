@@ -3,12 +3,12 @@
  * common options, and `main()`, which runs one invocation and resolves to its exit code.
  * @module
  */
-import { Command, CommanderError } from 'commander'
+import { Command, CommanderError, InvalidArgumentError } from 'commander'
 import { checkCommand, type CheckOptions } from './commands/check.js'
 import { diffCommand, type DiffOptions } from './commands/diff.js'
 import { explainCommand, type ExplainOptions } from './commands/explain.js'
 import { renderCommand, type RenderOptions } from './commands/render.js'
-import { EXIT, USAGE_HINT } from './errors.js'
+import { EXIT, oneAgentOnly, USAGE_HINT } from './errors.js'
 import { withCommonOptions, type CommonOptions } from './options.js'
 import { Output, type OutputOptions } from './output.js'
 import { reportFailure } from './report.js'
@@ -43,14 +43,14 @@ export async function main(argv: readonly string[], io: CliIO = {}): Promise<num
   program.command('render').summary('print the system prompt, runtime context and tools the model gets')
     .description('Print what the next request of an agent carries: the rendered system prompt, the runtime-context snapshot and the tool list, exactly as sent. Without --agent: the first agent of the file; a file without agents: the deployment-level assembly.')
     .argument('<deployment>', 'the deployment file (YAML)')
-    .option('--agent <id>', 'the agent to render (default: the first one in agents:)')
+    .option('--agent <id>', 'the agent to render (default: the first one in agents:)', onlyOnce('render'))
     .option('--step-input <text>', 'a user message for the step (it appears in the request)')
     .option('--request', 'print the whole chat-completions request body as JSON')
     .action((file: string, options: RenderOptions) => action<RenderOptions>((o) => renderCommand(file, o, output))(options))
   program.command('explain').summary('show where every section, context and tool comes from, and what it costs')
     .description('A table of every section and runtime context (order, name, owning plugin, layer, bytes, tokens, what it shadows), the sections dropped as empty, the tools (owner, layer, bytes and tokens of the JSON as sent), the variables, and totals. Tokens are counted with the o200k_base encoding.')
     .argument('<deployment>', 'the deployment file (YAML)')
-    .option('--agent <id>', 'the agent to explain (default: the first one in agents:)')
+    .option('--agent <id>', 'the agent to explain (default: the first one in agents:)', onlyOnce('explain'))
     .action((file: string, options: ExplainOptions) => action<ExplainOptions>((o) => explainCommand(file, o, output))(options))
   program.command('diff').summary('compare two deployments (or two agents) for prefix-cache reuse')
     .description('For the system prompt, the tools and the runtime-context snapshot: whether the request prefix stays byte-identical, and if not the first differing byte and token, the section or tool it falls in, its owner, and a unified diff. Forms: diff <a.yml> <b.yml> [--agent id], diff <a.yml> --agent x --agent y. Exit status like diff(1): 0 identical, 1 different, 2 trouble (usage, or a deployment that cannot be loaded or rendered).')
@@ -59,7 +59,7 @@ export async function main(argv: readonly string[], io: CliIO = {}): Promise<num
     .option('--agent <id>', 'the agent to compare (default: the first one in agents:); give it twice to compare two agents of one file', collect)
     .action((a: string, b: string | undefined, options: DiffOptions) => action<DiffOptions>((o) => diffCommand([a, ...(b === undefined ? [] : [b])], o, output), EXIT.usage)(options))
   program.command('check').summary('list every problem of a deployment without calling a model')
-    .description('Load errors, toolOrder errors, unknown or valueless {{variables}} in every agent\'s render, two complete sections, first-party sections closer than ten apart, and sections whose text changes between two renders in a row. Exit 1 when anything is wrong.')
+    .description('Load errors, toolOrder errors, unknown or valueless {{variables}} in every agent\'s render, two complete sections, first-party sections closer than ten apart, sections whose text changes between two renders in a row, and dsh-presets warnings and tool restrictions that name no registered tool. Exit 1 when anything is wrong.')
     .argument('<deployment>', 'the deployment file (YAML)')
     .option('--render-gap <ms>', 'milliseconds between the two renders compared for unstable text (default: 10)')
     .action((file: string, options: CheckOptions) => action<CheckOptions>((o) => checkCommand(file, o, output))(options))
@@ -70,8 +70,8 @@ export async function main(argv: readonly string[], io: CliIO = {}): Promise<num
   } catch (error) {
     if (!(error instanceof CommanderError)) return reportFailure(output, error, { json, stack: argv.includes('--stack') })
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return EXIT.ok
-    // commander has printed its message on stderr already.
-    output.error(USAGE_HINT)
+    // commander has printed its message on stderr already (the whole help when no command was given).
+    if (error.code !== 'commander.help') output.error(USAGE_HINT)
     if (json) output.json({ ok: false, exitCode: EXIT.usage, error: { kind: 'usage', message: error.message.replace(/^error: /, '') } })
     return EXIT.usage
   }
@@ -91,6 +91,14 @@ function buildProgram(output: Output): Command {
       getErrHasColors: () => output.errorColorful,
     })
     .addHelpText('after', '\nExit status: 0 ok, 1 the deployment (or the check) is wrong, 2 usage error.\ndiff: 0 identical, 1 different, 2 trouble.\nRun "dsh-prompt <command> --help" for the options of a command.')
+}
+
+/** The parser of an `--agent` that may be given once: a second one is a usage error, not a silent override. */
+function onlyOnce(command: string) {
+  return (value: string, previous: string | undefined): string => {
+    if (previous !== undefined) throw new InvalidArgumentError(oneAgentOnly(command, previous, value))
+    return value
+  }
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

@@ -5,7 +5,7 @@
  * @module
  */
 import { DeploymentError, formatProblem, type Problem } from 'dsh-loader'
-import { CliError, describeError, EXIT, loadFailed, type FailureKind } from './errors.js'
+import { CliError, describeError, EXIT, loadFailed, YAML_CASCADE_HINT, type FailureKind } from './errors.js'
 import type { Output } from './output.js'
 
 /** The `error` member of a failed command's JSON document. */
@@ -33,6 +33,7 @@ export function reportFailure(output: Output, error: unknown, options: ReportOpt
     for (const problem of error.problems) output.error(problemLine(problem, c.bold))
     const file = error.problems[0]?.file ?? 'the deployment'
     output.error(`${c.red('error:')} ${loadFailed(file, error.problems.length)}`)
+    if (yamlCascade(error.problems)) output.error(YAML_CASCADE_HINT)
     failure = { kind: 'deployment', message: error.message, problems: error.problems }
     code = failureCode
   } else if (CliError.is(error)) {
@@ -51,6 +52,11 @@ export function reportFailure(output: Output, error: unknown, options: ReportOpt
   }
   if (options.json) output.json({ ok: false, exitCode: code, error: failure })
   return code
+}
+
+/** Whether `problems` are several and start with a YAML syntax error (whose followers are often its echoes). */
+export function yamlCascade(problems: readonly Problem[]): boolean {
+  return problems.length > 1 && problems[0].message.startsWith('YAML syntax error')
 }
 
 /** One problem as a line, the place in bold: `file:line:column: entry: message`. */

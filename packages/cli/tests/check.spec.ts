@@ -72,14 +72,14 @@ describe('dsh-prompt check', function () {
     expect(r.variable.code).to.equal(1)
     expect(lines(r.variable.stdout)).to.deep.equal([
       'packages/cli/tests/fixtures/unknown-variable.yml:4:16: agents "main", "helper": section "deployment:persona" (dsh-system-prompt, global): unknown prompt variable "{{team}}" at line 1, column 26; registered variables: cwd, model, provider',
-      'packages/cli/tests/fixtures/unknown-variable.yml:4:16: agent "helper": section "deployment:persona" (dsh-system-prompt, global): prompt variable "{{cwd}}" has no value for this assembly at line 1, column 47',
+      'packages/cli/tests/fixtures/unknown-variable.yml:4:16: agent "helper": section "deployment:persona" (dsh-system-prompt, global): prompt variable "{{cwd}}" has no value for this assembly at line 1, column 47; set cwd: on the agent in agents:',
       '2 problems in packages/cli/tests/fixtures/unknown-variable.yml',
     ])
   })
 
-  it('reports a toolOrder naming an unregistered tool against the dsh-system-prompt row and its config.toolOrder', () => {
+  it('reports a toolOrder naming an unregistered tool against the dsh-system-prompt row, at the unregistered name in config.toolOrder', () => {
     expect(r.toolOrder.code).to.equal(1)
-    expect(lines(r.toolOrder.stdout)[0]).to.equal('packages/cli/tests/fixtures/bad-tool-order.yml:4:18: plugins[0] (id "dsh-system-prompt"): toolOrder lists unregistered tool "shell"; known tools: bash')
+    expect(lines(r.toolOrder.stdout)[0]).to.equal('packages/cli/tests/fixtures/bad-tool-order.yml:4:25: plugins[0] (id "dsh-system-prompt"): toolOrder lists unregistered tool "shell"; known tools: bash')
   })
 
   it('reports two complete sections with the plugin that registered each', () => {
@@ -100,7 +100,7 @@ describe('dsh-prompt check', function () {
   it('reports an agent that cannot be created and still checks the others', () => {
     expect(r.agents.code).to.equal(1)
     expect(lines(r.agents.stdout)).to.deep.equal([
-      'packages/cli/tests/fixtures/agent-problems.yml:4:16: agent "helper": section "deployment:persona" (dsh-system-prompt, global): prompt variable "{{cwd}}" has no value for this assembly at line 1, column 13',
+      'packages/cli/tests/fixtures/agent-problems.yml:4:16: agent "helper": section "deployment:persona" (dsh-system-prompt, global): prompt variable "{{cwd}}" has no value for this assembly at line 1, column 13; set cwd: on the agent in agents:',
       'packages/cli/tests/fixtures/agent-problems.yml:12:49: agent "critic" could not be created: unknown preset "critic"; known presets: reviewer',
       '2 problems in packages/cli/tests/fixtures/agent-problems.yml',
     ])

@@ -26,8 +26,11 @@ describe('dsh-prompt explain', function () {
     expect(out.find((line) => line.includes('deployment:persona-suffix'))?.split(/\s{2,}/).slice(0, 6)).to.deep.equal(['8', 'last', 'deployment:persona-suffix', 'dsh-system-prompt', 'global', '20'])
   })
 
-  it('lists the sections dropped as empty after interpolation (guidance of the tools the preset denies)', () => {
-    expect(r.reviewer.stdout).to.include('dropped as empty after interpolation: tool:write (dsh-plugin-filesystem, global), tool:edit (dsh-plugin-filesystem, global)')
+  it('lists the guidance of the tools the preset denies as dropped because the tool is hidden, not as empty', () => {
+    expect(lines(r.reviewer.stdout)).to.include.members([
+      'dropped as empty after interpolation: (none)',
+      'dropped because their tool is hidden from this agent: tool:write (dsh-plugin-filesystem, global), tool:edit (dsh-plugin-filesystem, global)',
+    ])
   })
 
   it('prints the tools with owner, layer, and the bytes and tokens of their JSON as sent, and the totals', () => {
@@ -66,7 +69,7 @@ describe('dsh-prompt explain', function () {
     expect(r.noAgents.code).to.equal(0)
     expect(doc.agent).to.equal(null)
     expect(doc.sections.map((s: { name: string }) => s.name)).to.deep.equal(['harness:identity', 'deployment:persona'])
-    expect(doc.droppedSections).to.deep.equal([{ name: 'deployment:persona-suffix', owner: 'dsh-system-prompt', layer: 'global' }])
+    expect(doc.droppedSections).to.deep.equal([{ name: 'deployment:persona-suffix', owner: 'dsh-system-prompt', layer: 'global', reason: 'empty' }])
   })
 
   it('exits 1 on a broken deployment, with every problem on stderr and nothing on stdout', () => {

@@ -133,9 +133,13 @@ export const envMalformed = (key: string, text: string) =>
 
 // ---- plugins ----------------------------------------------------------------------------------
 
-/** A package name found neither from the deployment's folder nor from the loader package. */
+/**
+ * A package name found neither from the deployment's folder nor from the loader package. A name that
+ * ends like a script file (`plugins/rules.js`) was meant as a path: the message says how to write one.
+ */
 export const unknownPackage = (name: string, tried: readonly string[]) =>
-  `unknown plugin ${JSON.stringify(name)}: no package of that name found from ${tried.join(' or from ')}`
+  `unknown plugin ${JSON.stringify(name)}: no package of that name found from ${tried.join(' or from ')}${
+    /\.[cm]?[jt]s$/.test(name) ? ` (a file of your own is named by a path starting with ./, ../ or /, such as ${JSON.stringify('./' + name)})` : ''}`
 
 /** A relative (or absolute) path with no file behind it. */
 export const unknownFile = (name: string, path: string) =>
@@ -173,8 +177,15 @@ export const invalidSection = (key: string, message: string) => `invalid ${JSON.
 
 // ---- mounting ---------------------------------------------------------------------------------
 
-/** A plugin whose `apply` (or constructor) threw or rejected. */
-export const applyFailed = (error: unknown) => `apply failed: ${describeError(error)}`
+/**
+ * A plugin whose `apply` (or constructor) threw or rejected. When it read a service it does not inject
+ * (Cordis: `cannot get property "x" without inject`), the message says what to add.
+ */
+export const applyFailed = (error: unknown) => {
+  const message = describeError(error)
+  const service = /cannot get property "([^"]+)" without inject/.exec(message)?.[1]
+  return `apply failed: ${message}${service ? ` (add ${JSON.stringify(service)} to the plugin's inject list, as in inject: [${JSON.stringify(service)}])` : ''}`
+}
 
 /** A mounted plugin that stayed inactive because services it injects were never provided. */
 export const missingServices = (names: readonly string[]) =>
@@ -187,6 +198,9 @@ export const notActive = (state: string) => `the plugin did not become active (s
 
 /** An `afterLoad` check that threw. */
 export const hookFailed = (error: unknown) => `afterLoad check failed: ${describeError(error)}`
+
+/** A `deployment/loaded` listener that threw. */
+export const loadedListenerFailed = (error: unknown) => `a deployment/loaded listener failed: ${describeError(error)}`
 
 // ---- logger bridge ----------------------------------------------------------------------------
 

@@ -3,7 +3,7 @@ import { isNode, isScalar, type Node } from 'yaml'
 import { createDeployment, createEntry } from './deployment.js'
 import { substituteTree, type Environment } from './env.js'
 import {
-  configNotStandard, DeploymentError, describeError, duplicateId, hookFailed, importFailed, noPlugin,
+  configNotStandard, DeploymentError, describeError, duplicateId, hookFailed, importFailed, loadedListenerFailed, noPlugin,
   invalidConfig, invalidSection, invalidUtf8, PLUGIN_LOGGER_REASON, protoKey, unknownConfigKey, unknownSectionKey,
   unreadable, unsupportedPlugin, yamlSyntax, yamlValue,
 } from './errors.js'
@@ -29,7 +29,9 @@ interface Request {
  * Loads a YAML deployment into `ctx`: every enabled `plugins:` row becomes its own child plugin of
  * `ctx`, in file order. Every problem (YAML syntax, shape, substitution, resolution, config, `apply`,
  * missing services, `afterLoad` checks) is collected and thrown together as one {@link DeploymentError};
- * a failed load leaves nothing mounted.
+ * a failed load leaves nothing mounted. A clean load emits `deployment/loaded` (with the deployment)
+ * before it resolves, so services can check what only the whole deployment shows (the `systemPrompt`
+ * service warns about a `toolOrder` naming an unregistered tool).
  */
 export async function loadDeployment<S extends SectionSchemas = {}>(ctx: Context, file: string, options: LoadOptions<S> = {}): Promise<Deployment<S>> {
   ctx.fiber.assertActive()
@@ -62,6 +64,7 @@ export async function loadDeployment<S extends SectionSchemas = {}>(ctx: Context
     const deployment = createDeployment<S>(source, entries, disabled, sections)
     // The checks run only on a clean load: against a partial one they would report follow-on problems.
     if (!problems.size) await runHooks(ctx, deployment, options.afterLoad, layout.rows, problems)
+    if (!problems.size) announceLoaded(ctx, deployment, problems)
     if (!problems.size) return deployment
   } catch (error) {
     await disposeAll(mounted.map((item) => item.fiber))
@@ -200,6 +203,15 @@ async function runHooks<S extends SectionSchemas>(
       continue
     }
     for (const input of reported ?? []) addInput(input, rows, problems)
+  }
+}
+
+/** Emits `deployment/loaded`; a listener that throws is one problem (the load then fails like any other). */
+function announceLoaded<S extends SectionSchemas>(ctx: Context, deployment: Deployment<S>, problems: ProblemList): void {
+  try {
+    ctx.emit('deployment/loaded', deployment)
+  } catch (error) {
+    problems.add({ message: loadedListenerFailed(error) })
   }
 }
 

@@ -3,6 +3,16 @@ import type { Environment } from './env.js'
 import type { SchemaOutput, StandardSchemaLike } from './schema.js'
 import type { KeyPath, Position } from './source.js'
 
+declare module 'cordis' {
+  interface Events {
+    /**
+     * Emitted by `loadDeployment()` with the {@link Deployment} once it has loaded cleanly, just before it
+     * resolves. Typed `unknown` exactly as `dsh-system-prompt` declares it (it listens), so both merge.
+     */
+    'deployment/loaded'(deployment: unknown): void
+  }
+}
+
 /** The schemas of the extra top-level sections a caller declares (`agents:` for the CLI). */
 export type SectionSchemas = Record<string, StandardSchemaLike>
 

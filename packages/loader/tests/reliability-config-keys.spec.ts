@@ -22,8 +22,12 @@ export function apply() {}
 `
 
 describe('reliability: config keys the schema does not declare', () => {
-  const folder = mkdtempSync(join(fileURLToPath(new URL('.', import.meta.url)), '.reliability-'))
-  writeFileSync(join(folder, 'nested.mjs'), PLUGIN)
+  // Next to this file, so the plugin resolves schemastery from the workspace; made only when the tests run.
+  let folder: string
+  before(() => {
+    folder = mkdtempSync(join(fileURLToPath(new URL('.', import.meta.url)), '.reliability-'))
+    writeFileSync(join(folder, 'nested.mjs'), PLUGIN)
+  })
   after(() => rmSync(folder, { recursive: true, force: true }))
 
   /** Loads a deployment of the nested plugin with `config` (YAML lines under `config:`). */

@@ -6,7 +6,7 @@
 import type { ScopedListener } from 'dsh-scope'
 import {
   listenerFailed, listenerNextTwice, malformedAssembly, multipleComplete, providerFailed, providerReturned,
-  PromptError, duplicateToolName, reservedToolName,
+  PromptError, duplicateToolName, isToolCheckError, reservedToolName,
 } from './errors.js'
 import { deepFreeze } from './freeze.js'
 import type { ResolvedView, TextEntry } from './registry.js'
@@ -157,6 +157,20 @@ function collectTools(view: ResolvedView, context: AssembleContext, order: reado
     ordered,
   } satisfies ToolCache
   return ordered.slice()
+}
+
+/**
+ * The SPEC §7 tool check of an assembly, without the assembly: consults the view's tool providers with
+ * `context` and returns the error the assembly would reject with when it is a `toolOrder` name no
+ * provider knows or the reserved name; `undefined` otherwise (other tool failures are left to the
+ * assembly). No text provider or listener runs.
+ */
+export function checkTools(view: ResolvedView, context: AssembleContext, order: readonly string[] | undefined): Error | undefined {
+  try {
+    collectTools(view, context, order)
+  } catch (error) {
+    if (isToolCheckError(error)) return error as Error
+  }
 }
 
 function sameElements(a: unknown, b: readonly unknown[] | undefined): boolean {

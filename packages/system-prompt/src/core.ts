@@ -6,7 +6,7 @@
  */
 import type { Context } from 'cordis'
 import { ownEffect, ownerName, listenersFor, scopeChain, scopedListenerStats, scopeOf, type ScopeKey } from 'dsh-scope'
-import { runAssembly } from './assemble.js'
+import { checkTools, runAssembly } from './assemble.js'
 import type { Config } from './config.js'
 import {
   duplicateGlobal, duplicateScoped, invalidName, invalidProvider, invalidText, invalidVariableName, nonFiniteOrder,
@@ -24,6 +24,9 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
 
 /** The scoped event every `ctx.on('system-prompt/assemble', ...)` is routed through. */
 export const ASSEMBLE_EVENT = 'system-prompt/assemble'
+
+/** The event a deployment loader emits once a deployment has finished loading (`dsh-loader` does). */
+export const DEPLOYMENT_LOADED = 'deployment/loaded'
 
 /** Registration and assembly, on plain objects. One per `systemPrompt` service instance. */
 export class PromptCore {
@@ -71,6 +74,11 @@ export class PromptCore {
       toolOrder: this.config.toolOrder,
       listeners: listenersFor<AssembleListener>(ctx, ASSEMBLE_EVENT, context.scope),
     })
+  }
+
+  /** The tool check of the global assembly (SPEC §7): the error it would reject with, or `undefined`. */
+  toolCheck(): Error | undefined {
+    return checkTools(this.registry.view([]), {}, this.config.toolOrder)
   }
 
   inspect(ctx: Context, scope: ScopeKey | undefined): Inspection {

@@ -4,7 +4,7 @@
  */
 import { SystemPrompt } from './service.js'
 
-export { SystemPrompt, ASSEMBLE_EVENT, markNoShadow } from './service.js'
+export { SystemPrompt, ASSEMBLE_EVENT, DEPLOYMENT_LOADED, markNoShadow } from './service.js'
 export { Config, DEFAULT_IDENTITY } from './config.js'
 export {
   PERSONA_SECTION, PERSONA_ORDER, PERSONA_SUFFIX_SECTION, PERSONA_SUFFIX_ORDER, IDENTITY_SECTION,

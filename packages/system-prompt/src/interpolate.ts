@@ -17,7 +17,9 @@ import {
 } from './errors.js'
 
 const NAME = /^[a-z][a-z0-9_]*$/
+/** The opening marker of a raw block: its content is emitted verbatim. */
 const RAW_OPEN = '{{#raw}}'
+/** The closing marker of a raw block. */
 const RAW_CLOSE = '{{/raw}}'
 
 /** Variable values by name; lookup is own-property only. */

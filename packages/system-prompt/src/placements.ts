@@ -5,8 +5,9 @@
  */
 import { unknownPlacement } from './errors.js'
 
-/** The persona prefix section's name and order. */
+/** The persona prefix section's name. */
 export const PERSONA_SECTION = 'deployment:persona'
+/** The persona prefix section's order. */
 export const PERSONA_ORDER = 0
 /** The persona suffix section: always rendered last, whatever its order. */
 export const PERSONA_SUFFIX_SECTION = 'deployment:persona-suffix'

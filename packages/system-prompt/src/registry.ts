@@ -46,6 +46,7 @@ export interface SuppressEntry {
   readonly scope: ScopeKey | undefined
 }
 
+/** Any registration the service files: text, variable, tool provider or suppressor. */
 export type Entry = TextEntry | VariableEntry | ToolsEntry | SuppressEntry
 
 /** What an assembly for one chain is made of, before evaluation. */

@@ -1,7 +1,7 @@
 import { Context, Service } from 'cordis'
 import { defineScopedEvent, type ScopeKey } from 'dsh-scope'
 import { Config } from './config.js'
-import { ASSEMBLE_EVENT, PromptCore } from './core.js'
+import { ASSEMBLE_EVENT, DEPLOYMENT_LOADED, PromptCore } from './core.js'
 import type { Inspection } from './registry.js'
 
 const kCore = Symbol('dsh.systemPrompt.core')
@@ -19,7 +19,7 @@ declare module 'cordis' {
   }
 }
 
-export { ASSEMBLE_EVENT }
+export { ASSEMBLE_EVENT, DEPLOYMENT_LOADED }
 
 /**
  * Tells Cordis not to build a shadow context and method proxy on every call into this service.
@@ -40,7 +40,9 @@ export function markNoShadow(service: object): void {
  * each in the layer of the calling context's scope and owned by the calling fiber; `assemble()` merges
  * the layers for one scope, runs the `system-prompt/assemble` waterfall and returns a detached assembly.
  * Each registration returns its disposer and emits `system-prompt/change` (as does each disposal); a
- * change listener that throws is logged as a warning and changes nothing.
+ * change listener that throws is logged as a warning and changes nothing. When a deployment has finished
+ * loading (`deployment/loaded`), the tools of the global assembly are checked once (`toolOrder` naming
+ * an unregistered tool, a reserved name) and a problem is logged as a warning, before the first turn.
  */
 export class SystemPrompt extends Service {
   static Config = Config
@@ -63,6 +65,11 @@ export class SystemPrompt extends Service {
       }
     })
     defineScopedEvent(ctx, ASSEMBLE_EVENT)
+    // SPEC §7: the assembly-time tool check also runs once the deployment has loaded, as a warning.
+    ctx.on(DEPLOYMENT_LOADED, () => {
+      const problem = this[kCore].toolCheck()
+      if (problem) logger.warn('%s', problem.message)
+    })
     if (config.includeHarnessIdentity) {
       this[kCore].section(ctx, { name: IDENTITY_SECTION, order: SECTION_PLACEMENTS[IDENTITY_SECTION], text: config.identity, interpolate: false })
     }

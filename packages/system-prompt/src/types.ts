@@ -122,5 +122,10 @@ declare module 'cordis' {
   interface Events {
     'system-prompt/assemble': AssembleListener
     'system-prompt/change'(event: PromptChangeEvent): void
+    /**
+     * A deployment has finished loading (`dsh-loader` emits it with the deployment): the service checks its
+     * tools. Typed `unknown` exactly as `dsh-loader` declares it, so both declarations merge.
+     */
+    'deployment/loaded'(deployment: unknown): void
   }
 }

@@ -17,42 +17,55 @@ export class PresetConfigError extends Error {
 const quoteList = (names: readonly string[]) => names.map((n) => JSON.stringify(n)).join(', ')
 const knownList = (names: readonly string[]) => names.length ? names.join(', ') : '(none)'
 
+/** A preset at `presets[index]` whose id is not a non-empty string. */
 export const invalidPresetId = (index: number, id: unknown) =>
   new PresetConfigError(`presets[${index}].id must be a non-empty string, received ${JSON.stringify(id) ?? String(id)}`)
 
+/** Two presets with the same id. */
 export const duplicatePresetId = (id: string) =>
   new PresetConfigError(`presets lists preset ${JSON.stringify(id)} more than once`, id)
 
+/** A configured template with an empty id. */
 export const invalidTemplateId = (id: string) =>
   new PresetConfigError(`templates has an empty template id (ids are non-empty strings)`, id)
 
+/** A configured template without text. */
 export const emptyTemplate = (id: string) =>
   new PresetConfigError(`template ${JSON.stringify(id)} is empty (a persona template needs text)`, id)
 
+/** A configured template that is not a valid prompt template; `problems` are the template checker's messages. */
 export const templateSyntax = (id: string, problems: readonly string[]) =>
   new PresetConfigError(`template ${JSON.stringify(id)} is not a valid prompt template: ${problems.join('; ')}`, id)
 
+/** A preset's `persona` or `personaSuffix` that is not a valid prompt template. */
 export const presetSyntax = (id: string, key: 'persona' | 'personaSuffix', problems: readonly string[]) =>
   new PresetConfigError(`preset ${JSON.stringify(id)} ${key} is not a valid prompt template: ${problems.join('; ')}`, id)
 
+/** A `default` naming no known template; `known` lists the template ids. */
 export const unknownDefault = (id: string, known: readonly string[]) =>
   new PresetConfigError(`default names unknown persona template ${JSON.stringify(id)}; known templates: ${knownList(known)}`, id)
 
+/** A preset that sets `complete` but has no persona to claim the prompt with. */
 export const completeWithoutPersona = (id: string) =>
   new PresetConfigError(`preset ${JSON.stringify(id)} sets complete but has no persona to claim the prompt with (set persona or template, or a default template)`, id)
 
+/** A preset that sets both `complete` and `personaSuffix` (the suffix could never render). */
 export const suffixWithComplete = (id: string) =>
   new PresetConfigError(`preset ${JSON.stringify(id)} sets both complete and personaSuffix; a complete persona is the whole prompt, so the suffix would never render`, id)
 
+/** A preset's `tools.allow` or `tools.deny` entry that is not a valid tool name. */
 export const invalidToolName = (id: string, key: 'allow' | 'deny', name: string) =>
   new PresetConfigError(`preset ${JSON.stringify(id)} tools.${key} lists invalid tool name ${JSON.stringify(name)} (must match ${TOOL_NAME_RULE})`, id)
 
+/** A tool name listed twice in one of a preset's `tools` lists. */
 export const repeatedToolName = (id: string, key: 'allow' | 'deny', name: string) =>
   new PresetConfigError(`preset ${JSON.stringify(id)} tools.${key} lists ${JSON.stringify(name)} more than once`, id)
 
+/** Tool names a preset lists in both `tools.allow` and `tools.deny`. */
 export const allowedAndDenied = (id: string, names: readonly string[]) =>
   new PresetConfigError(`preset ${JSON.stringify(id)} tools lists ${quoteList(names)} in both allow and deny`, id)
 
+/** `presets.validate(text)` was given something other than a string. */
 export const invalidEditorText = (value: unknown) =>
   new TypeError(`presets.validate(text) needs the template text as a string, received ${typeof value}`)
 

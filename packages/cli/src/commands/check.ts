@@ -7,10 +7,10 @@ import { DeploymentError, type Problem } from 'dsh-loader'
 import { PERSONA_SECTION, PERSONA_SUFFIX_SECTION } from 'dsh-system-prompt'
 import { bootDeployment, type Booted } from '../boot.js'
 import { checkTarget, type FindingCode, type RawFinding } from '../checks.js'
-import { invalidGap, unresolvedRestriction } from '../errors.js'
+import { invalidGap, unresolvedAllow, unresolvedRestriction, YAML_CASCADE_HINT } from '../errors.js'
 import { bootOptionsOf, type CommonOptions } from '../options.js'
 import type { Output } from '../output.js'
-import { problemLine } from '../report.js'
+import { problemLine, yamlCascade } from '../report.js'
 import { plural } from '../table.js'
 import type { Target } from '../view.js'
 
@@ -110,9 +110,15 @@ function presetFindings(booted: Booted): RawFinding[] {
   const findings: RawFinding[] = []
   for (const id of presets.ids()) {
     const origin = { scope: booted.agentsService?.preset(id)?.key }
-    for (const warning of presets.get(id)?.warnings ?? []) findings.push({ code: 'preset', message: warning, origin })
+    const preset = presets.get(id)
+    for (const warning of preset?.warnings ?? []) findings.push({ code: 'preset', message: warning, origin })
     const unresolved = presets.unresolvedTools?.(id) ?? []
-    if (unresolved.length) findings.push({ code: 'preset', message: unresolvedRestriction(id, unresolved), origin })
+    // An allow-list name lets nothing through; a deny-list name hides nothing: two different messages.
+    const allow = preset?.tools?.allow ?? []
+    const allowed = unresolved.filter((name) => allow.includes(name))
+    const denied = unresolved.filter((name) => !allow.includes(name))
+    if (allowed.length) findings.push({ code: 'preset', message: unresolvedAllow(id, allowed, allowed.length === allow.length), origin })
+    if (denied.length) findings.push({ code: 'preset', message: unresolvedRestriction(id, denied), origin })
   }
   return findings
 }
@@ -120,7 +126,7 @@ function presetFindings(booted: Booted): RawFinding[] {
 /** What `check` reads of the `presets` service of `dsh-presets` (not a dependency: read if present). */
 interface PresetsLike {
   ids(): string[]
-  get(id: string): { warnings?: readonly string[] } | undefined
+  get(id: string): { warnings?: readonly string[]; tools?: { allow?: readonly string[] } } | undefined
   unresolvedTools?(id: string): readonly string[]
 }
 
@@ -143,6 +149,8 @@ function report(output: Output, options: CheckOptions, findings: readonly Findin
   }
   if (findings.length) {
     output.line(c.red(`${plural(findings.length, 'problem')} in ${file}`))
+    // A hint, not a finding: stderr, so stdout stays one line per problem and the count.
+    if (yamlCascade(findings)) output.error(YAML_CASCADE_HINT)
     return
   }
   const d = booted!.deployment

@@ -37,7 +37,7 @@ export async function diffCommand(files: readonly string[], options: DiffOptions
     const side = async (b: Booted, id: string | undefined, letter: 'a' | 'b'): Promise<Side> => {
       const target = pickTarget(b, id)
       const view = await viewOf(b, target, undefined)
-      return { booted: b, view, label: `${letter}/${b.deployment.displayFile}${target.agent ? ` (agent ${target.agent.id})` : ''}` }
+      return { booted: b, view, label: `${letter}/${b.deployment.displayFile.replace(/^\/+/, '')}${target.agent ? ` (agent ${target.agent.id})` : ''}` }
     }
     const a = await side(bootA, agentA, 'a')
     const b = await side(bootB, agentB, 'b')

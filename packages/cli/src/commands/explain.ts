@@ -51,8 +51,16 @@ function printExplanation(output: Output, x: Explanation): void {
   const textRows = (list: readonly ExplainedText[]) => list.map((t) => [
     String(t.position), String(t.order), t.name + (t.dynamic ? ' *' : ''), t.owner, t.layer, formatCount(t.bytes), formatCount(t.tokens), t.shadows.join('; '),
   ])
-  const dropped = (list: readonly DroppedText[]) =>
-    output.line(`dropped as empty after interpolation: ${list.length ? list.map((d) => `${d.name} (${d.owner}, ${d.layer})`).join(', ') : '(none)'}`)
+  const names = (list: readonly DroppedText[]) => list.map((d) => `${d.name} (${d.owner}, ${d.layer})`).join(', ')
+  // One line per reason; the "empty" line always shows, the others only when they have entries.
+  const dropped = (list: readonly DroppedText[]) => {
+    const empty = list.filter((d) => d.reason === 'empty')
+    const hidden = list.filter((d) => d.reason === 'tool hidden')
+    const complete = list.filter((d) => d.reason === 'complete')
+    output.line(`dropped as empty after interpolation: ${empty.length ? names(empty) : '(none)'}`)
+    if (hidden.length) output.line(`dropped because their tool is hidden from this agent: ${names(hidden)}`)
+    if (complete.length) output.line(`left out by the complete section ${JSON.stringify(x.completeSection)}, which is the whole prompt: ${names(complete)}`)
+  }
 
   title('System prompt')
   if (x.sections.length) output.line(renderTable(TEXT_COLUMNS('section'), textRows(x.sections), style))
@@ -62,7 +70,7 @@ function printExplanation(output: Output, x: Explanation): void {
   output.line(`total: ${plural(x.sections.length, 'section')}, ${formatCount(x.totals.system.bytes)} bytes, ${formatCount(tokens)} tokens`
     + (tokens !== sectionTokens ? ` (counted section by section: ${formatCount(sectionTokens)}; tokens merge across the blank lines between sections)` : ''))
 
-  title(`Runtime context (${x.runtimeContext})`)
+  title(`Runtime context (${x.runtimeContext === 'on' ? 'on: sent as a user message at the tail of the request' : x.runtimeContext})`)
   if (x.contexts.length) output.line(renderTable(TEXT_COLUMNS('context'), textRows(x.contexts), style))
   if (x.contexts.length || x.droppedContexts.length) dropped(x.droppedContexts)
   output.line(`total: ${x.contexts.length ? `heading + ${plural(x.contexts.length, 'context')}` : 'no snapshot'}, ${formatCount(x.totals.snapshot.bytes)} bytes, ${formatCount(x.totals.snapshot.tokens)} tokens`)
