@@ -1,33 +1,10 @@
 import { expect } from 'chai'
 import type { ChatMessage, ChatRequest } from 'dsh-agent'
 import { expectPrefix, HEADING, IDENTITY, NONE } from './helpers.js'
-import { runSixTurns, type SixTurns } from './scenario.js'
+import { GREP_GUIDANCE, READ_GUIDANCE, RULES, runSixTurns, SIX_TURN_MESSAGES, type SixTurns } from './scenario.js'
 
-const RULES = 'Keep each change small and say why you made it.'
-const READ_GUIDANCE = 'Read a file before you change it, and quote the lines you rely on.'
-const GREP_GUIDANCE = 'Search with grep before you read whole files.'
 
-/** The messages of `coder`, named by the turn that adds them. */
-const m = {
-  system1: { role: 'system', content: `${IDENTITY}\n\nYou are a coding agent. Work in /work/shop.\n\n${RULES}\n\n${READ_GUIDANCE}` },
-  system3: { role: 'system', content: `${IDENTITY}\n\nYou are a careful coding agent. Work in /work/shop and ask before deleting files.\n\n${RULES}\n\n${READ_GUIDANCE}` },
-  system4: { role: 'system', content: `${IDENTITY}\n\nYou are a careful coding agent. Work in /work/shop and ask before deleting files.\n\n${RULES}\n\n${READ_GUIDANCE}\n\n${GREP_GUIDANCE}` },
-  user1: { role: 'user', content: 'The cart total is wrong when a coupon is applied. Please fix it.' },
-  snapshot1: { role: 'user', content: `${HEADING}\n\nOpen files: src/cart.ts` },
-  call1: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read', arguments: '{"path":"src/cart.ts"}' } }] },
-  result1: { role: 'tool', content: 'export const total = (items, coupon) => sum(items) - coupon.off - coupon.off', tool_call_id: 'call_1' },
-  snapshot2: { role: 'user', content: `${HEADING}\n\nOpen files: src/cart.ts, src/coupon.ts` },
-  reply2: { role: 'assistant', content: 'The coupon is subtracted twice in src/cart.ts.' },
-  user3: { role: 'user', content: 'Go ahead and fix it.' },
-  reply3: { role: 'assistant', content: 'Fixed: the coupon is now subtracted once.' },
-  user4: { role: 'user', content: 'Please add a test for it too.' },
-  snapshot4: { role: 'user', content: `${HEADING}\n\nOpen files: src/cart.ts, tests/cart.spec.ts` },
-  reply4: { role: 'assistant', content: 'Added tests/cart.spec.ts.' },
-  user5: { role: 'user', content: 'Thanks, that is all for now.' },
-  none5: { role: 'user', content: NONE },
-  reply5: { role: 'assistant', content: 'You are welcome.' },
-  user6: { role: 'user', content: 'One last question: does the fix cover percentage coupons?' },
-} satisfies Record<string, ChatMessage>
+const m = SIX_TURN_MESSAGES
 
 const READ_TOOL = { type: 'function', function: { name: 'read', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } } }
 const GREP_TOOL = { type: 'function', function: { name: 'grep', description: 'Search files.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } } }

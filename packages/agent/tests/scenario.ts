@@ -12,8 +12,9 @@
  * @module
  */
 import type { Context } from 'cordis'
-import type { Agent, ChatRequest } from 'dsh-agent'
+import type { Agent, ChatMessage, ChatRequest } from 'dsh-agent'
 import { bootApp, tool } from 'dsh-testing'
+import { HEADING, IDENTITY, NONE } from './helpers.js'
 
 /** What each agent sent, one request per turn. */
 export interface SixTurns {
@@ -48,10 +49,10 @@ export async function runSixTurns(): Promise<SixTurns> {
   const { app, host: ctx } = await bootApp({ systemPrompt: { persona: 'You are a coding agent. Work in {{cwd}}.' }, tools: true, agents: true, host: { name: 'harness' } })
 
   await app.plugin({ name: 'house-rules', inject: ['systemPrompt'], apply(ctx: Context) {
-    ctx.systemPrompt.section({ name: 'house:rules', order: 100, text: 'Keep each change small and say why you made it.' })
+    ctx.systemPrompt.section({ name: 'house:rules', order: 100, text: RULES })
   } })
   await app.plugin({ name: 'fs', inject: ['tools'], apply(ctx: Context) {
-    ctx.tools.register(tool('read', { description: 'Read a file.', guidance: 'Read a file before you change it, and quote the lines you rely on.' }))
+    ctx.tools.register(tool('read', { description: 'Read a file.', guidance: READ_GUIDANCE }))
   } })
   let openFiles = ['src/cart.ts']
   const editor = app.plugin({ name: 'editor', inject: ['systemPrompt'], apply(ctx: Context) {
@@ -98,7 +99,7 @@ export async function runSixTurns(): Promise<SixTurns> {
   reply([reviewer], 'The fix looks right.')
   // Turn 4
   await app.plugin({ name: 'search', inject: ['tools'], apply(ctx: Context) {
-    ctx.tools.register(tool('grep', { description: 'Search files.', guidance: 'Search with grep before you read whole files.' }))
+    ctx.tools.register(tool('grep', { description: 'Search files.', guidance: GREP_GUIDANCE }))
   } })
   openFiles = ['src/cart.ts', 'tests/cart.spec.ts']
   await step(3)
@@ -113,3 +114,33 @@ export async function runSixTurns(): Promise<SixTurns> {
   await step(5)
   return run
 }
+
+export const RULES = 'Keep each change small and say why you made it.'
+export const READ_GUIDANCE = 'Read a file before you change it, and quote the lines you rely on.'
+export const GREP_GUIDANCE = 'Search with grep before you read whole files.'
+export const CAREFUL = 'You are a careful coding agent. Work in /work/shop and ask before deleting files.'
+
+/**
+ * The messages of the six-turn chat (`coder`, and `mirror` under the replace policy: same inputs and
+ * changes), named by the turn that adds them.
+ */
+export const SIX_TURN_MESSAGES = {
+  system1: { role: 'system', content: `${IDENTITY}\n\nYou are a coding agent. Work in /work/shop.\n\n${RULES}\n\n${READ_GUIDANCE}` },
+  system3: { role: 'system', content: `${IDENTITY}\n\n${CAREFUL}\n\n${RULES}\n\n${READ_GUIDANCE}` },
+  system4: { role: 'system', content: `${IDENTITY}\n\n${CAREFUL}\n\n${RULES}\n\n${READ_GUIDANCE}\n\n${GREP_GUIDANCE}` },
+  user1: { role: 'user', content: 'The cart total is wrong when a coupon is applied. Please fix it.' },
+  snapshot1: { role: 'user', content: `${HEADING}\n\nOpen files: src/cart.ts` },
+  call1: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read', arguments: '{"path":"src/cart.ts"}' } }] },
+  result1: { role: 'tool', content: 'export const total = (items, coupon) => sum(items) - coupon.off - coupon.off', tool_call_id: 'call_1' },
+  snapshot2: { role: 'user', content: `${HEADING}\n\nOpen files: src/cart.ts, src/coupon.ts` },
+  reply2: { role: 'assistant', content: 'The coupon is subtracted twice in src/cart.ts.' },
+  user3: { role: 'user', content: 'Go ahead and fix it.' },
+  reply3: { role: 'assistant', content: 'Fixed: the coupon is now subtracted once.' },
+  user4: { role: 'user', content: 'Please add a test for it too.' },
+  snapshot4: { role: 'user', content: `${HEADING}\n\nOpen files: src/cart.ts, tests/cart.spec.ts` },
+  reply4: { role: 'assistant', content: 'Added tests/cart.spec.ts.' },
+  user5: { role: 'user', content: 'Thanks, that is all for now.' },
+  none5: { role: 'user', content: NONE },
+  reply5: { role: 'assistant', content: 'You are welcome.' },
+  user6: { role: 'user', content: 'One last question: does the fix cover percentage coupons?' },
+} satisfies Record<string, ChatMessage>
