@@ -8,14 +8,15 @@ export { SystemPrompt, ASSEMBLE_EVENT, DEPLOYMENT_LOADED, markNoShadow } from '.
 export { Config, DEFAULT_IDENTITY } from './config.js'
 export {
   PERSONA_SECTION, PERSONA_ORDER, PERSONA_SUFFIX_SECTION, PERSONA_SUFFIX_ORDER, IDENTITY_SECTION,
-  SECTION_PLACEMENTS, CONTEXT_PLACEMENTS, getSectionOrder, getContextOrder,
+  SECTION_PLACEMENTS, SECTION_BANDS, CONTEXT_PLACEMENTS, getSectionOrder, getContextOrder,
 } from './placements.js'
-export { TOOL_ORDER_REST, orderTools, toolOrderProblem, checkToolOrder, compareCodeUnits } from './tool-order.js'
+export { TOOL_ORDER_REST, orderTools, toolOrderProblem, unregisteredTools, compareCodeUnits } from './tool-order.js'
+export { assemblyNotes, type AssemblyNotes, type ToolCheck } from './assemble.js'
 export {
-  renderPrompt, renderSections, renderContextSections, renderContextSnapshot, joinContextSections,
+  renderAssembly, renderSectionParts, renderPrompt, renderContextSections, renderContextSnapshot, joinContextSections,
   RUNTIME_CONTEXT_HEADING, RUNTIME_CONTEXT_NONE,
 } from './render.js'
-export type { RenderedContext, RenderedSection } from './render.js'
+export type { RenderedContext, RenderedPart, RenderedPrompt, RenderedSection } from './render.js'
 export { interpolate } from './interpolate.js'
 export type { VariableTable } from './interpolate.js'
 export { validatePromptTemplate, type TemplateProblem, type TemplateProblemCode } from './template-check.js'
@@ -25,7 +26,7 @@ export type { Inspection, InspectedText, InspectedVariable, EntryOrigin } from '
 export * as PromptErrors from './errors.js'
 export { deepFreeze } from './freeze.js'
 export type {
-  PromptSection, PromptContext, PromptText, AssembleContext, AssembledSection, AssembledContext, ToolSchema,
+  PromptSection, SectionBand, PromptContext, PromptText, AssembleContext, AssembledSection, AssembledContext, ToolSchema,
   ToolProviderResult, ToolProvider, VariableProvider, PromptAssembly, PromptChangeEvent, AssembleListener, AssembleNext,
 } from './types.js'
 
