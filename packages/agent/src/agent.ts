@@ -1,8 +1,7 @@
 import type { Context } from 'cordis'
 import type { ScopeHandle, ScopeKey } from 'dsh-scope'
-import {
-  deepFreeze, renderAssembly, type PromptAssembly, type RenderedPrompt, type SystemPrompt, type ToolSchema,
-} from 'dsh-system-prompt'
+import { renderAssembly, type PromptAssembly, type RenderedPrompt, type SystemPrompt, type ToolSchema } from 'dsh-system-prompt'
+import { deepFreeze } from 'dsh-system-prompt/internal'
 import { agentDisposed, invalidInput, invalidRecord } from './errors.js'
 import {
   buildMessages, entry, stepEntries, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type ToolCall,

@@ -3,10 +3,10 @@
  * variables, and the conversation record that turns assemblies into cache-friendly requests.
  * @module
  */
-import { Agents } from './service.js'
+import { Agents } from './agents.js'
 
-export { Agents, Config } from './service.js'
-export type { CreateAgentOptions, PresetHandle } from './service.js'
+export { Agents, Config } from './agents.js'
+export type { CreateAgentOptions, PresetHandle } from './agents.js'
 export { Agent, toRequestTool } from './agent.js'
 export type { AgentOptions, ChatRequest, RequestTool, RecordedMessage, StepOptions, StepResult, AgentInit } from './agent.js'
 export { buildMessages, stepEntries } from './conversation.js'

@@ -1,7 +1,7 @@
 import { Context, Service } from 'cordis'
 import { defineScopedEvent, type ScopeKey } from 'dsh-scope'
 import { Config } from './config.js'
-import { ASSEMBLE_EVENT, DEPLOYMENT_LOADED, PromptCore } from './core.js'
+import { ASSEMBLE_EVENT, DEPLOYMENT_LOADED, PromptCore } from './prompt-core.js'
 import type { ToolCheck } from './assemble.js'
 import { changeListenerFailed } from './errors.js'
 import type { Inspection } from './registry.js'
@@ -49,7 +49,7 @@ export function markNoShadow(service: object): void {
 export class SystemPrompt extends Service {
   static Config = Config
   declare ctx: Context
-  /** @internal The state and logic, on plain objects (see core.ts); symbol-keyed, so reading it is cheap. */
+  /** @internal The state and logic, on plain objects (see prompt-core.ts); symbol-keyed, so reading it is cheap. */
   readonly [kCore]: PromptCore
 
   constructor(ctx: Context, readonly config: Config) {

@@ -1,7 +1,8 @@
 import { Context, Service } from 'cordis'
 import z from 'schemastery'
 import { createScope, ownEffect, type ScopeHandle, type ScopeKey } from 'dsh-scope'
-import { markNoShadow, type SystemPrompt } from 'dsh-system-prompt'
+import type { SystemPrompt } from 'dsh-system-prompt'
+import { markNoShadow } from 'dsh-system-prompt/internal'
 import { Agent, type AgentOptions } from './agent.js'
 import type { PromptChangePolicy } from './conversation.js'
 import {

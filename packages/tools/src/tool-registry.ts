@@ -1,9 +1,8 @@
 import { Context, Service } from 'cordis'
 import z from 'schemastery'
 import { ownEffect, ownerName, ScopedLayers, scopeChain, scopeOf, type ScopeKey } from 'dsh-scope'
-import {
-  compareCodeUnits, deepFreeze, markNoShadow, SECTION_PLACEMENTS, type AssembleContext, type SystemPrompt, type ToolSchema,
-} from 'dsh-system-prompt'
+import { SECTION_PLACEMENTS, type AssembleContext, type SystemPrompt, type ToolSchema } from 'dsh-system-prompt'
+import { compareCodeUnits, deepFreeze, markNoShadow } from 'dsh-system-prompt/internal'
 import {
   duplicateGlobalTool, duplicateScopedTool, guidanceWithoutOrder, invalidDescription, invalidGuidance,
   invalidRestriction, invalidToolName, restrictNeedsScope, unknownRestrictedTools,
