@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks'
 import { Context } from 'cordis'
 import { createScope, type ScopeHandle } from 'dsh-scope'
 import { pluginContext } from 'dsh-testing'
-import SystemPrompt, { renderContextSnapshot, renderPrompt, type PromptAssembly } from 'dsh-system-prompt'
+import SystemPrompt, { renderAssembly, renderPrompt, type PromptAssembly } from 'dsh-system-prompt'
 import { createAgent, generate, registerGlobal, type Workload } from './workload.js'
 import { settledHeap, summarize, time, us, type Sample } from './measure.js'
 import { runSession } from './session.js'
@@ -50,9 +50,8 @@ function registerSibling(scope: ScopeHandle, prompt: SystemPrompt): void {
 }
 
 async function assembleRender(prompt: SystemPrompt, scope: object): Promise<void> {
-  const assembly = await prompt.assemble({ scope })
-  renderPrompt(assembly)
-  renderContextSnapshot(assembly)
+  // The path that ships: what agent.step() and the CLI render with.
+  renderAssembly(await prompt.assemble({ scope }))
 }
 
 const workload = generate()
@@ -176,6 +175,8 @@ console.log(`dsh benchmark${quick ? ' (quick)' : ''}: node ${process.version}, $
   report('d. renderPrompt', { unit: 'us', ...render }, sampleText(render))
   report('d. join floor', { unit: 'us', ...floor }, sampleText(floor))
   report('d. ratio renderPrompt / floor', { unit: 'ratio', value: render.median / floor.median, target: 2 }, `${(render.median / floor.median).toFixed(2)}x (target ≤ 2x)`)
+  const whole = await time(() => renderAssembly(assembly), { rounds: ROUNDS, iterations: 5000 })
+  report('d. renderAssembly (prompt + snapshot, with provenance)', { unit: 'us', ...whole }, sampleText(whole))
 }
 
 // (e) a scripted 40-turn agent session

@@ -108,7 +108,7 @@ export function explain(booted: Booted, view: PromptView, tokenizer: Tokenizer):
       dynamic: dynamicOf(inspected, name),
     }))
   // Sections shown only with a tool that this assembly does not show: the assembly lists them.
-  const hiddenWithTool = assemblyNotes(view.assembly)?.hiddenWithTool ?? []
+  const hiddenWithTool = (assemblyNotes(view.assembly)?.hiddenWithTool ?? []).map((hidden) => hidden.section)
   const dropped = (all: ReadonlyArray<{ name: string; owner?: string; scope?: ScopeKey }>, rendered: readonly RenderedPart[], reason: (name: string) => DropReason): DroppedText[] => {
     const kept = new Set(rendered.map((part) => part.name))
     return all.filter((entry) => !kept.has(entry.name)).map((entry) => ({

@@ -51,7 +51,7 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
   }
   const check = checkTools(view, context, input.toolOrder)
   if (check.problem) throw check.problem
-  const hiddenWithTool = view.withTool ? hideWithoutTool(sections, check) : NONE_HIDDEN
+  const hiddenWithTool = view.withTool ? hideWithoutTool(view.sections, sections, check) : NONE_HIDDEN
   const complete = view.complete.length ? sections.find((s) => s.complete) : undefined
 
   signal?.throwIfAborted()
@@ -73,28 +73,37 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
 /** What an assembly records about itself besides its content: the data behind `explain` and the checks. */
 export interface AssemblyNotes {
   /** Sections registered with `tool:` whose tool this assembly does not show (so they are left out), in order. */
-  readonly hiddenWithTool: readonly AssembledSection[]
+  readonly hiddenWithTool: readonly HiddenSection[]
   /** The assembly's tool check. */
   readonly tools: ToolCheck
 }
 
+/** A section left out of an assembly because the tool it is shown with is not in it. */
+export interface HiddenSection {
+  readonly section: AssembledSection
+  /** The tool it is shown with. */
+  readonly tool: string
+}
+
 const notes = new WeakMap<PromptAssembly, AssemblyNotes>()
-const NONE_HIDDEN: readonly AssembledSection[] = Object.freeze([])
+const NONE_HIDDEN: readonly HiddenSection[] = Object.freeze([])
 
 /** The notes of an assembly `assemble()` returned (`undefined` for any other object). */
 export function assemblyNotes(assembly: PromptAssembly): AssemblyNotes | undefined {
   return notes.get(assembly)
 }
 
-/** Removes from `sections` (in place) those shown with a tool the check does not show; returns them. */
-function hideWithoutTool(sections: AssembledSection[], check: ToolCheck): AssembledSection[] {
-  const hidden: AssembledSection[] = []
+/**
+ * Removes from `sections` (evaluated from `entries`, index for index) those whose entry is shown with a
+ * tool the check does not show, or shows from another layer; returns them. Works in place.
+ */
+function hideWithoutTool(entries: readonly TextEntry[], sections: AssembledSection[], check: ToolCheck): HiddenSection[] {
+  const hidden: HiddenSection[] = []
   let kept = 0
-  for (const section of sections) {
-    const tool = section.tool
-    const shown = tool === undefined || (check.names.has(tool) && (!check.layers.has(tool) || check.layers.get(tool) === section.scope))
-    if (shown) sections[kept++] = section
-    else hidden.push(section)
+  for (let i = 0; i < entries.length; i++) {
+    const { tool, scope } = entries[i]
+    if (tool === undefined || (check.names.has(tool) && (!check.layers.has(tool) || check.layers.get(tool) === scope))) sections[kept++] = sections[i]
+    else hidden.push({ section: sections[i], tool })
   }
   sections.length = kept
   return hidden
@@ -118,7 +127,6 @@ function evaluateText(entry: TextEntry, context: AssembleContext): AssembledSect
   if (entry.complete) result.complete = true
   if (!entry.interpolate) result.interpolate = false
   if (entry.band !== undefined) result.band = entry.band
-  if (entry.tool !== undefined) result.tool = entry.tool
   return result
 }
 

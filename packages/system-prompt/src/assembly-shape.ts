@@ -5,7 +5,7 @@
  */
 import type { AssembledSection, PromptAssembly, ToolSchema } from './types.js'
 
-/** The first structural problem of a listener's result, or `undefined`. Allocates nothing when valid. */
+/** The first structural problem of a listener's result, or `undefined`. A list checked before, unchanged, costs no hashing. */
 export function assemblyProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return `expected an assembly object, got ${value === null ? 'null' : typeof value}`
   const assembly = value as Partial<PromptAssembly>
@@ -23,7 +23,7 @@ function textsProblem(list: unknown, key: 'sections' | 'contexts'): string | und
     if (typeof item.text !== 'string') return `${key}[${i}] (${JSON.stringify(name)}) text is not a string`
     if (!Number.isFinite(item.order)) return `${key}[${i}] (${JSON.stringify(name)}) order is not a finite number`
   }
-  const twice = repeatedName(list as { name: string }[])
+  const twice = repeatedName(list as { name: string }[], memos[key])
   if (twice !== undefined) return `${key} contain ${JSON.stringify(twice)} twice`
 }
 
@@ -33,13 +33,31 @@ function toolsProblem(list: unknown): string | undefined {
     const tool = list[i] as Partial<ToolSchema> | null
     if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || !tool.name) return `tools[${i}] has no name`
   }
-  const twice = repeatedName(list as { name: string }[])
+  const twice = repeatedName(list as { name: string }[], memos.tools)
   if (twice !== undefined) return `tools contain ${JSON.stringify(twice)} twice`
 }
 
+/**
+ * The last list of each key found free of repeated names: its elements and their names as they were.
+ * The waterfall checks the same lists again at every `next()` and every return; a list that still holds
+ * exactly those elements with exactly those names cannot hold a name twice, so it is not hashed again.
+ * Only a shortcut: any difference (another list, an element replaced, a name rewritten) checks in full.
+ */
+interface NameMemo {
+  list: readonly { name: string }[] | undefined
+  items: readonly object[]
+  names: readonly string[]
+}
+
+const memos: Record<'sections' | 'contexts' | 'tools', NameMemo> = {
+  sections: { list: undefined, items: [], names: [] },
+  contexts: { list: undefined, items: [], names: [] },
+  tools: { list: undefined, items: [], names: [] },
+}
+
 /** The first name that occurs twice in `items`, or `undefined`. */
-function repeatedName(items: readonly { name: string }[]): string | undefined {
-  // Very short lists are checked pairwise without allocating; longer ones with a fresh set.
+function repeatedName(items: readonly { name: string }[], memo: NameMemo): string | undefined {
+  // Very short lists are checked pairwise without allocating.
   if (items.length <= 8) {
     for (let i = 1; i < items.length; i++) {
       const name = items[i].name
@@ -47,9 +65,21 @@ function repeatedName(items: readonly { name: string }[]): string | undefined {
     }
     return undefined
   }
+  if (memo.list === items && unchanged(memo, items)) return undefined
   const seen = new Set<string>()
   for (const item of items) {
     if (seen.has(item.name)) return item.name
     seen.add(item.name)
   }
+  memo.list = items
+  memo.items = items.slice()
+  memo.names = items.map((item) => item.name)
+}
+
+function unchanged(memo: NameMemo, items: readonly { name: string }[]): boolean {
+  if (memo.items.length !== items.length) return false
+  for (let i = 0; i < items.length; i++) {
+    if (memo.items[i] !== items[i] || memo.names[i] !== items[i].name) return false
+  }
+  return true
 }

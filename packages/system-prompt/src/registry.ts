@@ -101,6 +101,10 @@ export interface InspectedText extends EntryOrigin {
   readonly order: number
   readonly complete: boolean
   readonly interpolate: boolean
+  /** Sections only: the ordering band, if any. */
+  readonly band: SectionBand | undefined
+  /** Sections only: the tool the section is shown with, if any. */
+  readonly tool: string | undefined
   /** The text is computed at each assembly. */
   readonly dynamic: boolean
   /** The same-named registrations farther up the chain that this one hides, nearest first. */
@@ -156,7 +160,7 @@ export class PromptRegistry {
       return found
     }
     const text = (entry: TextEntry): InspectedText => ({
-      kind: entry.kind, name: entry.name, order: entry.order, complete: entry.complete, interpolate: entry.interpolate,
+      kind: entry.kind, name: entry.name, order: entry.order, complete: entry.complete, interpolate: entry.interpolate, band: entry.band, tool: entry.tool,
       dynamic: typeof entry.text === 'function', owner: entry.owner, scope: entry.scope, shadows: shadows(entry),
     })
     const suppressors: EntryOrigin[] = []

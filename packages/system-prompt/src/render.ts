@@ -49,23 +49,57 @@ export interface RenderedPrompt {
  * contexts joined into the snapshot under its heading.
  */
 export function renderAssembly(assembly: Pick<PromptAssembly, 'sections' | 'contexts' | 'variables'>): RenderedPrompt {
-  const sections = renderSectionParts(assembly)
+  const sections: RenderedSection[] = []
+  const system = renderSections(assembly, sections)
   const contexts = renderContextSections(assembly)
-  return { system: joinTexts(sections), sections, snapshot: joinContextSections(contexts), contexts }
+  return { system, sections, snapshot: joinContextSections(contexts), contexts }
 }
 
 /** The rendered sections of an assembly, in render order (bands honoured). */
 export function renderSectionParts(assembly: Pick<PromptAssembly, 'sections' | 'variables'>): RenderedSection[] {
-  const parts = renderParts(assembly.sections, assembly.variables, 'section')
-  return hasBand(parts) ? byBand(parts) : parts
+  const parts: RenderedSection[] = []
+  renderSections(assembly, parts)
+  return parts
 }
 
 /**
- * The system prompt of an assembly: {@link renderSectionParts} joined by one blank line. The published
- * signature; the agent and the CLI use {@link renderAssembly}, which returns the same text.
+ * The system prompt of an assembly, exactly `renderAssembly(assembly).system`: the published signature,
+ * on the same pass without collecting the parts.
  */
 export function renderPrompt(assembly: Pick<PromptAssembly, 'sections' | 'variables'>): string {
-  return joinTexts(renderSectionParts(assembly))
+  return renderSections(assembly, undefined)
+}
+
+/**
+ * The one pass over the sections: interpolates each, drops the empty ones, keeps the `first` band
+ * before and the `last` band after the rest (each in assembly order), and returns the joined system
+ * prompt; with `parts`, also fills it with the rendered parts in the same order.
+ */
+function renderSections(assembly: Pick<PromptAssembly, 'sections' | 'variables'>, parts: RenderedSection[] | undefined): string {
+  let head = ''
+  let body = ''
+  let tail = ''
+  let headParts: RenderedSection[] | undefined
+  let tailParts: RenderedSection[] | undefined
+  for (const entry of assembly.sections) {
+    const text = entry.interpolate === false ? entry.text : interpolate(entry.text, assembly.variables, 'section', entry.name)
+    if (!text) continue
+    const band = entry.band
+    if (band === undefined) {
+      body = body ? body + '\n\n' + text : text
+      parts?.push({ name: entry.name, text, entry })
+    } else if (band === 'first') {
+      head = head ? head + '\n\n' + text : text
+      if (parts) (headParts ??= []).push({ name: entry.name, text, entry })
+    } else {
+      tail = tail ? tail + '\n\n' + text : text
+      if (parts) (tailParts ??= []).push({ name: entry.name, text, entry })
+    }
+  }
+  if (headParts) parts!.unshift(...headParts)
+  if (tailParts) parts!.push(...tailParts)
+  if (head) body = body ? head + '\n\n' + body : head
+  return tail ? (body ? body + '\n\n' + tail : tail) : body
 }
 
 /** Every context interpolated strictly, empty ones dropped, in assembly order. */
@@ -87,7 +121,7 @@ export function renderContextSnapshot(assembly: Pick<PromptAssembly, 'contexts' 
   return joinContextSections(renderContextSections(assembly))
 }
 
-function renderParts<E extends AssembledSection | AssembledContext>(entries: readonly E[], variables: PromptAssembly['variables'], kind: TextKind): RenderedPart<E>[] {
+function renderParts<E extends AssembledContext>(entries: readonly E[], variables: PromptAssembly['variables'], kind: TextKind): RenderedPart<E>[] {
   const parts: RenderedPart<E>[] = []
   for (const entry of entries) {
     const text = entry.interpolate === false ? entry.text : interpolate(entry.text, variables, kind, entry.name)
@@ -104,18 +138,4 @@ function joinTexts(parts: ReadonlyArray<string | { text: string }>): string {
     if (text) out = out ? out + '\n\n' + text : text
   }
   return out
-}
-
-function hasBand(parts: readonly RenderedSection[]): boolean {
-  for (const part of parts) if (part.entry.band !== undefined) return true
-  return false
-}
-
-/** A stable partition: `first` band, then unbanded, then `last` band, each in the order given. */
-function byBand(parts: readonly RenderedSection[]): RenderedSection[] {
-  const first: RenderedSection[] = []
-  const middle: RenderedSection[] = []
-  const last: RenderedSection[] = []
-  for (const part of parts) (part.entry.band === 'first' ? first : part.entry.band === 'last' ? last : middle).push(part)
-  return [...first, ...middle, ...last]
 }

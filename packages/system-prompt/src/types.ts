@@ -60,8 +60,6 @@ export interface AssembledSection {
   interpolate?: boolean
   /** The section's ordering band; render honours it even for sections a listener moved. */
   band?: SectionBand
-  /** The tool this section is shown with (see {@link PromptSection.tool}). */
-  tool?: string
   /** The plugin (fiber name) that registered it; absent for sections a listener added. */
   owner?: string
   /** The layer it came from: a scope key, or `undefined` for the global layer. */

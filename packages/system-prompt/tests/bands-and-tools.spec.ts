@@ -32,6 +32,9 @@ describe('dsh-system-prompt: ordering bands', () => {
     expect(assembly.sections.map((s) => [s.name, s.band])).to.deep.equal([
       ['deployment:persona', undefined], ['late', undefined], ['deployment:persona-suffix', 'last'],
     ])
+    expect(app.systemPrompt.inspect(agent.key).sections.map((s) => [s.name, s.band])).to.deep.equal([
+      ['deployment:persona', undefined], ['late', undefined], ['deployment:persona-suffix', 'last'],
+    ])
   })
 
   it('renders a last-band section last even after a listener appends a section behind it', async () => {
@@ -49,7 +52,7 @@ describe('dsh-system-prompt: ordering bands', () => {
     expect(sectionNames(await app.systemPrompt.assemble())).to.not.include('x')
   })
 
-  it('renders hand-built assemblies by the band field alone (no name is special)', () => {
+  it('renders hand-built assemblies by the band field alone (no name is special to the renderer)', () => {
     const sections = [{ name: 'deployment:persona-suffix', order: 0, text: 'S' }, { name: 'z', order: 1, text: 'Z' }, { name: 'y', order: 2, text: 'Y', band: 'first' as const }]
     expect(renderPrompt({ sections, variables: {} })).to.equal('Y\n\nS\n\nZ')
   })
@@ -69,7 +72,7 @@ describe('dsh-system-prompt: sections shown with a tool', () => {
     offer(host, ['read'])
     const assembly = await app.systemPrompt.assemble()
     expect(sectionNames(assembly)).to.include('tool:read').and.not.include('tool:write')
-    expect(assemblyNotes(assembly)!.hiddenWithTool.map((s) => [s.name, s.tool])).to.deep.equal([['tool:write', 'write']])
+    expect(assemblyNotes(assembly)!.hiddenWithTool.map((h) => [h.section.name, h.tool])).to.deep.equal([['tool:write', 'write']])
   })
 
   it('leaves a section out when the provider reports its tool from another layer (a scope shadowed the tool)', async () => {
@@ -78,7 +81,7 @@ describe('dsh-system-prompt: sections shown with a tool', () => {
     offer(host, ['read'], new Map([['read', agent.key]]))
     const assembly = await app.systemPrompt.assemble({ scope: agent.key })
     expect(sectionNames(assembly)).to.not.include('tool:read')
-    expect(assemblyNotes(assembly)!.hiddenWithTool.map((s) => s.name)).to.deep.equal(['tool:read'])
+    expect(assemblyNotes(assembly)!.hiddenWithTool.map((h) => h.section.name)).to.deep.equal(['tool:read'])
   })
 
   it('does not let a listener see a hidden section, and records the notes on the assembly a listener returned', async () => {
@@ -90,7 +93,7 @@ describe('dsh-system-prompt: sections shown with a tool', () => {
     })
     const assembly = await app.systemPrompt.assemble()
     expect(seen).to.not.include('tool:write')
-    expect(assemblyNotes(assembly)!.hiddenWithTool.map((s) => s.name)).to.deep.equal(['tool:write'])
+    expect(assemblyNotes(assembly)!.hiddenWithTool.map((h) => h.section.name)).to.deep.equal(['tool:write'])
   })
 
   it('refuses a tool: that is not a non-empty string', () => {
