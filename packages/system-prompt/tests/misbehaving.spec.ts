@@ -260,6 +260,19 @@ describe('dsh-system-prompt: misbehaving input', () => {
       })
     }
 
+    it('still refuses a repeated name written in place into a long list the waterfall has already checked', async () => {
+      for (let i = 0; i < 12; i++) plugin.systemPrompt.section({ name: `s${i}`, order: 10 + i, text: 'x' })
+      const later = await pluginContext(app, 'later-plugin', ['systemPrompt'])
+      // The first listener's next() checks the list; the later one then renames an entry in place.
+      plugin.on('system-prompt/assemble', (assembly, _c, next) => next())
+      later.on('system-prompt/assemble', (assembly) => {
+        assembly.sections[5].name = assembly.sections[4].name
+        return assembly
+      })
+      expect((await rejection(app.systemPrompt.assemble())).message)
+        .to.equal('system-prompt/assemble listener of plugin "later-plugin" returned a malformed assembly: sections contain "s2" twice')
+    })
+
     it('next() with a malformed replacement rejects, naming the listener that called it', async () => {
       const later = await pluginContext(app, 'later-plugin', ['systemPrompt'])
       let laterRan = false
