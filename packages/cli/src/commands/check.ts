@@ -111,7 +111,7 @@ function presetFindings(booted: Booted): RawFinding[] {
   for (const id of presets.ids()) {
     const origin = { scope: booted.agentsService?.preset(id)?.key }
     const preset = presets.get(id)
-    for (const warning of preset?.warnings ?? []) findings.push({ code: 'preset', message: warning, origin })
+    for (const warning of preset?.warnings ?? []) findings.push({ code: 'preset', message: warning.message, origin })
     const unresolved = presets.unresolvedTools?.(id) ?? []
     // An allow-list name lets nothing through; a deny-list name hides nothing: two different messages.
     const allow = preset?.tools?.allow ?? []
@@ -126,7 +126,7 @@ function presetFindings(booted: Booted): RawFinding[] {
 /** What `check` reads of the `presets` service of `dsh-presets` (not a dependency: read if present). */
 interface PresetsLike {
   ids(): string[]
-  get(id: string): { warnings?: readonly string[]; tools?: { allow?: readonly string[] } } | undefined
+  get(id: string): { warnings?: ReadonlyArray<{ code: string; message: string }>; tools?: { allow?: readonly string[] } } | undefined
   unresolvedTools?(id: string): readonly string[]
 }
 
