@@ -115,7 +115,7 @@ function toolOrderKey(config: unknown, message: string): string {
 /** A problem made here rather than by the loader (lenient mode), placed in the file like the loader would. */
 function toProblem(deployment: Deployment<CliSections>, input: ProblemInput): Problem {
   const position = deployment.locate(input.key ? parseKeyPath(input.key) : [])
-  const problem: Problem = { file: deployment.displayFile, message: input.message }
+  const problem: Problem = { file: deployment.displayFile, code: input.code ?? 'LOADER_CHECK_PROBLEM', message: input.message }
   if (position) {
     problem.line = position.line
     problem.column = position.column
