@@ -63,7 +63,7 @@ export function variableFindings(booted: Booted, assembly: PromptAssembly): RawF
     const origin = { owner: entry.owner, scope: entry.scope, name: entry.name }
     for (const problem of validatePromptTemplate(entry.text, registered)) findings.push({ code: 'variable', message: head + problem.message, origin })
     for (const problem of validatePromptTemplate(entry.text, valued)) {
-      if (problem.code !== 'unknown-variable') continue
+      if (problem.code !== 'PROMPT_UNKNOWN_VARIABLE') continue
       const name = entry.text.slice(problem.index + 2, problem.index + problem.length - 2)
       if (registered.includes(name)) findings.push({ code: 'variable', message: head + valuelessAt(name, problem.line, problem.column), origin })
     }

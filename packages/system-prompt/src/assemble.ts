@@ -6,7 +6,7 @@
 import type { ScopedListener } from 'dsh-scope'
 import {
   listenerFailed, listenerNextTwice, malformedAssembly, multipleComplete, providerFailed, providerReturned,
-  PromptError, duplicateToolName, isToolCheckError, reservedToolName,
+  PromptError, duplicateToolName, reservedToolName,
 } from './errors.js'
 import { assemblyProblem } from './assembly-shape.js'
 import { deepFreeze } from './freeze.js'
@@ -170,7 +170,8 @@ export function checkTools(view: ResolvedView, context: AssembleContext, order: 
   try {
     collectTools(view, context, order)
   } catch (error) {
-    if (isToolCheckError(error)) return error as Error
+    const code = (error as { code?: unknown }).code
+    if (code === 'PROMPT_TOOL_ORDER_UNREGISTERED' || code === 'PROMPT_RESERVED_TOOL_NAME') return error as Error
   }
 }
 

@@ -9,7 +9,7 @@ import { ownEffect, ownerName, listenersFor, scopeChain, scopedListenerStats, sc
 import { checkTools, runAssembly } from './assemble.js'
 import type { Config } from './config.js'
 import {
-  duplicateGlobal, duplicateScoped, invalidName, invalidProvider, invalidText, invalidVariableName, nonFiniteOrder,
+  duplicateGlobal, duplicateScoped, invalidName, isVariableName, invalidProvider, invalidText, invalidVariableName, nonFiniteOrder,
   type TextKind,
 } from './errors.js'
 import { PromptRegistry, entryKey, type Entry, type Inspection, type TextEntry } from './registry.js'
@@ -18,7 +18,6 @@ import type {
   VariableProvider,
 } from './types.js'
 
-const VARIABLE_NAME = /^[a-z][a-z0-9_]*$/
 // C0 and C1 control characters: names travel into logs, tables and error messages.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
 
@@ -59,7 +58,7 @@ export class PromptCore {
   }
 
   variable(ctx: Context, name: string, provider: VariableProvider): () => void {
-    if (typeof name !== 'string' || !VARIABLE_NAME.test(name)) throw invalidVariableName(name)
+    if (!isVariableName(name)) throw invalidVariableName(name)
     if (typeof provider !== 'function') throw invalidProvider(`prompt variable "${name}" provider`, provider)
     const entry: Entry = { kind: 'variable', name, provider, owner: ownerName(ctx), scope: scopeOf(ctx) }
     return this.register(ctx, entry)

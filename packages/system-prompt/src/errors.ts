@@ -7,8 +7,25 @@
 /** `section` or `context`: the two kinds of named, ordered text. */
 export type TextKind = 'section' | 'context'
 
+/** The variable-name rule: the one definition every check and message uses (SPEC §9). */
+export const VARIABLE_NAME = /^[a-z][a-z0-9_]*$/
+
+/** Whether `name` can name a prompt variable (matches {@link VARIABLE_NAME}). */
+export function isVariableName(name: unknown): name is string {
+  return typeof name === 'string' && VARIABLE_NAME.test(name)
+}
+
 /** The variable-name rule, as quoted in messages. */
-export const VARIABLE_NAME_RULE = '/^[a-z][a-z0-9_]*$/'
+export const VARIABLE_NAME_RULE = String(VARIABLE_NAME)
+
+/** An error of this package: its exact message, a stable `code` and the structured `details` it is about. */
+export type CodedError<E extends Error = Error, C extends string = string, D extends object = object> =
+  E & { readonly code: C; readonly details: Readonly<D> }
+
+/** Attaches `code` and frozen `details` to `error`: how every factory below makes its error. */
+function coded<E extends Error, C extends string, D extends object>(error: E, code: C, details: D): CodedError<E, C, D> {
+  return Object.assign(error, { code, details: Object.freeze(details) })
+}
 
 /** An error raised while assembling or rendering; `culprit` names the entry or plugin at fault. */
 export class PromptError extends Error {
@@ -18,119 +35,156 @@ export class PromptError extends Error {
   }
 }
 
+/**
+ * Where a template problem is: in an entry of an assembly (`in section "<s>"`, what rendering reports),
+ * or at a position of a text being validated (`at line <l>, column <c>`, what `validatePromptTemplate` reports).
+ */
+export type TemplatePlace = { readonly kind: TextKind; readonly entry: string } | { readonly line: number; readonly column: number }
+
+function placePhrase(place: TemplatePlace): string {
+  return 'entry' in place ? `in ${place.kind} ${JSON.stringify(place.entry)}` : `at line ${place.line}, column ${place.column}`
+}
+
+function placeError<C extends string, D extends object>(message: string, place: TemplatePlace, code: C, details: D) {
+  return coded(new PromptError(message, 'entry' in place ? place.entry : undefined), code, { ...place, ...details })
+}
+
 /** A section or context whose `order` is not a finite number (SPEC §4). */
 export const nonFiniteOrder = (kind: TextKind, name: string) =>
-  new TypeError(`prompt ${kind} "${name}" order must be a finite number`)
+  coded(new TypeError(`prompt ${kind} "${name}" order must be a finite number`), 'PROMPT_NON_FINITE_ORDER', { kind, name })
 
 /** A section, context or variable whose name is not a non-empty string free of control characters. */
 export const invalidName = (kind: TextKind | 'variable', name: unknown) =>
-  new TypeError(`prompt ${kind} name must be a non-empty string without control characters, received ${describe(name)}`)
+  coded(new TypeError(`prompt ${kind} name must be a non-empty string without control characters, received ${describe(name)}`), 'PROMPT_INVALID_NAME', { kind, received: name })
 
 /** A section or context whose `text` is neither a string nor a function. */
 export const invalidText = (kind: TextKind, name: string, text: unknown) =>
-  new TypeError(`prompt ${kind} "${name}" text must be a string or a function, received ${describe(text)}`)
+  coded(new TypeError(`prompt ${kind} "${name}" text must be a string or a function, received ${describe(text)}`), 'PROMPT_INVALID_TEXT', { kind, name, received: text })
+
+/** A section's `band` that is not `first` or `last`. */
+export const invalidBand = (name: string, band: unknown) =>
+  coded(new TypeError(`prompt section "${name}" band must be "first" or "last", received ${describe(band)}`), 'PROMPT_INVALID_BAND', { name, received: band })
+
+/** A section's `tool` (the tool it is shown with) that is not a non-empty string. */
+export const invalidSectionTool = (name: string, tool: unknown) =>
+  coded(new TypeError(`prompt section "${name}" tool must be a tool name (a non-empty string), received ${describe(tool)}`), 'PROMPT_INVALID_SECTION_TOOL', { name, received: tool })
 
 /** A second registration of the same name and kind in the global layer (SPEC §4), with the hint to use a narrower scope. */
 export const duplicateGlobal = (kind: TextKind | 'variable', name: string) =>
-  new Error(`prompt ${kind} "${name}" is already registered (register the second one through a narrower scope to shadow it there)`)
+  coded(new Error(`prompt ${kind} "${name}" is already registered (register the second one through a narrower scope to shadow it there)`), 'PROMPT_ALREADY_REGISTERED', { kind, name })
 
 /** A second registration of the same name and kind in one scope's layer (SPEC §4). */
 export const duplicateScoped = (kind: TextKind | 'variable', name: string) =>
-  new Error(`prompt ${kind} "${name}" is already registered in this scope`)
+  coded(new Error(`prompt ${kind} "${name}" is already registered in this scope`), 'PROMPT_ALREADY_REGISTERED_IN_SCOPE', { kind, name })
 
 /** A variable name that does not match the variable-name rule (SPEC §9). */
 export const invalidVariableName = (name: unknown) =>
-  new TypeError(`invalid prompt variable name ${JSON.stringify(String(name))} (must match ${VARIABLE_NAME_RULE})`)
+  coded(new TypeError(`invalid prompt variable name ${JSON.stringify(String(name))} (must match ${VARIABLE_NAME_RULE})`), 'PROMPT_INVALID_VARIABLE_NAME', { received: name })
 
 /** A tool or variable provider that is not a function; `what` names the provider. */
 export const invalidProvider = (what: string, value: unknown) =>
-  new TypeError(`${what} must be a function, received ${describe(value)}`)
+  coded(new TypeError(`${what} must be a function, received ${describe(value)}`), 'PROMPT_INVALID_PROVIDER', { what, received: value })
 
 /** Two or more effective complete sections in one assembly, names JSON-quoted in assembly order (SPEC §4). */
 export const multipleComplete = (names: readonly string[]) =>
-  new PromptError(`multiple complete prompt sections are active: ${names.map((n) => JSON.stringify(n)).join(', ')}`)
+  coded(new PromptError(`multiple complete prompt sections are active: ${names.map((n) => JSON.stringify(n)).join(', ')}`), 'PROMPT_MULTIPLE_COMPLETE', { names: [...names] })
 
 /** `getSectionOrder()` / `getContextOrder()` was asked for a name the allocation does not hold (SPEC §8). */
 export const unknownPlacement = (kind: TextKind, name: string, known: readonly string[]) =>
-  new Error(`unknown prompt ${kind} placement ${JSON.stringify(name)}; known placements: ${known.join(', ')}`)
+  coded(new Error(`unknown prompt ${kind} placement ${JSON.stringify(name)}; known placements: ${known.join(', ')}`), 'PROMPT_UNKNOWN_PLACEMENT', { kind, name, known: [...known] })
+
+/** A tool schema nested deeper than the freeze walk follows. */
+export const schemaTooDeep = (limit: number) =>
+  coded(new TypeError(`tool schema is nested more than ${limit} levels deep`), 'PROMPT_SCHEMA_TOO_DEEP', { limit })
+
+/** `validatePromptTemplate(text)` was given something other than a string. */
+export const invalidTemplateText = (text: unknown) =>
+  coded(new TypeError(`validatePromptTemplate(text) needs the template text as a string, received ${describe(text)}`), 'PROMPT_INVALID_TEMPLATE_TEXT', { received: text })
 
 // ---- tool order -------------------------------------------------------------------------------
 
-/** The load-time `toolOrder` problem of a name (or the rest entry) listed twice (SPEC §3.1). */
+/** The load-time `toolOrder` problem of a name (or the rest entry) listed twice (SPEC §3.1). A config message (schemastery reports it). */
 export const toolOrderDuplicate = (name: string) => `toolOrder lists ${JSON.stringify(name)} more than once`
 
-/** The load-time `toolOrder` problem of a list without the rest entry, `[]` included (SPEC §3.1). */
+/** The load-time `toolOrder` problem of a list without the rest entry, `[]` included (SPEC §3.1). A config message. */
 export const toolOrderMissingRest = (rest: string) =>
   `toolOrder must contain the ${JSON.stringify(rest)} rest entry (where unlisted tools are inserted)`
 
-/** The errors of the SPEC §7 tool check (unregistered `toolOrder` names, the reserved name), told apart from other failures. */
-const toolCheckErrors = new WeakSet<Error>()
-
-/** Whether `error` is one of the SPEC §7 tool-check errors (what the after-load check reports). */
-export function isToolCheckError(error: unknown): boolean {
-  return error instanceof Error && toolCheckErrors.has(error)
-}
-
-function toolCheckError(error: PromptError): PromptError {
-  toolCheckErrors.add(error)
-  return error
-}
-
 /** An assembly whose `toolOrder` lists names no provider knows; singular or plural wording, `(none)` when nothing is known (SPEC §7). */
 export const toolOrderUnregistered = (missing: readonly string[], known: readonly string[]) =>
-  toolCheckError(new PromptError(`toolOrder lists unregistered ${missing.length === 1 ? 'tool' : 'tools'} ${missing.map((n) => JSON.stringify(n)).join(', ')}; known tools: ${known.length ? known.join(', ') : '(none)'}`))
+  coded(new PromptError(`toolOrder lists unregistered ${missing.length === 1 ? 'tool' : 'tools'} ${missing.map((n) => JSON.stringify(n)).join(', ')}; known tools: ${known.length ? known.join(', ') : '(none)'}`),
+    'PROMPT_TOOL_ORDER_UNREGISTERED', { missing: [...missing], known: [...known] })
 
 /** A tool provider that returned the rest entry's reserved name (SPEC §7). */
 export const reservedToolName = (rest: string, owner: string) =>
-  toolCheckError(new PromptError(`tool provider returned reserved tool name ${JSON.stringify(rest)} (reserved for toolOrder's rest entry)`, owner))
+  coded(new PromptError(`tool provider returned reserved tool name ${JSON.stringify(rest)} (reserved for toolOrder's rest entry)`, owner), 'PROMPT_RESERVED_TOOL_NAME', { owner })
 
 /** A tool name offered by more than one provider in one assembly; `owners` are the plugins, sorted. */
 export const duplicateToolName = (name: string, owners: readonly string[]) =>
-  new PromptError(`tool ${JSON.stringify(name)} is provided more than once (plugins ${owners.map((o) => JSON.stringify(o)).join(', ')})`, owners[owners.length - 1])
+  coded(new PromptError(`tool ${JSON.stringify(name)} is provided more than once (plugins ${owners.map((o) => JSON.stringify(o)).join(', ')})`, owners[owners.length - 1]),
+    'PROMPT_DUPLICATE_TOOL', { tool: name, owners: [...owners] })
 
 // ---- providers and listeners ------------------------------------------------------------------
 
 /** A provider (`what`) of plugin `owner` threw; the cause is kept. */
 export const providerFailed = (what: string, owner: string, cause: unknown) =>
-  new PromptError(`${what} of plugin ${JSON.stringify(owner)} failed: ${messageOf(cause)}`, owner, { cause })
+  coded(new PromptError(`${what} of plugin ${JSON.stringify(owner)} failed: ${messageOf(cause)}`, owner, { cause }), 'PROMPT_PROVIDER_FAILED', { what, owner })
 
 /** A provider (`what`) of plugin `owner` returned something other than `expected`. */
 export const providerReturned = (what: string, owner: string, expected: string, value: unknown) =>
-  new PromptError(`${what} of plugin ${JSON.stringify(owner)} returned ${describe(value)}; expected ${expected}`, owner)
+  coded(new PromptError(`${what} of plugin ${JSON.stringify(owner)} returned ${describe(value)}; expected ${expected}`, owner), 'PROMPT_PROVIDER_RETURNED', { what, owner, expected })
 
 /** A `system-prompt/assemble` listener of plugin `owner` threw or rejected; the cause is kept. */
 export const listenerFailed = (owner: string, cause: unknown) =>
-  new PromptError(`system-prompt/assemble listener of plugin ${JSON.stringify(owner)} failed: ${messageOf(cause)}`, owner, { cause })
+  coded(new PromptError(`system-prompt/assemble listener of plugin ${JSON.stringify(owner)} failed: ${messageOf(cause)}`, owner, { cause }), 'PROMPT_LISTENER_FAILED', { owner })
 
 /** A `system-prompt/assemble` listener called `next()` more than once. */
 export const listenerNextTwice = (owner: string) =>
-  new PromptError(`system-prompt/assemble listener of plugin ${JSON.stringify(owner)} called next() more than once`, owner)
+  coded(new PromptError(`system-prompt/assemble listener of plugin ${JSON.stringify(owner)} called next() more than once`, owner), 'PROMPT_LISTENER_NEXT_TWICE', { owner })
 
 /** A `system-prompt/assemble` listener returned (or handed on) something that is not a valid assembly. */
 export const malformedAssembly = (owner: string, problem: string) =>
-  new PromptError(`system-prompt/assemble listener of plugin ${JSON.stringify(owner)} returned a malformed assembly: ${problem}`, owner)
+  coded(new PromptError(`system-prompt/assemble listener of plugin ${JSON.stringify(owner)} returned a malformed assembly: ${problem}`, owner), 'PROMPT_MALFORMED_ASSEMBLY', { owner, problem })
 
 // ---- rendering --------------------------------------------------------------------------------
 
 /** A reference to a variable that is not registered (SPEC §9); `registered` is sorted, `(none)` when empty. */
-export const unknownVariable = (kind: TextKind, name: string, owner: string, registered: readonly string[]) =>
-  new PromptError(`unknown prompt variable "{{${name}}}" in ${kind} ${JSON.stringify(owner)}; registered variables: ${registered.length ? registered.join(', ') : '(none)'}`, owner)
+export const unknownVariable = (place: TemplatePlace, variable: string, registered: readonly string[]) =>
+  placeError(`unknown prompt variable "{{${variable}}}" ${placePhrase(place)}; registered variables: ${registered.length ? registered.join(', ') : '(none)'}`,
+    place, 'PROMPT_UNKNOWN_VARIABLE', { variable, registered: [...registered] })
 
 /** A reference to a registered variable that has no value in this assembly (SPEC §9). */
-export const valuelessVariable = (kind: TextKind, name: string, owner: string) =>
-  new PromptError(`prompt variable "{{${name}}}" has no value for this assembly (${kind} ${JSON.stringify(owner)})`, owner)
+export const valuelessVariable = (place: TemplatePlace, variable: string) =>
+  placeError(`prompt variable "{{${variable}}}" has no value for this assembly ${'entry' in place ? `(${place.kind} ${JSON.stringify(place.entry)})` : placePhrase(place)}`,
+    place, 'PROMPT_VALUELESS_VARIABLE', { variable })
 
 /** A complete `{{…}}` group whose inner text is not a variable name (SPEC §9). */
-export const malformedGroup = (kind: TextKind, inner: string, owner: string) =>
-  new PromptError(`malformed prompt variable reference "{{${inner}}}" in ${kind} ${JSON.stringify(owner)} (variable names match ${VARIABLE_NAME_RULE})`, owner)
+export const malformedGroup = (place: TemplatePlace, inner: string) =>
+  placeError(`malformed prompt variable reference "{{${inner}}}" ${placePhrase(place)} (variable names match ${VARIABLE_NAME_RULE})`, place, 'PROMPT_MALFORMED_REFERENCE', { inner })
 
 /** A `{{` that opens no complete group while a `}}` follows; `snippet` is the text from that `{{`, at most 16 characters (SPEC §9). */
-export const malformedOpening = (kind: TextKind, snippet: string, owner: string) =>
-  new PromptError(`malformed prompt variable reference at ${JSON.stringify(snippet + '…')} in ${kind} ${JSON.stringify(owner)} (references are complete simple {{name}} groups)`, owner)
+export const malformedOpening = (place: TemplatePlace, snippet: string) =>
+  placeError(`malformed prompt variable reference at ${JSON.stringify(snippet + '…')} ${placePhrase(place)} (references are complete simple {{name}} groups)`, place, 'PROMPT_MALFORMED_OPENING', { snippet })
 
 /** A `{{#raw}}` block without its closing `{{/raw}}`. */
-export const unterminatedRaw = (kind: TextKind, owner: string) =>
-  new PromptError(`unterminated {{#raw}} block in ${kind} ${JSON.stringify(owner)} (close it with {{/raw}})`, owner)
+export const unterminatedRaw = (place: TemplatePlace) =>
+  placeError(`unterminated {{#raw}} block ${placePhrase(place)} (close it with {{/raw}})`, place, 'PROMPT_UNTERMINATED_RAW', {})
+
+// ---- warnings ---------------------------------------------------------------------------------
+
+/** A warning of this package: logged, never thrown; `code` and `details` as for errors. */
+export interface PromptWarning<C extends string = string, D extends object = object> {
+  readonly code: C
+  readonly message: string
+  readonly details: Readonly<D>
+}
+
+/** A `system-prompt/change` listener threw; the registration (or disposal) it was told about stands. */
+export const changeListenerFailed = (event: { action: string; kind: string; name?: string }, cause: unknown): PromptWarning<'PROMPT_CHANGE_LISTENER_FAILED', { action: string; kind: string; name?: string }> => ({
+  code: 'PROMPT_CHANGE_LISTENER_FAILED',
+  message: `a system-prompt/change listener failed on ${event.action} of ${event.kind}${event.name ? ` "${event.name}"` : ''}: ${messageOf(cause)}`,
+  details: Object.freeze({ action: event.action, kind: event.kind, ...(event.name ? { name: event.name } : {}) }),
+})
 
 // ---- helpers ----------------------------------------------------------------------------------
 

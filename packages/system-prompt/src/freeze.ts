@@ -6,7 +6,11 @@
  * @module
  */
 
+import { schemaTooDeep } from './errors.js'
+
 const frozen = new WeakSet<object>()
+/** How deep the freeze walk follows a schema. */
+const DEPTH_LIMIT = 256
 
 /** Deeply freezes `value` once; later calls on the same object cost one WeakSet lookup. */
 export function deepFreeze<T>(value: T): T {
@@ -17,7 +21,7 @@ export function deepFreeze<T>(value: T): T {
 
 function freezeWalk(value: object, depth: number): void {
   if (frozen.has(value)) return
-  if (depth > 256) throw new TypeError('tool schema is nested more than 256 levels deep')
+  if (depth > DEPTH_LIMIT) throw schemaTooDeep(DEPTH_LIMIT)
   frozen.add(value)
   Object.freeze(value)
   for (const key of Reflect.ownKeys(value)) {

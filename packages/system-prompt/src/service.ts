@@ -2,6 +2,7 @@ import { Context, Service } from 'cordis'
 import { defineScopedEvent, type ScopeKey } from 'dsh-scope'
 import { Config } from './config.js'
 import { ASSEMBLE_EVENT, DEPLOYMENT_LOADED, PromptCore } from './core.js'
+import { changeListenerFailed } from './errors.js'
 import type { Inspection } from './registry.js'
 
 const kCore = Symbol('dsh.systemPrompt.core')
@@ -61,7 +62,7 @@ export class SystemPrompt extends Service {
       try {
         events.emit('system-prompt/change', event)
       } catch (error) {
-        logger.warn(`a system-prompt/change listener failed on ${event.action} of ${event.kind}${event.name ? ` "${event.name}"` : ''}: ${error instanceof Error ? error.message : String(error)}`)
+        logger.warn('%s', changeListenerFailed(event, error).message)
       }
     })
     defineScopedEvent(ctx, ASSEMBLE_EVENT)

@@ -17,30 +17,25 @@
  * @module
  */
 import {
-  describe, invalidVariableName, malformedGroup, malformedOpening, unknownVariable, unterminatedRaw,
+  invalidTemplateText, invalidVariableName, isVariableName, malformedGroup, malformedOpening, unknownVariable,
+  unterminatedRaw, type TemplatePlace,
 } from './errors.js'
-import { RAW_CLOSE } from './interpolate.js'
+import { scanTemplate } from './template.js'
 
-const NAME = /^[a-z][a-z0-9_]*$/
-const RAW_OPEN_INNER = '#raw'
-// The owner handed to the shared error factories; its phrase is then replaced by the position.
-const OWNER = '\u0000template\u0000'
-const OWNER_PHRASE = `in section ${JSON.stringify(OWNER)}`
-
-/** What kind of problem a {@link TemplateProblem} is (stable, for editors that style or filter them). */
+/** What kind of problem a {@link TemplateProblem} is: the code of the error rendering would throw. */
 export type TemplateProblemCode =
   /** A well-formed `{{name}}` whose name is not among the given variable names. */
-  | 'unknown-variable'
+  | 'PROMPT_UNKNOWN_VARIABLE'
   /** A complete group whose inner is not a name (`{{ model }}`, `{{}}`, `{{Model}}`, `{{/raw}}`). */
-  | 'malformed-reference'
+  | 'PROMPT_MALFORMED_REFERENCE'
   /** A `{{` that opens no complete group while a `}}` still follows (`{{{model}}}`). */
-  | 'malformed-opening'
+  | 'PROMPT_MALFORMED_OPENING'
   /** A `{{#raw}}` with no `{{/raw}}` after it. */
-  | 'unterminated-raw'
+  | 'PROMPT_UNTERMINATED_RAW'
 
 /** One problem of a template, with its position in the text. */
 export interface TemplateProblem {
-  /** The kind of problem. */
+  /** The kind of problem: the `code` of the error rendering would throw. */
   code: TemplateProblemCode
   /** The rendering error's wording, with the position in place of the section name. */
   message: string
@@ -63,55 +58,22 @@ export function validatePromptTemplate(text: string, variableNames: Iterable<str
   if (typeof text !== 'string') throw invalidTemplateText(text)
   const names = new Set<string>()
   for (const name of variableNames) {
-    if (typeof name !== 'string' || !NAME.test(name)) throw invalidVariableName(name)
+    if (!isVariableName(name)) throw invalidVariableName(name)
     names.add(name)
   }
   const registered = [...names].sort()
   const problems: TemplateProblem[] = []
   const locate = lineLocator(text)
-  const report = (code: TemplateProblemCode, index: number, length: number, error: Error) => {
-    const { line, column } = locate(index)
-    const position = `at line ${line}, column ${column}`
-    const message = error.message.replace(OWNER_PHRASE, () => position)
-    problems.push({ code, message, index, line, column, length })
-  }
-
-  let open = text.indexOf('{{')
-  let close = -1
-  while (open >= 0) {
-    // The first `}}` after the opening. A `}}` found for an earlier opening is still the first one when it
-    // lies past this opening's braces, so it is reused: a run of bare `{{` costs linear time, not quadratic.
-    if (close < open + 2) close = text.indexOf('}}', open + 2)
-    // A `{{` with no `}}` after it stays literal, and so does every later `{{`.
-    if (close < 0) break
-    let next = close + 2
-    if (firstBrace(text, open + 2, close) === close) {
-      const inner = text.slice(open + 2, close)
-      if (NAME.test(inner)) {
-        if (!names.has(inner)) report('unknown-variable', open, next - open, unknownVariable('section', inner, OWNER, registered))
-      } else if (inner === RAW_OPEN_INNER) {
-        const end = text.indexOf(RAW_CLOSE, next)
-        if (end < 0) report('unterminated-raw', open, next - open, unterminatedRaw('section', OWNER))
-        else next = end + RAW_CLOSE.length
-      } else {
-        report('malformed-reference', open, next - open, malformedGroup('section', inner, OWNER))
-      }
-    } else {
-      report('malformed-opening', open, 2, malformedOpening('section', text.slice(open, open + 16), OWNER))
-      next = open + 2
-    }
-    open = text.indexOf('{{', next)
-  }
+  scanTemplate(text, (token, start, end, value) => {
+    if (token === 'raw' || (token === 'variable' && names.has(value))) return
+    const place: TemplatePlace = locate(start)
+    const error = token === 'variable' ? unknownVariable(place, value, registered)
+      : token === 'unterminated-raw' ? unterminatedRaw(place)
+      : token === 'malformed-group' ? malformedGroup(place, value)
+      : malformedOpening(place, text.slice(start, start + 16))
+    problems.push({ code: error.code, message: error.message, index: start, line: place.line, column: place.column, length: end - start })
+  })
   return problems
-}
-
-/** The index of the first `{` or `}` in `text[from, limit)`, or `limit` when there is none. */
-function firstBrace(text: string, from: number, limit: number): number {
-  for (let i = from; i < limit; i++) {
-    const c = text.charCodeAt(i)
-    if (c === 123 || c === 125) return i
-  }
-  return limit
 }
 
 /**
@@ -131,9 +93,4 @@ function lineLocator(text: string): (index: number) => { line: number; column: n
     }
     return { line, column: index - lineStart + 1 }
   }
-}
-
-// The one message of this module not shared with rendering (errors.ts is owned by the render path).
-function invalidTemplateText(text: unknown): TypeError {
-  return new TypeError(`validatePromptTemplate(text) needs the template text as a string, received ${describe(text)}`)
 }

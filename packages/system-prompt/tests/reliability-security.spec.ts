@@ -135,8 +135,8 @@ describe('reliability: security', () => {
     it('save-time validation of 512 KB of bare {{ before one }} finishes and reports each opening', () => {
       const problems = validatePromptTemplate('{{'.repeat(MB / 4) + '}}', [])
       expect(problems).to.have.length(MB / 4)
-      expect(problems[0]).to.include({ code: 'malformed-opening', index: 0 })
-      expect(problems[problems.length - 1]).to.include({ code: 'malformed-reference', index: MB / 2 - 2, length: 4 })
+      expect(problems[0]).to.include({ code: 'PROMPT_MALFORMED_OPENING', index: 0 })
+      expect(problems[problems.length - 1]).to.include({ code: 'PROMPT_MALFORMED_REFERENCE', index: MB / 2 - 2, length: 4 })
     })
 
     it('a 4 MB section registered through the service assembles and renders', async () => {

@@ -50,7 +50,7 @@ describe('dsh-system-prompt: validatePromptTemplate', () => {
   describe('each problem, with the rendering wording and its position', () => {
     it('reports an unknown name with the sorted known names', () => {
       expect(validatePromptTemplate('Hi {{modle}}.', ['model', 'cwd'])).to.deep.equal([{
-        code: 'unknown-variable',
+        code: 'PROMPT_UNKNOWN_VARIABLE',
         message: 'unknown prompt variable "{{modle}}" at line 1, column 4; registered variables: cwd, model',
         index: 3, line: 1, column: 4, length: 9,
       }])
@@ -62,13 +62,13 @@ describe('dsh-system-prompt: validatePromptTemplate', () => {
     })
 
     it('treats {{constructor}} as unknown unless it is given', () => {
-      expect(places(validatePromptTemplate('{{constructor}}', ['model']))).to.deep.equal(['unknown-variable@1:1+15'])
+      expect(places(validatePromptTemplate('{{constructor}}', ['model']))).to.deep.equal(['PROMPT_UNKNOWN_VARIABLE@1:1+15'])
       expect(validatePromptTemplate('{{constructor}}', ['constructor'])).to.deep.equal([])
     })
 
     it('reports a malformed complete group', () => {
       expect(validatePromptTemplate('x\n  {{ model }}', ['model'])).to.deep.equal([{
-        code: 'malformed-reference',
+        code: 'PROMPT_MALFORMED_REFERENCE',
         message: `malformed prompt variable reference "{{ model }}" at line 2, column 3 ${RULE}`,
         index: 4, line: 2, column: 3, length: 11,
       }])
@@ -77,7 +77,7 @@ describe('dsh-system-prompt: validatePromptTemplate', () => {
     for (const group of ['{{}}', '{{Model}}', '{{a-b}}', '{{1a}}', '{{/raw}}', '{{#each}}']) {
       it(`reports ${group} as a malformed complete group`, () => {
         expect(validatePromptTemplate(group, ['model'])).to.deep.equal([{
-          code: 'malformed-reference',
+          code: 'PROMPT_MALFORMED_REFERENCE',
           message: `malformed prompt variable reference "${group}" at line 1, column 1 ${RULE}`,
           index: 0, line: 1, column: 1, length: group.length,
         }])
@@ -86,7 +86,7 @@ describe('dsh-system-prompt: validatePromptTemplate', () => {
 
     it('reports a {{ that opens no complete group while a }} follows, with the 16-character snippet', () => {
       expect(validatePromptTemplate('ok {{{model}}}', ['model'])).to.deep.equal([{
-        code: 'malformed-opening',
+        code: 'PROMPT_MALFORMED_OPENING',
         message: `malformed prompt variable reference at "{{{model}}}…" at line 1, column 4 ${GROUPS}`,
         index: 3, line: 1, column: 4, length: 2,
       }])
@@ -96,7 +96,7 @@ describe('dsh-system-prompt: validatePromptTemplate', () => {
 
     it('reports an unterminated raw block at its opener', () => {
       expect(validatePromptTemplate('a\nb {{#raw}} literal {', [])).to.deep.equal([{
-        code: 'unterminated-raw',
+        code: 'PROMPT_UNTERMINATED_RAW',
         message: 'unterminated {{#raw}} block at line 2, column 3 (close it with {{/raw}})',
         index: 4, line: 2, column: 3, length: 8,
       }])
@@ -107,24 +107,24 @@ describe('dsh-system-prompt: validatePromptTemplate', () => {
     it('keeps scanning after each problem and reports them in text order', () => {
       const text = 'A {{ a }} then {{b}}\n{{{c}}} and {{d}} {{#raw}}'
       expect(places(validatePromptTemplate(text, ['d']))).to.deep.equal([
-        'malformed-reference@1:3+7', 'unknown-variable@1:16+5', 'malformed-opening@2:1+2', 'unterminated-raw@2:19+8',
+        'PROMPT_MALFORMED_REFERENCE@1:3+7', 'PROMPT_UNKNOWN_VARIABLE@1:16+5', 'PROMPT_MALFORMED_OPENING@2:1+2', 'PROMPT_UNTERMINATED_RAW@2:19+8',
       ])
     })
 
     it('checks the text after an unterminated raw opener as ordinary template text', () => {
       expect(places(validatePromptTemplate('{{#raw}} {{x}} {{ }}', []))).to.deep.equal([
-        'unterminated-raw@1:1+8', 'unknown-variable@1:10+5', 'malformed-reference@1:16+5',
+        'PROMPT_UNTERMINATED_RAW@1:1+8', 'PROMPT_UNKNOWN_VARIABLE@1:10+5', 'PROMPT_MALFORMED_REFERENCE@1:16+5',
       ])
     })
 
     it('resumes after a bare {{ two characters on, like interpolate() resumes after a group', () => {
-      expect(places(validatePromptTemplate('{{ {{ }}', []))).to.deep.equal(['malformed-opening@1:1+2', 'malformed-reference@1:4+5'])
-      expect(places(validatePromptTemplate('{{{{a}}', ['a']))).to.deep.equal(['malformed-opening@1:1+2'])
+      expect(places(validatePromptTemplate('{{ {{ }}', []))).to.deep.equal(['PROMPT_MALFORMED_OPENING@1:1+2', 'PROMPT_MALFORMED_REFERENCE@1:4+5'])
+      expect(places(validatePromptTemplate('{{{{a}}', ['a']))).to.deep.equal(['PROMPT_MALFORMED_OPENING@1:1+2'])
     })
 
     it('counts lines at \\n and columns in UTF-16 code units', () => {
       const problems = validatePromptTemplate('é😀{{x}}\r\n\n\t{{y}}', [])
-      expect(places(problems)).to.deep.equal(['unknown-variable@1:4+5', 'unknown-variable@3:2+5'])
+      expect(places(problems)).to.deep.equal(['PROMPT_UNKNOWN_VARIABLE@1:4+5', 'PROMPT_UNKNOWN_VARIABLE@3:2+5'])
       expect(problems.map((p) => p.index)).to.deep.equal([3, 12])
     })
   })

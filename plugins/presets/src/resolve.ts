@@ -79,7 +79,7 @@ export interface PresetCatalog {
  * names (which variables exist is only known when an agent's prompt is assembled).
  */
 export function syntaxProblems(text: string): TemplateProblem[] {
-  return validatePromptTemplate(text, []).filter((problem) => problem.code !== 'unknown-variable')
+  return validatePromptTemplate(text, []).filter((problem) => problem.code !== 'PROMPT_UNKNOWN_VARIABLE')
 }
 
 /**
