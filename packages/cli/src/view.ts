@@ -11,6 +11,7 @@ import {
 } from 'dsh-system-prompt'
 import type { ScopeKey } from 'dsh-scope'
 import type { Booted } from './boot.js'
+import { detailsOf } from './codes.js'
 import { renderFailed, unknownAgent } from './errors.js'
 
 /** What a command looks at: one agent, or the deployment-level assembly (no scope). */
@@ -95,7 +96,7 @@ export async function viewOf(booted: Booted, target: Target, input?: string): Pr
       tools: assembly.tools.map(toRequestTool),
     }
   } catch (error) {
-    throw renderFailed(target.label, error)
+    throw renderFailed(target.label, error, detailsOf<{ variable: string }>(error, 'PROMPT_VALUELESS_VARIABLE')?.variable)
   }
 }
 
