@@ -30,8 +30,7 @@ export interface HookState {
   problems: Problem[]
 }
 
-/** The `agents:` key a refusal of `agents.create()` points at, by the refusal's code (else the row's `id`). */
-const AGENT_KEY_OF_CODE: Readonly<Record<string, string>> = { AGENT_UNKNOWN_PRESET: 'preset', AGENT_INVALID_PROMPT_CHANGE: 'promptChange' }
+const AGENT_KEY_OF_CODE: ReadonlyMap<string, string> = new Map([['AGENT_UNKNOWN_PRESET', 'preset'], ['AGENT_INVALID_PROMPT_CHANGE', 'promptChange']])
 
 /** The assembly errors reported after loading: an unregistered `toolOrder` name, a provider returning the reserved name. */
 const TOOL_ORDER = 'PROMPT_TOOL_ORDER_UNREGISTERED'
@@ -75,11 +74,27 @@ async function createAgents(agents: Agents, specs: readonly AgentSpec[], state: 
       state.agents.push(await agents.create({ ...spec }))
     } catch (error) {
       failed.add(spec.id)
-      const key = AGENT_KEY_OF_CODE[codeOf(error) ?? ''] ?? 'id'
+      const key = agentKeyOf(error)
       problems.push({ key: `agents[${index}].${key}`, ...agentNotCreated(spec.id, error) })
     }
   }
   return problems
+}
+
+/** The `agents:` key a refusal of `agents.create()` points at, by the refusal's code: `preset`, `promptChange`, else `id`. */
+export function agentKeyOf(error: unknown): string {
+  return AGENT_KEY_OF_CODE.get(codeOf(error) ?? '') ?? 'id'
+}
+
+/**
+ * The assembly error the load reports, as `{ code, message, details }`: a `toolOrder` naming an
+ * unregistered tool, or a provider returning the reserved name (told apart by code); else `undefined`.
+ */
+export function loadTimeAssemblyError(error: unknown): CliMessage | undefined {
+  const code = codeOf(error)
+  if (code !== TOOL_ORDER && code !== RESERVED) return undefined
+  const { message, details } = error as CliMessage
+  return { code, message, details }
 }
 
 /**
@@ -95,11 +110,10 @@ async function checkToolOrder(host: Context, deployment: Deployment<CliSections>
     try {
       await host.systemPrompt.assemble(target.agent ? { scope: target.agent, agent: target.agent } : {})
     } catch (error) {
-      const code = codeOf(error)
-      if (code !== TOOL_ORDER && code !== RESERVED) continue
-      const cause = error as CliMessage
-      const same = `${code} ${JSON.stringify(cause.details)}`
-      const item = found.get(same) ?? { cause: { code, message: cause.message, details: cause.details }, where: [] }
+      const cause = loadTimeAssemblyError(error)
+      if (!cause) continue
+      const same = `${cause.code} ${JSON.stringify(cause.details)}`
+      const item = found.get(same) ?? { cause, where: [] }
       item.where.push(target.label)
       found.set(same, item)
     }

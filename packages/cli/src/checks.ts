@@ -43,7 +43,8 @@ export async function checkTarget(booted: Booted, target: Target, gap: number): 
   return [...variableFindings(booted, first), ...placementFindings(booted, first), ...unstableFindings(booted, first, second)]
 }
 
-function assemblyFinding(booted: Booted, target: Target, error: unknown): RawFinding {
+/** The finding for an assembly that failed: two complete sections (told apart by code) name where each comes from. */
+export function assemblyFinding(booted: Booted, target: Target, error: unknown): RawFinding {
   const failure = assemblyFailed(error)
   if (codeOf(error) !== 'PROMPT_MULTIPLE_COMPLETE') return { kind: 'assembly', ...failure }
   const complete = booted.prompt.inspect(target.agent).sections.filter((section) => section.complete)

@@ -12,7 +12,7 @@ import {
 import type { ScopeKey } from 'dsh-scope'
 import type { Booted } from './boot.js'
 import { detailsOf } from './codes.js'
-import { renderFailed, unknownAgent } from './errors.js'
+import { renderFailed, unknownAgent, type CliError } from './errors.js'
 
 /** What a command looks at: one agent, or the deployment-level assembly (no scope). */
 export interface Target {
@@ -96,8 +96,13 @@ export async function viewOf(booted: Booted, target: Target, input?: string): Pr
       tools: assembly.tools.map(toRequestTool),
     }
   } catch (error) {
-    throw renderFailed(target.label, error, detailsOf<{ variable: string }>(error, 'PROMPT_VALUELESS_VARIABLE')?.variable)
+    throw renderFailure(target.label, error)
   }
+}
+
+/** The `CliError` for a failed render of `label`; a valueless variable (told apart by code) gets the loop-variable hint. */
+export function renderFailure(label: string, error: unknown): CliError {
+  return renderFailed(label, error, detailsOf<{ variable: string }>(error, 'PROMPT_VALUELESS_VARIABLE')?.variable)
 }
 
 /** The target in one phrase for headers: `agent "main" (model deepseek-chat, preset reviewer)`. */
