@@ -21,12 +21,15 @@ await Promise.all(entries.map(async (dir) => {
   // Yarn writes a bin named like its package as a plain string.
   const bins = typeof manifest.bin === 'string' ? [manifest.bin] : Object.values(manifest.bin ?? {})
   await build({
-    entryPoints: [join(dir, 'src/index.ts'), ...bins.map((bin) => join(dir, String(bin).replace(/^\.\/lib\//, 'src/').replace(/\.js$/, '.ts')))],
+    // The root entry, an `internal` entry where the package has one, and the bins.
+    entryPoints: [join(dir, 'src/index.ts'), ...(existsSync(join(dir, 'src/internal.ts')) ? [join(dir, 'src/internal.ts')] : []), ...bins.map((bin) => join(dir, String(bin).replace(/^\.\/lib\//, 'src/').replace(/\.js$/, '.ts')))],
     outdir: join(dir, 'lib'),
     bundle: true,
     packages: 'external',
     platform: 'node',
     format: 'esm',
+    // Entries of one package share their modules (one PromptError class, one freeze registry), not copies.
+    splitting: true,
     target: 'node20',
     sourcemap: true,
     logLevel: 'warning',

@@ -1,8 +1,7 @@
 import type { Context } from 'cordis'
 import type { ScopeHandle, ScopeKey } from 'dsh-scope'
-import {
-  deepFreeze, renderContextSnapshot, renderSections, type PromptAssembly, type SystemPrompt, type ToolSchema,
-} from 'dsh-system-prompt'
+import { renderAssembly, type PromptAssembly, type RenderedPrompt, type SystemPrompt, type ToolSchema } from 'dsh-system-prompt'
+import { deepFreeze } from 'dsh-system-prompt/internal'
 import { agentDisposed, invalidInput, invalidRecord } from './errors.js'
 import {
   buildMessages, entry, stepEntries, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type ToolCall,
@@ -43,22 +42,39 @@ export interface StepOptions {
 export interface StepResult {
   request: ChatRequest
   assembly: PromptAssembly
+  /** What the assembly rendered to, each part with its assembled entry (the CLI shows this; it never renders again). */
+  rendered: RenderedPrompt
+  /** The system prompt (`rendered.system`). */
   system: string
+  /** The runtime-context snapshot (`rendered.snapshot`). */
   snapshot: string
   /** The entries this step appended to the record. */
   added: readonly ConversationEntry[]
 }
 
-/** The fixed facts of an agent. */
-export interface AgentInit {
+/**
+ * The facts that describe an agent: one shape for `agents.create()`, the `Agent` itself and a
+ * deployment's `agents:` rows, which differ only in how they name the parent (`P`).
+ */
+export interface AgentOptions<P = Agent | string> {
+  /** Unique among live agents. */
   id: string
+  /** The model name sent in requests and offered as `{{model}}`. */
   model: string
+  /** Offered as `{{provider}}`. */
   provider?: string
+  /** Offered as `{{cwd}}`. */
   cwd?: string
+  /** A preset id: the preset's standing scope becomes this agent's parent scope. */
   preset?: string
-  parent?: Agent
-  promptChange: PromptChangePolicy
+  /** The parent agent: a sub-agent's scope has the parent agent's scope as parent. */
+  parent?: P
+  /** How a changed system prompt enters the requests (default: the `agents` service's `promptChange`). */
+  promptChange?: PromptChangePolicy
 }
+
+/** The fixed facts of an agent as the service builds it: the parent resolved, the policy decided. */
+export type AgentInit = AgentOptions<Agent> & { promptChange: PromptChangePolicy }
 
 /**
  * One agent: a scope of its own (its `ctx`), an append-only conversation, and `step()` which assembles
@@ -146,24 +162,17 @@ export class Agent {
     if (this.disposed_) throw agentDisposed(this.id)
     if (input !== undefined && typeof input !== 'string') throw invalidInput(this.id)
     const assembly = await this.prompt.assemble({ scope: this, agent: this, signal: options.signal })
-    const sections = renderSections(assembly)
-    const snapshot = renderContextSnapshot(assembly)
+    const rendered = renderAssembly(assembly)
     options.signal?.throwIfAborted()
     if (this.disposed_) throw agentDisposed(this.id)
-    let system = ''
-    let total = 0
-    for (const section of sections) {
-      const bytes = Buffer.byteLength(section.text, 'utf8')
-      total += bytes
-      this.log(`section=${section.name} bytes=${bytes}`)
-      system = system ? system + '\n\n' + section.text : section.text
-    }
-    this.log(`total sections=${sections.length} bytes=${total + Math.max(0, sections.length - 1) * 2}`)
+    for (const section of rendered.sections) this.log(`section=${section.name} bytes=${Buffer.byteLength(section.text, 'utf8')}`)
+    this.log(`total sections=${rendered.sections.length} bytes=${Buffer.byteLength(rendered.system, 'utf8')}`)
+    const { system, snapshot } = rendered
     const added = stepEntries(this.record_, system, input, snapshot)
     this.record_.push(...added)
     const request: ChatRequest = { model: this.model, messages: buildMessages(this.record_, this.promptChange) }
     if (assembly.tools.length) request.tools = assembly.tools.map(toRequestTool)
-    return { request, assembly, system, snapshot, added }
+    return { request, assembly, rendered, system, snapshot, added }
   }
 
   /** Appends the model's reply or a tool result to the record. */
@@ -195,7 +204,8 @@ export class Agent {
   }
 }
 
-function toRequestTool(tool: ToolSchema): RequestTool {
+/** A tool schema as a request's `tools` field carries it (chat-completions `function` tool). */
+export function toRequestTool(tool: ToolSchema): RequestTool {
   const fn: RequestTool['function'] = { name: tool.name }
   if (tool.description !== undefined) fn.description = tool.description
   if (tool.parameters !== undefined) fn.parameters = tool.parameters

@@ -3,12 +3,12 @@
  * variables, and the conversation record that turns assemblies into cache-friendly requests.
  * @module
  */
-import { Agents } from './service.js'
+import { Agents } from './agents.js'
 
-export { Agents, Config } from './service.js'
-export type { CreateAgentOptions, PresetHandle } from './service.js'
-export { Agent } from './agent.js'
-export type { ChatRequest, RequestTool, RecordedMessage, StepOptions, StepResult, AgentInit } from './agent.js'
+export { Agents, Config } from './agents.js'
+export type { CreateAgentOptions, PresetHandle } from './agents.js'
+export { Agent, toRequestTool } from './agent.js'
+export type { AgentOptions, ChatRequest, RequestTool, RecordedMessage, StepOptions, StepResult, AgentInit } from './agent.js'
 export { buildMessages, stepEntries } from './conversation.js'
 export type { ChatMessage, ConversationEntry, EntrySource, PromptChangePolicy, ToolCall } from './conversation.js'
 export * as AgentErrors from './errors.js'

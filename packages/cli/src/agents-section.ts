@@ -5,28 +5,14 @@
  * list is reported at once, each with its own path (`agents[1].preset`).
  * @module
  */
+import type { AgentOptions } from 'dsh-agent'
 import z from 'schemastery'
 import {
   AGENT_KEYS, agentsNotList, duplicateAgentId, emptyAgentValue, invalidAgentRow, ownParent, parentNotBefore, unknownAgentKey, type CliMessage,
 } from './errors.js'
 
-/** One agent as declared in `agents:`. */
-export interface AgentSpec {
-  /** Unique in the file. */
-  id: string
-  /** The model name sent in requests and offered as `{{model}}`. */
-  model: string
-  /** Offered as `{{provider}}`. */
-  provider?: string
-  /** Offered as `{{cwd}}`. */
-  cwd?: string
-  /** A preset id defined by a plugin of the deployment (e.g. `dsh-presets`). */
-  preset?: string
-  /** The id of an agent listed before this one: this agent is its sub-agent. */
-  parent?: string
-  /** Overrides the `dsh-agent` row's `promptChange` for this agent. */
-  promptChange?: 'append' | 'replace'
-}
+/** One agent as declared in `agents:`: `agents.create()`'s options, the parent named by the id of an agent listed before. */
+export type AgentSpec = AgentOptions<string>
 
 /** The schemastery schema of one `agents:` row; every key is described for config UIs. */
 export const AgentRow: z<AgentSpec> = z.object({

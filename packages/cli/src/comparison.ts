@@ -71,7 +71,7 @@ export function piecesOf(side: Side, part: PartName): PiecedText {
     return pieced(view.tools.map((tool) => ({ name: tool.function.name, text: JSON.stringify(tool), ...originOf(tool.function.name) })), ',', '[', ']')
   }
   const list = part === 'system' ? view.sections : view.contexts
-  const items = list.map((p) => ({ name: p.name, text: p.text, owner: owners.plugin(p.owner), layer: owners.layer(p.scope) }))
+  const items = list.map((p) => ({ name: p.name, text: p.text, owner: owners.plugin(p.entry.owner), layer: owners.layer(p.entry.scope) }))
   if (part === 'system') return pieced(items, '\n\n')
   return items.length ? pieced([{ name: '(snapshot heading)', text: RUNTIME_CONTEXT_HEADING }, ...items], '\n\n') : pieced([], '')
 }

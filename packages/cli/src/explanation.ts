@@ -5,18 +5,18 @@
  * @module
  */
 import type { ScopeKey } from 'dsh-scope'
-import { PERSONA_SUFFIX_SECTION, type EntryOrigin, type InspectedText } from 'dsh-system-prompt'
+import { assemblyNotes, type EntryOrigin, type InspectedText, type RenderedPart } from 'dsh-system-prompt'
 import type { Booted } from './boot.js'
 import { LISTENER_OWNER } from './owners.js'
 import { byteLength } from './table.js'
 import type { Tokenizer } from './tokens.js'
-import { snapshotAbsence, toolOrigins, type PromptView, type RenderedPart } from './view.js'
+import { snapshotAbsence, toolOrigins, type PromptView } from './view.js'
 
 /** One rendered section or context. */
 export interface ExplainedText {
   /** 1-based position in the rendered prompt (or snapshot). */
   position: number
-  /** The `order` number; `last` for the persona suffix (always rendered last). */
+  /** The `order` number; `last` for a section in band `last` (the persona suffix: rendered after all others). */
   order: number | 'last'
   name: string
   owner: string
@@ -96,21 +96,19 @@ export function explain(booted: Booted, view: PromptView, tokenizer: Tokenizer):
     (list.find((entry) => entry.name === name)?.shadows ?? []).map((origin: EntryOrigin) => `${owners.plugin(origin.owner)} (${owners.layer(origin.scope)})`)
   const dynamicOf = (list: readonly InspectedText[], name: string) => !!list.find((entry) => entry.name === name)?.dynamic
   const texts = (rendered: readonly RenderedPart[], inspected: readonly InspectedText[]): ExplainedText[] =>
-    rendered.map((part, index) => ({
+    rendered.map(({ name, text, entry }, index) => ({
       position: index + 1,
-      order: part.name === PERSONA_SUFFIX_SECTION ? 'last' : part.order,
-      name: part.name,
-      owner: part.owner === undefined ? LISTENER_OWNER : owners.plugin(part.owner),
-      layer: owners.layer(part.scope),
-      bytes: byteLength(part.text),
-      tokens: tokenizer.count(part.text),
-      shadows: shadowsOf(inspected, part.name),
-      dynamic: dynamicOf(inspected, part.name),
+      order: 'band' in entry && entry.band === 'last' ? 'last' : entry.order,
+      name,
+      owner: entry.owner === undefined ? LISTENER_OWNER : owners.plugin(entry.owner),
+      layer: owners.layer(entry.scope),
+      bytes: byteLength(text),
+      tokens: tokenizer.count(text),
+      shadows: shadowsOf(inspected, name),
+      dynamic: dynamicOf(inspected, name),
     }))
-  // A tool's guidance renders empty where the tool is hidden: say so, rather than "empty".
-  const toolView = booted.tools?.view(scope)
-  const hiddenTool = (name: string) => name.startsWith('tool:') && !!toolView
-    && toolView.known.includes(name.slice('tool:'.length)) && !toolView.names.has(name.slice('tool:'.length))
+  // Sections shown only with a tool that this assembly does not show: the assembly lists them.
+  const hiddenWithTool = assemblyNotes(view.assembly)?.hiddenWithTool ?? []
   const dropped = (all: ReadonlyArray<{ name: string; owner?: string; scope?: ScopeKey }>, rendered: readonly RenderedPart[], reason: (name: string) => DropReason): DroppedText[] => {
     const kept = new Set(rendered.map((part) => part.name))
     return all.filter((entry) => !kept.has(entry.name)).map((entry) => ({
@@ -147,7 +145,8 @@ export function explain(booted: Booted, view: PromptView, tokenizer: Tokenizer):
     sections,
     completeSection: view.assembly.sections.find((section) => section.complete)?.name ?? null,
     droppedSections: [
-      ...dropped(view.assembly.sections, view.sections, (name) => hiddenTool(name) ? 'tool hidden' : 'empty'),
+      ...dropped(view.assembly.sections, view.sections, () => 'empty'),
+      ...dropped(hiddenWithTool, [], () => 'tool hidden'),
       ...dropped(leftOut, [], () => 'complete'),
     ],
     contexts,

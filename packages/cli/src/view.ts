@@ -4,11 +4,8 @@
  * sent, and for an agent the whole chat-completions request body.
  * @module
  */
-import type { Agent, ChatRequest, RequestTool } from 'dsh-agent'
-import {
-  renderContextSections, renderSections, joinContextSections, type AssembledContext, type AssembledSection,
-  type PromptAssembly, type ToolSchema,
-} from 'dsh-system-prompt'
+import { toRequestTool, type Agent, type ChatRequest, type RequestTool } from 'dsh-agent'
+import { renderAssembly, type PromptAssembly, type RenderedContext, type RenderedPrompt, type RenderedSection } from 'dsh-system-prompt'
 import type { ScopeKey } from 'dsh-scope'
 import type { Booted } from './boot.js'
 import { detailsOf } from './codes.js'
@@ -22,25 +19,18 @@ export interface Target {
   readonly label: string
 }
 
-/** A rendered section or context with where it came from. */
-export interface RenderedPart {
-  name: string
-  text: string
-  order: number
-  owner?: string
-  scope?: ScopeKey
-}
-
 /** Everything one request carries, for one target. */
 export interface PromptView {
   readonly target: Target
   readonly assembly: PromptAssembly
-  /** The non-empty sections in render order (persona suffix last). */
-  readonly sections: readonly RenderedPart[]
+  /** What the assembly rendered to (the agent's own step result for an agent: rendered once). */
+  readonly rendered: RenderedPrompt
+  /** The non-empty sections in render order, each with its assembled entry (`rendered.sections`). */
+  readonly sections: readonly RenderedSection[]
   /** The system prompt: the sections joined by blank lines. */
   readonly system: string
-  /** The non-empty contexts in order. */
-  readonly contexts: readonly RenderedPart[]
+  /** The non-empty contexts in order (`rendered.contexts`). */
+  readonly contexts: readonly RenderedContext[]
   /** The runtime-context snapshot (`''` when no context has text or the runtime context is off). */
   readonly snapshot: string
   /** The tools as the request's `tools` field carries them (`[]` when none is visible). */
@@ -72,29 +62,10 @@ export async function viewOf(booted: Booted, target: Target, input?: string): Pr
   try {
     if (target.agent) {
       const step = await target.agent.stepDetailed(input)
-      return {
-        target,
-        assembly: step.assembly,
-        sections: parts(step.assembly.sections, renderSections(step.assembly)),
-        system: step.system,
-        contexts: parts(step.assembly.contexts, renderContextSections(step.assembly)),
-        snapshot: step.snapshot,
-        tools: step.request.tools ?? [],
-        request: step.request,
-      }
+      return viewFrom(target, step.assembly, step.rendered, step.request.tools ?? [], step.request)
     }
     const assembly = await booted.prompt.assemble({})
-    const sections = parts(assembly.sections, renderSections(assembly))
-    const contexts = parts(assembly.contexts, renderContextSections(assembly))
-    return {
-      target,
-      assembly,
-      sections,
-      system: sections.map((section) => section.text).join('\n\n'),
-      contexts,
-      snapshot: joinContextSections(contexts),
-      tools: assembly.tools.map(toRequestTool),
-    }
+    return viewFrom(target, assembly, renderAssembly(assembly), assembly.tools.map(toRequestTool))
   } catch (error) {
     throw renderFailure(target.label, error)
   }
@@ -141,19 +112,7 @@ export function toolOrigins(booted: Booted, target: Target): (name: string) => {
   }
 }
 
-/** A tool as the request's `tools` field carries it (the same shape `dsh-agent` sends). */
-export function toRequestTool(tool: ToolSchema): RequestTool {
-  const fn: RequestTool['function'] = { name: tool.name }
-  if (tool.description !== undefined) fn.description = tool.description
-  if (tool.parameters !== undefined) fn.parameters = tool.parameters
-  return { type: 'function', function: fn }
-}
-
-/** Joins rendered texts with their assembly entries (for owner, layer and order). */
-function parts(entries: ReadonlyArray<AssembledSection | AssembledContext>, rendered: ReadonlyArray<{ name: string; text: string }>): RenderedPart[] {
-  const byName = new Map(entries.map((entry) => [entry.name, entry]))
-  return rendered.map(({ name, text }) => {
-    const entry = byName.get(name)
-    return { name, text, order: entry?.order ?? 0, owner: entry?.owner, scope: entry?.scope }
-  })
+function viewFrom(target: Target, assembly: PromptAssembly, rendered: RenderedPrompt, tools: readonly RequestTool[], request?: ChatRequest): PromptView {
+  const { sections, system, contexts, snapshot } = rendered
+  return { target, assembly, rendered, sections, system, contexts, snapshot, tools, request }
 }

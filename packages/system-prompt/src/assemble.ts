@@ -3,15 +3,15 @@
  * what listeners may not change, and hand back a detached result.
  * @module
  */
-import type { ScopedListener } from 'dsh-scope'
+import type { ScopedListener, ScopeKey } from 'dsh-scope'
 import {
   listenerFailed, listenerNextTwice, malformedAssembly, multipleComplete, providerFailed, providerReturned,
-  PromptError, duplicateToolName, reservedToolName,
+  PromptError, duplicateToolName, reservedToolName, toolOrderUnregistered, type CodedError,
 } from './errors.js'
 import { assemblyProblem } from './assembly-shape.js'
 import { deepFreeze } from './freeze.js'
 import type { ResolvedView, TextEntry } from './registry.js'
-import { checkToolOrder, compareCodeUnits, orderTools, TOOL_ORDER_REST } from './tool-order.js'
+import { compareCodeUnits, orderTools, TOOL_ORDER_REST, unregisteredTools } from './tool-order.js'
 import type {
   AssembleContext, AssembleListener, AssembledContext, AssembledSection, PromptAssembly, ToolSchema,
 } from './types.js'
@@ -49,11 +49,13 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
     }
     variables[entry.name] = value
   }
-  const tools = collectTools(view, context, input.toolOrder)
+  const check = checkTools(view, context, input.toolOrder)
+  if (check.problem) throw check.problem
+  const hiddenWithTool = view.withTool ? hideWithoutTool(sections, check) : NONE_HIDDEN
   const complete = view.complete.length ? sections.find((s) => s.complete) : undefined
 
   signal?.throwIfAborted()
-  let assembly: PromptAssembly = { sections, contexts, tools, variables }
+  let assembly: PromptAssembly = { sections, contexts, tools: check.tools.slice(), variables }
   if (input.listeners.length) {
     const pristine = complete && { ...complete }
     assembly = await abortable(runWaterfall(input.listeners, assembly, context), signal)
@@ -64,7 +66,38 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
   } else if (complete) {
     assembly.sections = [complete]
   }
+  notes.set(assembly, { hiddenWithTool, tools: check })
   return assembly
+}
+
+/** What an assembly records about itself besides its content: the data behind `explain` and the checks. */
+export interface AssemblyNotes {
+  /** Sections registered with `tool:` whose tool this assembly does not show (so they are left out), in order. */
+  readonly hiddenWithTool: readonly AssembledSection[]
+  /** The assembly's tool check. */
+  readonly tools: ToolCheck
+}
+
+const notes = new WeakMap<PromptAssembly, AssemblyNotes>()
+const NONE_HIDDEN: readonly AssembledSection[] = Object.freeze([])
+
+/** The notes of an assembly `assemble()` returned (`undefined` for any other object). */
+export function assemblyNotes(assembly: PromptAssembly): AssemblyNotes | undefined {
+  return notes.get(assembly)
+}
+
+/** Removes from `sections` (in place) those shown with a tool the check does not show; returns them. */
+function hideWithoutTool(sections: AssembledSection[], check: ToolCheck): AssembledSection[] {
+  const hidden: AssembledSection[] = []
+  let kept = 0
+  for (const section of sections) {
+    const tool = section.tool
+    const shown = tool === undefined || (check.names.has(tool) && (!check.layers.has(tool) || check.layers.get(tool) === section.scope))
+    if (shown) sections[kept++] = section
+    else hidden.push(section)
+  }
+  sections.length = kept
+  return hidden
 }
 
 function evaluateText(entry: TextEntry, context: AssembleContext): AssembledSection | AssembledContext {
@@ -84,44 +117,69 @@ function evaluateText(entry: TextEntry, context: AssembleContext): AssembledSect
   if (entry.scope !== undefined) result.scope = entry.scope
   if (entry.complete) result.complete = true
   if (!entry.interpolate) result.interpolate = false
+  if (entry.band !== undefined) result.band = entry.band
+  if (entry.tool !== undefined) result.tool = entry.tool
   return result
 }
 
-/** The last ordered tool list of a view, and the provider results it was made from. */
-interface ToolCache {
-  readonly schemas: readonly (readonly unknown[])[]
-  readonly known: readonly (readonly unknown[] | undefined)[]
-  readonly ordered: readonly ToolSchema[]
+/**
+ * The tool check of one assembly (SPEC §7), computed once from the tool providers' results: what the
+ * assembly rejects with, what the after-load check reports and what the CLI shows all read this record.
+ */
+export interface ToolCheck {
+  /** The tools in canonical order (complete only when there is no `problem`). */
+  readonly tools: readonly ToolSchema[]
+  /** The visible tool names. */
+  readonly names: ReadonlySet<string>
+  /** Every name any provider knows (visible or not), in code-unit order. */
+  readonly known: readonly string[]
+  /** `toolOrder` names no provider knows, in `toolOrder`'s order. */
+  readonly unregistered: readonly string[]
+  /** The plugins whose provider returned the reserved rest name, in provider order. */
+  readonly reserved: readonly string[]
+  /** The layer of each visible tool, where its provider reports it. */
+  readonly layers: ReadonlyMap<string, ScopeKey | undefined>
+  /** The error the assembly rejects with for these problems (reserved name first), if any. */
+  readonly problem?: CodedError<PromptError, 'PROMPT_TOOL_ORDER_UNREGISTERED' | 'PROMPT_RESERVED_TOOL_NAME'>
 }
 
-function collectTools(view: ResolvedView, context: AssembleContext, order: readonly string[] | undefined): ToolSchema[] {
+interface ProviderResult {
+  readonly schemas: readonly unknown[]
+  readonly knownNames: readonly unknown[] | undefined
+  readonly layers: ReadonlyMap<string, ScopeKey | undefined> | undefined
+}
+
+/** The last tool check of a view, and the provider results it was made from. */
+interface ToolCache {
+  readonly results: readonly ProviderResult[]
+  readonly check: ToolCheck
+}
+
+const NO_TOOLS: ToolCheck = Object.freeze({
+  tools: Object.freeze([]), names: new Set<string>(), known: Object.freeze([]), unregistered: Object.freeze([]),
+  reserved: Object.freeze([]), layers: new Map(),
+})
+
+/**
+ * The tool check of an assembly for `view`: consults every tool provider of the view with `context` once.
+ * Throws for a failing or malformed provider and for a tool offered twice (failures of the providers, not
+ * of the check); the check's own problems (`toolOrder` names no provider knows, the reserved name) are
+ * returned in the record. No text provider or listener runs.
+ */
+export function checkTools(view: ResolvedView, context: AssembleContext, order: readonly string[] | undefined): ToolCheck {
   const providers = view.tools
-  if (!providers.length && !order) return []
-  const results: { schemas: unknown[]; knownNames: unknown }[] = []
-  for (const entry of providers) {
-    let result: unknown
-    try {
-      result = entry.provider(context)
-    } catch (error) {
-      throw providerFailed('tool provider', entry.owner, error)
-    }
-    const schemas = (result as { schemas?: unknown } | null)?.schemas
-    if (typeof result !== 'object' || result === null || !Array.isArray(schemas)) {
-      settleQuietly(result)
-      throw providerReturned('tool provider', entry.owner, 'an object { schemas: ToolSchema[], knownNames? }', result)
-    }
-    results.push({ schemas, knownNames: (result as { knownNames?: unknown }).knownNames })
-  }
+  if (!providers.length && !order) return NO_TOOLS
+  const results: ProviderResult[] = providers.map((entry) => providerResult(entry, context))
   // Providers usually hand back the same (frozen) schemas assembly after assembly: when every result
-  // holds exactly the same elements as last time, the ordered list is still right.
+  // holds exactly the same elements as last time, the last check still holds.
   const cache = view.toolCache as ToolCache | undefined
-  if (cache && results.every((r, i) => sameElements(r.schemas, cache.schemas[i]) && sameElements(r.knownNames, cache.known[i]))) {
-    return cache.ordered.slice()
-  }
+  if (cache && results.every((r, i) => sameResult(r, cache.results[i]))) return cache.check
   const tools: ToolSchema[] = []
   // Every provider of each name: a clash is reported the same whatever order the providers came in.
   const owners = new Map<string, string[]>()
   const known = new Set<string>()
+  const reserved: string[] = []
+  const layers = new Map<string, ScopeKey | undefined>()
   for (let p = 0; p < providers.length; p++) {
     const owner = providers[p].owner
     const { schemas, knownNames } = results[p]
@@ -130,7 +188,10 @@ function collectTools(view: ResolvedView, context: AssembleContext, order: reado
       if (typeof schema !== 'object' || schema === null || typeof schema.name !== 'string' || !schema.name) {
         throw providerReturned('tool provider', owner, `a schema with a non-empty string name at index ${i}`, schema)
       }
-      if (schema.name === TOOL_ORDER_REST) throw reservedToolName(TOOL_ORDER_REST, owner)
+      if (schema.name === TOOL_ORDER_REST) {
+        if (!reserved.includes(owner)) reserved.push(owner)
+        continue
+      }
       const providedBy = owners.get(schema.name)
       if (providedBy) {
         providedBy.push(owner)
@@ -139,40 +200,53 @@ function collectTools(view: ResolvedView, context: AssembleContext, order: reado
       owners.set(schema.name, [owner])
       tools.push(deepFreeze(schema))
       known.add(schema.name)
+      if (results[p].layers?.has(schema.name)) layers.set(schema.name, results[p].layers!.get(schema.name))
     }
-    if (Array.isArray(knownNames) && knownNames.every((n) => typeof n === 'string')) {
-      for (const name of knownNames) known.add(name)
-    } else if (knownNames !== undefined) {
-      throw providerReturned('tool provider', owner, 'knownNames as an array of strings', knownNames)
+    if (knownNames) for (const name of knownNames as string[]) known.add(name)
+  }
+  const sortedKnown = [...known].sort(compareCodeUnits)
+  let check: ToolCheck
+  if (reserved.length) {
+    check = { tools, names: new Set(owners.keys()), known: sortedKnown, unregistered: [], reserved, layers, problem: reservedToolName(TOOL_ORDER_REST, reserved[0]) }
+  } else {
+    let clash: string | undefined
+    for (const [name, list] of owners) if (list.length > 1 && (clash === undefined || compareCodeUnits(name, clash) < 0)) clash = name
+    if (clash !== undefined) throw duplicateToolName(clash, owners.get(clash)!.sort(compareCodeUnits))
+    const unregistered = unregisteredTools(order, known)
+    check = {
+      tools: unregistered.length ? tools : orderTools(tools, order), names: new Set(owners.keys()), known: sortedKnown, unregistered, reserved, layers,
+      problem: unregistered.length ? toolOrderUnregistered(unregistered, sortedKnown) : undefined,
     }
   }
-  let clash: string | undefined
-  for (const [name, list] of owners) if (list.length > 1 && (clash === undefined || compareCodeUnits(name, clash) < 0)) clash = name
-  if (clash !== undefined) throw duplicateToolName(clash, owners.get(clash)!.sort(compareCodeUnits))
-  const problem = checkToolOrder(order, known)
-  if (problem) throw problem
-  const ordered = orderTools(tools, order)
-  view.toolCache = {
-    schemas: results.map((r) => r.schemas.slice()),
-    known: results.map((r) => Array.isArray(r.knownNames) ? r.knownNames.slice() : undefined),
-    ordered,
-  } satisfies ToolCache
-  return ordered.slice()
+  // Copies: a provider may refill its own arrays in place before the next assembly.
+  const kept = results.map((r) => ({ schemas: r.schemas.slice(), knownNames: r.knownNames?.slice(), layers: r.layers }))
+  view.toolCache = { results: kept, check } satisfies ToolCache
+  return check
 }
 
-/**
- * The SPEC §7 tool check of an assembly, without the assembly: consults the view's tool providers with
- * `context` and returns the error the assembly would reject with when it is a `toolOrder` name no
- * provider knows or the reserved name; `undefined` otherwise (other tool failures are left to the
- * assembly). No text provider or listener runs.
- */
-export function checkTools(view: ResolvedView, context: AssembleContext, order: readonly string[] | undefined): Error | undefined {
+function providerResult(entry: ResolvedView['tools'][number], context: AssembleContext): ProviderResult {
+  let result: unknown
   try {
-    collectTools(view, context, order)
+    result = entry.provider(context)
   } catch (error) {
-    const code = (error as { code?: unknown }).code
-    if (code === 'PROMPT_TOOL_ORDER_UNREGISTERED' || code === 'PROMPT_RESERVED_TOOL_NAME') return error as Error
+    throw providerFailed('tool provider', entry.owner, error)
   }
+  const { schemas, knownNames, layers } = (result ?? {}) as { schemas?: unknown; knownNames?: unknown; layers?: unknown }
+  if (typeof result !== 'object' || result === null || !Array.isArray(schemas)) {
+    settleQuietly(result)
+    throw providerReturned('tool provider', entry.owner, 'an object { schemas: ToolSchema[], knownNames? }', result)
+  }
+  if (knownNames !== undefined && !(Array.isArray(knownNames) && knownNames.every((n) => typeof n === 'string'))) {
+    throw providerReturned('tool provider', entry.owner, 'knownNames as an array of strings', knownNames)
+  }
+  if (layers !== undefined && !(layers instanceof Map)) {
+    throw providerReturned('tool provider', entry.owner, 'layers as a Map from tool name to layer', layers)
+  }
+  return { schemas, knownNames, layers: layers as ProviderResult['layers'] }
+}
+
+function sameResult(a: ProviderResult, b: ProviderResult | undefined): boolean {
+  return b !== undefined && a.layers === b.layers && sameElements(a.schemas, b.schemas) && sameElements(a.knownNames, b.knownNames)
 }
 
 function sameElements(a: unknown, b: readonly unknown[] | undefined): boolean {

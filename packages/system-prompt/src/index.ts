@@ -1,31 +1,32 @@
 /**
- * `dsh-system-prompt`: the `systemPrompt` Cordis service and the pure rendering functions.
+ * `dsh-system-prompt`: the `systemPrompt` Cordis service and the pure rendering functions. This root
+ * export is what plugins and harnesses use; helpers shared with the other dsh packages live behind
+ * `dsh-system-prompt/internal`.
  * @module
  */
-import { SystemPrompt } from './service.js'
+import { SystemPrompt } from './system-prompt.js'
 
-export { SystemPrompt, ASSEMBLE_EVENT, DEPLOYMENT_LOADED, markNoShadow } from './service.js'
+export { SystemPrompt, ASSEMBLE_EVENT, DEPLOYMENT_LOADED } from './system-prompt.js'
 export { Config, DEFAULT_IDENTITY } from './config.js'
 export {
   PERSONA_SECTION, PERSONA_ORDER, PERSONA_SUFFIX_SECTION, PERSONA_SUFFIX_ORDER, IDENTITY_SECTION,
   SECTION_PLACEMENTS, CONTEXT_PLACEMENTS, getSectionOrder, getContextOrder,
 } from './placements.js'
-export { TOOL_ORDER_REST, orderTools, toolOrderProblem, checkToolOrder, compareCodeUnits } from './tool-order.js'
+export { TOOL_ORDER_REST } from './tool-order.js'
+export { assemblyNotes, type AssemblyNotes, type ToolCheck } from './assemble.js'
 export {
-  renderPrompt, renderSections, renderContextSections, renderContextSnapshot, joinContextSections,
+  renderAssembly, renderPrompt, renderContextSections, renderContextSnapshot, joinContextSections,
   RUNTIME_CONTEXT_HEADING, RUNTIME_CONTEXT_NONE,
 } from './render.js'
-export type { RenderedContext, RenderedSection } from './render.js'
+export type { RenderedContext, RenderedPart, RenderedPrompt, RenderedSection } from './render.js'
 export { interpolate } from './interpolate.js'
 export type { VariableTable } from './interpolate.js'
 export { validatePromptTemplate, type TemplateProblem, type TemplateProblemCode } from './template-check.js'
 export { PromptError, VARIABLE_NAME, isVariableName } from './errors.js'
 export type { CodedError, PromptWarning, TemplatePlace } from './errors.js'
 export type { Inspection, InspectedText, InspectedVariable, EntryOrigin } from './registry.js'
-export * as PromptErrors from './errors.js'
-export { deepFreeze } from './freeze.js'
 export type {
-  PromptSection, PromptContext, PromptText, AssembleContext, AssembledSection, AssembledContext, ToolSchema,
+  PromptSection, SectionBand, PromptContext, PromptText, AssembleContext, AssembledSection, AssembledContext, ToolSchema,
   ToolProviderResult, ToolProvider, VariableProvider, PromptAssembly, PromptChangeEvent, AssembleListener, AssembleNext,
 } from './types.js'
 

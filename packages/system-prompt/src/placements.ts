@@ -4,14 +4,15 @@
  * @module
  */
 import { unknownPlacement } from './errors.js'
+import type { SectionBand } from './types.js'
 
 /** The persona prefix section's name. */
 export const PERSONA_SECTION = 'deployment:persona'
 /** The persona prefix section's order. */
 export const PERSONA_ORDER = 0
-/** The persona suffix section: always rendered last, whatever its order. */
+/** The persona suffix section: registered in band `last`, so it renders after every other section. */
 export const PERSONA_SUFFIX_SECTION = 'deployment:persona-suffix'
-/** The suffix's nominal order (the renderer puts it last regardless). */
+/** The suffix's nominal order (its band puts it last whatever the orders). */
 export const PERSONA_SUFFIX_ORDER = Number.MAX_SAFE_INTEGER
 /** The harness identity line's section name. */
 export const IDENTITY_SECTION = 'harness:identity'
@@ -48,6 +49,14 @@ export const SECTION_PLACEMENTS: Readonly<Record<string, number>> = Object.freez
   'tools:sdk': 5000,
   'deliverable:file-references': 9000,
   'tool:structured_output': 9900,
+})
+
+/**
+ * The bands of named placements: a section registered under such a name without a `band` of its own
+ * takes this one, so a scope that shadows the persona suffix still renders it last.
+ */
+export const SECTION_BANDS: Readonly<Record<string, SectionBand>> = Object.freeze({
+  [PERSONA_SUFFIX_SECTION]: 'last',
 })
 
 /** Named first-party runtime-context placements (an independent sequence). */

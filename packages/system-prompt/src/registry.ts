@@ -5,8 +5,7 @@
  */
 import { ScopedLayers, type ScopeKey } from 'dsh-scope'
 import { compareCodeUnits } from './tool-order.js'
-import { PERSONA_SUFFIX_SECTION } from './placements.js'
-import type { PromptText, ToolProvider, VariableProvider } from './types.js'
+import type { PromptText, SectionBand, ToolProvider, VariableProvider } from './types.js'
 
 /** A section or context registration. */
 export interface TextEntry {
@@ -16,6 +15,10 @@ export interface TextEntry {
   readonly text: PromptText
   readonly complete: boolean
   readonly interpolate: boolean
+  /** Sections only: the ordering band. */
+  readonly band: SectionBand | undefined
+  /** Sections only: the tool the section is shown with. */
+  readonly tool: string | undefined
   readonly owner: string
   readonly scope: ScopeKey | undefined
 }
@@ -57,6 +60,8 @@ export interface ResolvedView {
   readonly variables: readonly VariableEntry[]
   readonly tools: readonly ToolsEntry[]
   readonly suppressed: boolean
+  /** Whether any section is shown only with a tool (`tool:`), so the assembly must look. */
+  readonly withTool: boolean
   /**
    * The assembly's cache of this view's ordered tools (see assemble.ts). Kept on the view rather than in a
    * WeakMap keyed by it: views come and go with scopes, and a WeakMap's table never shrinks by collection.
@@ -75,12 +80,11 @@ export function entryKey(entry: Entry): string {
   }
 }
 
-/** Order, then code-unit name; the persona suffix sorts last whatever its order. */
-export function compareText(a: { name: string; order: number }, b: { name: string; order: number }): number {
-  const aLast = a.name === PERSONA_SUFFIX_SECTION
-  const bLast = b.name === PERSONA_SUFFIX_SECTION
-  if (aLast !== bLast) return aLast ? 1 : -1
-  return a.order - b.order || compareCodeUnits(a.name, b.name)
+const BAND_RANK = { first: -1, last: 1 } as const
+
+/** Band (`first`, none, `last`), then order, then code-unit name. */
+export function compareText(a: Pick<TextEntry, 'name' | 'order' | 'band'>, b: Pick<TextEntry, 'name' | 'order' | 'band'>): number {
+  return (a.band ? BAND_RANK[a.band] : 0) - (b.band ? BAND_RANK[b.band] : 0) || a.order - b.order || compareCodeUnits(a.name, b.name)
 }
 
 /** Where a registration came from: its plugin (or scope label) and its layer. */
@@ -189,6 +193,6 @@ export class PromptRegistry {
     contexts.sort(compareText)
     variables.sort((a, b) => compareCodeUnits(a.name, b.name))
     tools.sort((a, b) => a.id - b.id)
-    return { sections, complete: sections.filter((s) => s.complete), contexts, variables, tools, suppressed }
+    return { sections, complete: sections.filter((s) => s.complete), contexts, variables, tools, suppressed, withTool: sections.some((s) => s.tool !== undefined) }
   }
 }

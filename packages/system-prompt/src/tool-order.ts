@@ -2,7 +2,7 @@
  * Canonical tool order (SPEC §7). Pure and Cordis-free.
  * @module
  */
-import { toolOrderDuplicate, toolOrderMissingRest, toolOrderUnregistered } from './errors.js'
+import { toolOrderDuplicate, toolOrderMissingRest } from './errors.js'
 import type { ToolSchema } from './types.js'
 
 /** The reserved rest entry of `toolOrder`: where unlisted tools are inserted, in name order. */
@@ -23,14 +23,9 @@ export function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-/**
- * The listed names that no provider knows (`known` is the union of every provider's `knownNames`).
- * Returns the SPEC error, or `undefined`.
- */
-export function checkToolOrder(order: readonly string[] | undefined, known: ReadonlySet<string>): Error | undefined {
-  if (!order) return
-  const missing = order.filter((name) => name !== TOOL_ORDER_REST && !known.has(name))
-  if (missing.length) return toolOrderUnregistered(missing, [...known].sort(compareCodeUnits))
+/** The names `order` lists that no provider knows (`known` is the union of every provider's `knownNames`), in list order. */
+export function unregisteredTools(order: readonly string[] | undefined, known: ReadonlySet<string>): string[] {
+  return order ? order.filter((name) => name !== TOOL_ORDER_REST && !known.has(name)) : []
 }
 
 /**

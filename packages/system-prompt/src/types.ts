@@ -14,6 +14,12 @@ export interface AssembleContext {
 /** A text: fixed, or computed from the assembly context at every assembly. */
 export type PromptText = string | ((context: AssembleContext) => string)
 
+/**
+ * An ordering band: a `first` section renders before every section without a band, a `last` one after
+ * them, whatever the orders (within a band: order, then name). The persona suffix is in band `last`.
+ */
+export type SectionBand = 'first' | 'last'
+
 /** A named, ordered block of system-prompt text. */
 export interface PromptSection {
   /** Unique within its layer; a nearer layer's section of the same name shadows it. */
@@ -26,6 +32,15 @@ export interface PromptSection {
   complete?: boolean
   /** `false` emits the text verbatim (no `{{variable}}` interpolation). Default `true`. */
   interpolate?: boolean
+  /** Renders before (`first`) or after (`last`) every section without a band, whatever the orders. */
+  band?: SectionBand
+  /**
+   * The tool this section belongs with (tool guidance): the section is part of an assembly only when
+   * that tool is among the assembly's tools, and, when the tool's provider reports the tool's layer,
+   * only when the tool comes from this section's own layer. A hidden section is listed in the
+   * assembly's notes (`assemblyNotes()`), not dropped silently.
+   */
+  tool?: string
 }
 
 /** A named, ordered block of runtime context (part of the snapshot, not of the system prompt). */
@@ -43,6 +58,10 @@ export interface AssembledSection {
   text: string
   complete?: boolean
   interpolate?: boolean
+  /** The section's ordering band; render honours it even for sections a listener moved. */
+  band?: SectionBand
+  /** The tool this section is shown with (see {@link PromptSection.tool}). */
+  tool?: string
   /** The plugin (fiber name) that registered it; absent for sections a listener added. */
   owner?: string
   /** The layer it came from: a scope key, or `undefined` for the global layer. */
@@ -74,6 +93,12 @@ export interface ToolProviderResult {
   schemas: readonly ToolSchema[]
   /** The pre-restriction universe of names, used to validate `toolOrder`. Defaults to the schema names. */
   knownNames?: readonly string[]
+  /**
+   * The layer each visible tool comes from (a scope key, `undefined` for the global layer), when the
+   * provider knows it: a section registered with `tool: name` is then shown only with the tool of its own
+   * layer (a scope that shadows the tool does not get the wider layer's guidance).
+   */
+  layers?: ReadonlyMap<string, ScopeKey | undefined>
 }
 
 /** A tool provider: consulted at every assembly of the layers it belongs to. */

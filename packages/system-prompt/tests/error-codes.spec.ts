@@ -1,8 +1,7 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
-import {
-  interpolate, isVariableName, PromptErrors, SystemPrompt, VARIABLE_NAME, validatePromptTemplate,
-} from 'dsh-system-prompt'
+import { interpolate, isVariableName, SystemPrompt, VARIABLE_NAME, validatePromptTemplate } from 'dsh-system-prompt'
+import { PromptErrors } from 'dsh-system-prompt/internal'
 import { bootApp, pluginContext, thrown } from 'dsh-testing'
 
 const E = PromptErrors

@@ -76,29 +76,26 @@ export interface ReferenceText {
   name: string
   text: string
   interpolate?: boolean
+  /** Sections only: the ordering band. */
+  band?: 'first' | 'last'
 }
 
-/** The persona suffix's section name: rendered last whatever its place. */
-export const SUFFIX = 'deployment:persona-suffix'
 /** The first line of a runtime-context snapshot (SPEC §6). */
 export const HEADING = 'Current runtime context. This snapshot supersedes earlier runtime-context snapshots.'
 
 /**
  * The system prompt of `sections` (in the order given): each interpolated unless `interpolate: false`,
- * empty ones dropped, joined by one blank line, the persona suffix last; the first failure wins.
+ * empty ones dropped, the `first` band before and the `last` band after the rest (each in the order
+ * given), joined by one blank line; the first failure wins.
  */
 export function referencePrompt(sections: readonly ReferenceText[], variables: Readonly<Record<string, string | undefined>>): Outcome {
-  const parts: string[] = []
-  let suffix = ''
+  const bands: Record<'first' | 'none' | 'last', string[]> = { first: [], none: [], last: [] }
   for (const section of sections) {
     const rendered = section.interpolate === false ? { ok: true as const, text: section.text } : referenceInterpolate(section.text, variables, 'section', section.name)
     if (!rendered.ok) return rendered
-    if (!rendered.text) continue
-    if (section.name === SUFFIX) suffix = rendered.text
-    else parts.push(rendered.text)
+    if (rendered.text) bands[section.band ?? 'none'].push(rendered.text)
   }
-  if (suffix) parts.push(suffix)
-  return { ok: true, text: parts.join('\n\n') }
+  return { ok: true, text: [...bands.first, ...bands.none, ...bands.last].join('\n\n') }
 }
 
 /** The runtime-context snapshot of `contexts`: the heading, a blank line, the non-empty texts; `''` if none. */

@@ -1,10 +1,10 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
 import {
-  interpolate, PromptError, renderContextSnapshot, renderPrompt, type AssembledContext, type AssembledSection,
+  interpolate, PromptError, renderAssembly, renderContextSnapshot, renderPrompt, type AssembledContext, type AssembledSection,
 } from 'dsh-system-prompt'
 import { SOAK } from 'dsh-testing'
-import { outcomeOf, referenceInterpolate, referencePrompt, referenceSnapshot, SUFFIX } from './reliability-reference.js'
+import { outcomeOf, referenceInterpolate, referencePrompt, referenceSnapshot } from './reliability-reference.js'
 
 // Normal runs stay well inside the suite's budget; `DSH_SOAK=1` runs the long counts (1,000,000 texts).
 const RUNS = SOAK ? 1_000_000 : 20_000
@@ -69,18 +69,30 @@ describe('reliability: the renderer against a reference model (SPEC §9)', funct
     }), { numRuns: Math.min(RUNS, 5_000) })
   })
 
-  it(`renderPrompt() and renderContextSnapshot() agree with the reference on whole assemblies (${PROMPT_RUNS} runs)`, () => {
+  it(`renderAssembly() (the path the agent and the CLI use) and the published helpers agree with the reference on whole assemblies (${PROMPT_RUNS} runs)`, () => {
     const entry = fc.record({
-      name: fc.constantFrom('one', 'two', 'three', 'four', SUFFIX),
+      name: fc.constantFrom('one', 'two', 'three', 'four', 'five'),
       text: TEXT,
       interpolate: fc.constantFrom(undefined, undefined, false),
+      band: fc.constantFrom(undefined, undefined, 'first' as const, 'last' as const),
     })
     const entries = fc.uniqueArray(entry, { selector: (e) => e.name, maxLength: 5 })
     fc.assert(fc.property(entries, entries, TABLE, (sections, contexts, variables) => {
-      const asSections = sections.map((s, i): AssembledSection => ({ name: s.name, order: i, text: s.text, ...(s.interpolate === false ? { interpolate: false } : {}) }))
+      const asSections = sections.map((s, i): AssembledSection => ({ name: s.name, order: i, text: s.text, ...(s.interpolate === false ? { interpolate: false } : {}), ...(s.band ? { band: s.band } : {}) }))
       const asContexts = contexts.map((c, i): AssembledContext => ({ name: c.name, order: i, text: c.text, ...(c.interpolate === false ? { interpolate: false } : {}) }))
-      expect(outcomeOf(() => renderPrompt({ sections: asSections, variables }))).to.deep.equal(referencePrompt(sections, variables))
-      expect(outcomeOf(() => renderContextSnapshot({ contexts: asContexts, variables }))).to.deep.equal(referenceSnapshot(contexts, variables))
+      const prompt = referencePrompt(sections, variables)
+      const snapshot = referenceSnapshot(contexts.map(({ band: _band, ...c }) => c), variables)
+      expect(outcomeOf(() => renderPrompt({ sections: asSections, variables }))).to.deep.equal(prompt)
+      expect(outcomeOf(() => renderContextSnapshot({ contexts: asContexts, variables }))).to.deep.equal(snapshot)
+      // The shipped path: when both halves render, it gives exactly those texts, each part with its entry.
+      const assembly = { sections: asSections, contexts: asContexts, variables }
+      if (prompt.ok && snapshot.ok) {
+        const rendered = renderAssembly(assembly)
+        expect([rendered.system, rendered.snapshot]).to.deep.equal([prompt.text, snapshot.text])
+        expect(rendered.sections.every((part) => asSections.includes(part.entry) && part.text !== '')).to.equal(true)
+      } else {
+        expect(() => renderAssembly(assembly)).to.throw(PromptError)
+      }
     }), { numRuns: PROMPT_RUNS })
   })
 

@@ -54,7 +54,7 @@ describe('dsh-system-prompt: runtime context', () => {
       plugin.systemPrompt.context({ name: 'note', order: 1, text: '{{note}}' })
       plugin.systemPrompt.context({ name: 'other', order: 2, text: 'other' })
       const assembly = await app.systemPrompt.assemble()
-      expect(renderContextSections(assembly)).to.deep.equal([{ name: 'other', text: 'other' }])
+      expect(renderContextSections(assembly).map(({ name, text, entry }) => [name, text, entry.order])).to.deep.equal([['other', 'other', 2]])
     })
 
     it('emits an interpolate: false context verbatim', async () => {

@@ -30,7 +30,7 @@ describe('dsh-system-prompt: SPEC conformance', () => {
         variables: { x: '1' },
       }
       expect(renderPrompt(assembly)).to.equal('A 1')
-      expect(renderContextSections(assembly)).to.deep.equal([{ name: 'c', text: 'C 1' }])
+      expect(renderContextSections(assembly)).to.deep.equal([{ name: 'c', text: 'C 1', entry: assembly.contexts[0] }])
       expect(renderContextSnapshot(assembly)).to.equal(joinContextSections(['C 1']))
     })
 

@@ -3,11 +3,12 @@
  * the prompt's tool provider.
  * @module
  */
-import { ToolRegistry } from './service.js'
+import { ToolRegistry } from './tool-registry.js'
 
-export { ToolRegistry } from './service.js'
-export type { ToolDefinition, ToolRestriction, ToolChangeEvent, ToolView } from './service.js'
+export { ToolRegistry } from './tool-registry.js'
+export type { ToolDefinition, ToolRestriction, ToolChangeEvent, ToolView } from './tool-registry.js'
 export { validateParameters } from './schema.js'
+export { TOOL_NAME, isToolName } from './names.js'
 export * as ToolErrors from './errors.js'
 export { TOOL_NAME_RULE } from './errors.js'
 

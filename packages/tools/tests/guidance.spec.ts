@@ -13,7 +13,7 @@ describe('dsh-tools: guidance sections', () => {
   it('registers guidance as section "tool:<name>" at the named placement, verbatim and owned by the caller', async () => {
     plugin.tools.register(tool('read', { guidance: 'Read a file before you edit it.' }))
     const section = (await app.systemPrompt.assemble()).sections.find((s) => s.name === 'tool:read')
-    expect(section).to.deep.equal({ name: 'tool:read', order: 1100, text: 'Read a file before you edit it.', owner: 'fs', interpolate: false })
+    expect(section).to.deep.equal({ name: 'tool:read', order: 1100, text: 'Read a file before you edit it.', owner: 'fs', interpolate: false, tool: 'read' })
     expect(app.systemPrompt.getSectionOrder('tool:read')).to.equal(1100)
   })
 

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check'
 import {
-  codeUnitOrder, referencePrompt, referenceSnapshot, SUFFIX, type Outcome,
+  codeUnitOrder, referencePrompt, referenceSnapshot, type Outcome,
 } from '../../system-prompt/tests/reliability-reference.js'
 
 /** The layers of the world: the global one and a preset P with agents A and B, and A's sub-agent S. */
@@ -134,6 +134,9 @@ export function chainOf(view: Layer): Layer[] {
   return chain
 }
 
+/** The persona suffix: rendered after every other section (SPEC §3.1). */
+const SUFFIX = 'deployment:persona-suffix'
+
 /** SPEC §4: ascending order, ties by code-unit name; the persona suffix last. */
 function byPlacement(a: { name: string; order: number }, b: { name: string; order: number }): number {
   if ((a.name === SUFFIX) !== (b.name === SUFFIX)) return a.name === SUFFIX ? 1 : -1
@@ -164,14 +167,15 @@ export function model(world: World, active: readonly PluginSpec[], view: Layer):
 
   const sectionEntries = [
     { name: 'deployment:persona', order: 0, text: world.config.persona, layer: 'global' as Layer, interpolate: true, complete: false },
-    { name: SUFFIX, order: Number.MAX_SAFE_INTEGER, text: world.config.personaSuffix, layer: 'global' as Layer, interpolate: true, complete: false },
+    { name: SUFFIX, order: Number.MAX_SAFE_INTEGER, text: world.config.personaSuffix, layer: 'global' as Layer, interpolate: true, complete: false, band: 'last' as const },
     ...active.flatMap((p) => p.sections.map((s) => ({ ...s, layer: p.layer }))),
     ...active.flatMap((p) => p.tools.filter((t) => t.guidance).map((t) => ({
-      name: `tool:${t.name}`, order: t.guidance!.order, layer: p.layer, interpolate: false, complete: false,
-      text: visible.some((v) => v.name === t.name && v.layer === p.layer) ? t.guidance!.text : '',
+      name: `tool:${t.name}`, order: t.guidance!.order, layer: p.layer, interpolate: false, complete: false, text: t.guidance!.text,
+      // Shown only with its own tool: visible, and from the guidance's own layer.
+      shown: visible.some((v) => v.name === t.name && v.layer === p.layer),
     }))),
   ]
-  let sections = nearest(chain, sectionEntries).sort(byPlacement)
+  let sections = nearest(chain, sectionEntries).filter((s) => !('shown' in s) || s.shown).sort(byPlacement)
   const complete = sections.filter((s) => s.complete)
   if (complete.length > 1) return { ok: false, message: `multiple complete prompt sections are active: ${complete.map((s) => JSON.stringify(s.name)).join(', ')}` }
   if (missing.length) {

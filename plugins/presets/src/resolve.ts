@@ -9,7 +9,8 @@
  *   resolution is never written back.
  * @module
  */
-import { deepFreeze, validatePromptTemplate, type TemplateProblem } from 'dsh-system-prompt'
+import { validatePromptTemplate, type TemplateProblem } from 'dsh-system-prompt'
+import { deepFreeze } from 'dsh-system-prompt/internal'
 import { TOOL_NAME_RULE } from 'dsh-tools'
 import { Config, type PresetConfig } from './config.js'
 import {

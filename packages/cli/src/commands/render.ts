@@ -3,6 +3,7 @@
  * the runtime-context snapshot and the tools exactly as the target's next request carries them.
  * @module
  */
+import type { RenderedPart } from 'dsh-system-prompt'
 import { bootDeployment, type Booted } from '../boot.js'
 import { requestNeedsAgent } from '../errors.js'
 import { bootOptionsOf, type CommonOptions } from '../options.js'
@@ -56,8 +57,8 @@ function printRender(output: Output, booted: Booted, view: PromptView, input: st
 
 function renderJson(booted: Booted, view: PromptView, input: string | undefined) {
   const agent = view.target.agent
-  const part = (p: { name: string; text: string; owner?: string; scope?: unknown }) => ({
-    name: p.name, owner: booted.owners.plugin(p.owner), layer: booted.owners.layer(p.scope as object | undefined), bytes: byteLength(p.text),
+  const part = (p: RenderedPart) => ({
+    name: p.name, owner: booted.owners.plugin(p.entry.owner), layer: booted.owners.layer(p.entry.scope), bytes: byteLength(p.text),
   })
   return {
     ok: true,

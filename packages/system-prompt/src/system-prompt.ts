@@ -1,7 +1,8 @@
 import { Context, Service } from 'cordis'
 import { defineScopedEvent, type ScopeKey } from 'dsh-scope'
 import { Config } from './config.js'
-import { ASSEMBLE_EVENT, DEPLOYMENT_LOADED, PromptCore } from './core.js'
+import { ASSEMBLE_EVENT, DEPLOYMENT_LOADED, PromptCore } from './prompt-core.js'
+import type { ToolCheck } from './assemble.js'
 import { changeListenerFailed } from './errors.js'
 import type { Inspection } from './registry.js'
 
@@ -48,7 +49,7 @@ export function markNoShadow(service: object): void {
 export class SystemPrompt extends Service {
   static Config = Config
   declare ctx: Context
-  /** @internal The state and logic, on plain objects (see core.ts); symbol-keyed, so reading it is cheap. */
+  /** @internal The state and logic, on plain objects (see prompt-core.ts); symbol-keyed, so reading it is cheap. */
   readonly [kCore]: PromptCore
 
   constructor(ctx: Context, readonly config: Config) {
@@ -68,7 +69,12 @@ export class SystemPrompt extends Service {
     defineScopedEvent(ctx, ASSEMBLE_EVENT)
     // SPEC §7: the assembly-time tool check also runs once the deployment has loaded, as a warning.
     ctx.on(DEPLOYMENT_LOADED, () => {
-      const problem = this[kCore].toolCheck()
+      let problem: Error | undefined
+      try {
+        problem = this[kCore].checkTools(ctx, {}).problem
+      } catch {
+        // A failing tool provider is the assembly's to report, with its plugin named.
+      }
       if (problem) logger.warn('%s', problem.message)
     })
     if (config.includeHarnessIdentity) {
@@ -113,6 +119,16 @@ export class SystemPrompt extends Service {
     } catch (error) {
       return Promise.reject(error)
     }
+  }
+
+  /**
+   * The tool check an assembly for `context` would make (SPEC §7), without running text providers or
+   * listeners: the ordered tools, every known name, the `toolOrder` names no provider knows, the plugins
+   * that returned the reserved name, and the error the assembly would reject with. Throws when a tool
+   * provider fails or returns something malformed.
+   */
+  checkTools(context: AssembleContext = {}): ToolCheck {
+    return this[kCore].checkTools(this.ctx, context)
   }
 
   /** The order of a named first-party section placement; unknown names throw. */

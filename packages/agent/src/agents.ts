@@ -1,8 +1,9 @@
 import { Context, Service } from 'cordis'
 import z from 'schemastery'
 import { createScope, ownEffect, type ScopeHandle, type ScopeKey } from 'dsh-scope'
-import { markNoShadow, type SystemPrompt } from 'dsh-system-prompt'
-import { Agent } from './agent.js'
+import type { SystemPrompt } from 'dsh-system-prompt'
+import { markNoShadow } from 'dsh-system-prompt/internal'
+import { Agent, type AgentOptions } from './agent.js'
 import type { PromptChangePolicy } from './conversation.js'
 import {
   duplicateAgent, duplicatePreset, invalidAgentId, invalidModel, invalidPresetId, invalidPromptChange, unknownParent,
@@ -26,23 +27,8 @@ export const Config: z<Partial<Config>, Config> = z.object({
     .description('How a changed system prompt enters the requests: `append` adds the new complete version later in the conversation (earlier messages, and the provider\'s cached prefix, stay as they were); `replace` keeps one system prompt at the head of every request and replaces it.'),
 }) as any
 
-/** What `create()` needs. */
-export interface CreateAgentOptions {
-  /** Unique among live agents. */
-  id: string
-  /** The model name sent in requests and offered as `{{model}}`. */
-  model: string
-  /** Offered as `{{provider}}`. */
-  provider?: string
-  /** Offered as `{{cwd}}`. */
-  cwd?: string
-  /** A preset id: the preset's standing scope becomes this agent's parent scope. */
-  preset?: string
-  /** A parent agent (or its id): a sub-agent's scope has the parent agent's scope as parent. */
-  parent?: Agent | string
-  /** Overrides the service's `promptChange` for this agent. */
-  promptChange?: PromptChangePolicy
-}
+/** What `create()` needs: the agent's facts, its parent given as an `Agent` or an id. */
+export type CreateAgentOptions = AgentOptions<Agent | string>
 
 /** A preset's standing scope, shared by the agents created with it. */
 export interface PresetHandle extends ScopeHandle {

@@ -1,13 +1,13 @@
 import { Context, Service } from 'cordis'
 import z from 'schemastery'
 import { ownEffect, ownerName, ScopedLayers, scopeChain, scopeOf, type ScopeKey } from 'dsh-scope'
-import {
-  compareCodeUnits, deepFreeze, markNoShadow, SECTION_PLACEMENTS, type AssembleContext, type SystemPrompt, type ToolSchema,
-} from 'dsh-system-prompt'
+import { SECTION_PLACEMENTS, type AssembleContext, type SystemPrompt, type ToolSchema } from 'dsh-system-prompt'
+import { compareCodeUnits, deepFreeze, markNoShadow } from 'dsh-system-prompt/internal'
 import {
   duplicateGlobalTool, duplicateScopedTool, guidanceWithoutOrder, invalidDescription, invalidGuidance,
   invalidRestriction, invalidToolName, restrictNeedsScope, unknownRestrictedTools,
 } from './errors.js'
+import { isToolName } from './names.js'
 import { validateParameters } from './schema.js'
 
 declare module 'cordis' {
@@ -77,9 +77,9 @@ export interface ToolView {
   readonly names: ReadonlySet<string>
   /** Owner and layer of each visible tool. */
   readonly origin: ReadonlyMap<string, { owner: string; scope: ScopeKey | undefined }>
+  /** The layer of each visible tool (what the tool provider reports, so guidance shows only with its own tool). */
+  readonly layers: ReadonlyMap<string, ScopeKey | undefined>
 }
-
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
 
 /**
  * The `tools` service: tools with JSON Schema parameters and optional guidance, registered in the layer
@@ -100,14 +100,14 @@ export class ToolRegistry extends Service {
     this.prompt = ctx.systemPrompt
     ctx.systemPrompt.tools((context: AssembleContext) => {
       const view = this.view(context.scope)
-      return { schemas: view.visible, knownNames: view.known }
+      return { schemas: view.visible, knownNames: view.known, layers: view.layers }
     })
   }
 
   /** Registers a tool (and its guidance section) in the calling context's layer. Returns the disposer. */
   register(tool: ToolDefinition): () => void {
     const { name, description, parameters, guidance } = tool ?? ({} as ToolDefinition)
-    if (typeof name !== 'string' || !TOOL_NAME.test(name)) throw invalidToolName(name)
+    if (!isToolName(name)) throw invalidToolName(name)
     if (typeof description !== 'string') throw invalidDescription(name)
     validateParameters(name, parameters)
     const section = guidance === undefined ? undefined : guidanceSection(name, guidance)
@@ -121,19 +121,12 @@ export class ToolRegistry extends Service {
     }
     if (this.layers.has(scope, 't:' + name)) throw scope === undefined ? duplicateGlobalTool(name) : duplicateScopedTool(name)
     // The guidance goes through the caller's context, so it lands in the same layer with the same owner.
-    // It renders only where this very tool is visible: a scope that restricts the tool away, or shadows it
-    // with a tool of its own, does not get this guidance.
+    // It is shown with its tool (`tool: name`): where a scope restricts the tool away, or shadows it with a
+    // tool of its own (the provider reports each tool's layer), the assembly leaves it out and says so.
     let disposeGuidance: (() => void) | undefined
     if (section) {
       const prompt = ctx.reflect.trace(this.prompt) as SystemPrompt
-      const text = section.text
-      disposeGuidance = prompt.section({
-        name: section.name, order: section.order, interpolate: false,
-        text: (context) => {
-          const visible = this.view(context.scope).origin.get(name)
-          return visible !== undefined && visible.scope === scope ? text : ''
-        },
-      })
+      disposeGuidance = prompt.section({ name: section.name, order: section.order, interpolate: false, tool: name, text: section.text })
     }
     let dispose: () => void
     try {
@@ -210,7 +203,8 @@ export class ToolRegistry extends Service {
     const visible = tools.filter(({ schema: { name }, scope }) => restrictions.every((r) =>
       depth(r.scope) >= depth(scope) || ((!r.allow || r.allow.has(name)) && !r.deny.has(name))))
     const origin = new Map(visible.map((t) => [t.schema.name, { owner: t.owner, scope: t.scope }]))
-    return { visible: visible.map((t) => t.schema), known: tools.map((t) => t.schema.name), names: new Set(origin.keys()), origin }
+    const layers = new Map(visible.map((t) => [t.schema.name, t.scope]))
+    return { visible: visible.map((t) => t.schema), known: tools.map((t) => t.schema.name), names: new Set(origin.keys()), origin, layers }
   }
 
   private emit(ctx: Context, event: ToolChangeEvent): void {

@@ -6,12 +6,13 @@
  */
 import type { Context } from 'cordis'
 import { ownEffect, ownerName, listenersFor, scopeChain, scopedListenerStats, scopeOf, type ScopeKey } from 'dsh-scope'
-import { checkTools, runAssembly } from './assemble.js'
+import { checkTools, runAssembly, type ToolCheck } from './assemble.js'
 import type { Config } from './config.js'
 import {
-  duplicateGlobal, duplicateScoped, invalidName, isVariableName, invalidProvider, invalidText, invalidVariableName, nonFiniteOrder,
+  duplicateGlobal, duplicateScoped, invalidBand, invalidName, invalidSectionTool, isVariableName, invalidProvider, invalidText, invalidVariableName, nonFiniteOrder,
   type TextKind,
 } from './errors.js'
+import { SECTION_BANDS } from './placements.js'
 import { PromptRegistry, entryKey, type Entry, type Inspection, type TextEntry } from './registry.js'
 import type {
   AssembleContext, AssembleListener, PromptAssembly, PromptChangeEvent, PromptContext, PromptSection, ToolProvider,
@@ -20,6 +21,7 @@ import type {
 
 // C0 and C1 control characters: names travel into logs, tables and error messages.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
+const NO_SECTION_FIELDS: Pick<PromptSection, 'band' | 'tool'> = {}
 
 /** The scoped event every `ctx.on('system-prompt/assemble', ...)` is routed through. */
 export const ASSEMBLE_EVENT = 'system-prompt/assemble'
@@ -75,9 +77,9 @@ export class PromptCore {
     })
   }
 
-  /** The tool check of the global assembly (SPEC §7): the error it would reject with, or `undefined`. */
-  toolCheck(): Error | undefined {
-    return checkTools(this.registry.view([]), {}, this.config.toolOrder)
+  /** The tool check an assembly for `context` would make (SPEC §7); throws when a tool provider fails. */
+  checkTools(ctx: Context, context: AssembleContext): ToolCheck {
+    return checkTools(this.registry.view(scopeChain(ctx, context.scope)), context, this.config.toolOrder)
   }
 
   inspect(ctx: Context, scope: ScopeKey | undefined): Inspection {
@@ -95,8 +97,11 @@ export class PromptCore {
     if (typeof name !== 'string' || !name || CONTROL.test(name)) throw invalidName(kind, name)
     if (typeof order !== 'number' || !Number.isFinite(order)) throw nonFiniteOrder(kind, name)
     if (typeof text !== 'string' && typeof text !== 'function') throw invalidText(kind, name, text)
+    const { band = kind === 'section' && Object.hasOwn(SECTION_BANDS, name) ? SECTION_BANDS[name] : undefined, tool } = kind === 'section' ? input as PromptSection : NO_SECTION_FIELDS
+    if (band !== undefined && band !== 'first' && band !== 'last') throw invalidBand(name, band)
+    if (tool !== undefined && (typeof tool !== 'string' || !tool)) throw invalidSectionTool(name, tool)
     const entry: TextEntry = {
-      kind, name, order, text, complete, interpolate: input.interpolate !== false, owner: ownerName(ctx), scope: scopeOf(ctx),
+      kind, name, order, text, complete, interpolate: input.interpolate !== false, band, tool, owner: ownerName(ctx), scope: scopeOf(ctx),
     }
     return this.register(ctx, entry)
   }
