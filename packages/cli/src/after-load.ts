@@ -9,7 +9,11 @@ import type { Agent, Agents } from 'dsh-agent'
 import { parseKeyPath, type Deployment, type Problem, type ProblemInput } from 'dsh-loader'
 import SystemPrompt from 'dsh-system-prompt'
 import type { AgentSpec, AgentsSchema } from './agents-section.js'
-import { agentNotCreated, describeError, inAssemblies, noAgentsService, noPromptService } from './errors.js'
+import { codeOf, detailsOf } from './codes.js'
+import { agentNotCreated, inAssemblies, noAgentsService, noPromptService, type CliMessage } from './errors.js'
+
+/** A problem the CLI reports after loading: always with its code. */
+type CodedInput = ProblemInput & { code: string }
 
 /** The sections the CLI declares to the loader. */
 export type CliSections = { agents: AgentsSchema }
@@ -26,16 +30,19 @@ export interface HookState {
   problems: Problem[]
 }
 
-const TOOL_ORDER_PREFIX = 'toolOrder lists unregistered tool'
-const RESERVED_PREFIX = 'tool provider returned reserved tool name'
+const AGENT_KEY_OF_CODE: ReadonlyMap<string, string> = new Map([['AGENT_UNKNOWN_PRESET', 'preset'], ['AGENT_INVALID_PROMPT_CHANGE', 'promptChange']])
+
+/** The assembly errors reported after loading: an unregistered `toolOrder` name, a provider returning the reserved name. */
+const TOOL_ORDER = 'PROMPT_TOOL_ORDER_UNREGISTERED'
+const RESERVED = 'PROMPT_RESERVED_TOOL_NAME'
 
 /**
  * Builds the `afterLoad` hook. With `lenient`, problems creating agents are kept in `state.problems`
  * (for `check`, which goes on with the other agents) instead of failing the load.
  */
 export function afterLoadHook(state: HookState, lenient: boolean) {
-  return async (ctx: Context, deployment: Deployment<CliSections>): Promise<ProblemInput[]> => {
-    if (!ctx.get('systemPrompt')) return [{ key: 'plugins', message: noPromptService() }]
+  return async (ctx: Context, deployment: Deployment<CliSections>): Promise<CodedInput[]> => {
+    if (!ctx.get('systemPrompt')) return [{ key: 'plugins', ...noPromptService() }]
     const hasAgents = !!ctx.get('agents')
     const hasTools = !!ctx.get('tools')
     const inject = ['systemPrompt', ...(hasAgents ? ['agents'] : []), ...(hasTools ? ['tools'] : [])]
@@ -43,8 +50,8 @@ export function afterLoadHook(state: HookState, lenient: boolean) {
     await state.fiber
     const host = state.ctx!
     const specs = deployment.sections.agents ?? []
-    const problems: ProblemInput[] = []
-    if (specs.length && !hasAgents) problems.push({ key: 'agents', message: noAgentsService() })
+    const problems: CodedInput[] = []
+    if (specs.length && !hasAgents) problems.push({ key: 'agents', ...noAgentsService() })
     else if (specs.length) problems.push(...await createAgents(host.get('agents') as Agents, specs, state))
     if (lenient) {
       for (const input of problems.splice(0)) state.problems.push(toProblem(deployment, input))
@@ -55,8 +62,8 @@ export function afterLoadHook(state: HookState, lenient: boolean) {
 }
 
 /** Creates the agents in file order; an agent whose parent failed is skipped (that failure is reported). */
-async function createAgents(agents: Agents, specs: readonly AgentSpec[], state: HookState): Promise<ProblemInput[]> {
-  const problems: ProblemInput[] = []
+async function createAgents(agents: Agents, specs: readonly AgentSpec[], state: HookState): Promise<CodedInput[]> {
+  const problems: CodedInput[] = []
   const failed = new Set<string>()
   for (const [index, spec] of specs.entries()) {
     if (spec.parent !== undefined && failed.has(spec.parent)) {
@@ -67,12 +74,27 @@ async function createAgents(agents: Agents, specs: readonly AgentSpec[], state: 
       state.agents.push(await agents.create({ ...spec }))
     } catch (error) {
       failed.add(spec.id)
-      const message = describeError(error)
-      const key = message.startsWith('unknown preset') ? 'preset' : message.startsWith('promptChange') ? 'promptChange' : 'id'
-      problems.push({ key: `agents[${index}].${key}`, message: agentNotCreated(spec.id, message) })
+      const key = agentKeyOf(error)
+      problems.push({ key: `agents[${index}].${key}`, ...agentNotCreated(spec.id, error) })
     }
   }
   return problems
+}
+
+/** The `agents:` key a refusal of `agents.create()` points at, by the refusal's code: `preset`, `promptChange`, else `id`. */
+export function agentKeyOf(error: unknown): string {
+  return AGENT_KEY_OF_CODE.get(codeOf(error) ?? '') ?? 'id'
+}
+
+/**
+ * The assembly error the load reports, as `{ code, message, details }`: a `toolOrder` naming an
+ * unregistered tool, or a provider returning the reserved name (told apart by code); else `undefined`.
+ */
+export function loadTimeAssemblyError(error: unknown): CliMessage | undefined {
+  const code = codeOf(error)
+  if (code !== TOOL_ORDER && code !== RESERVED) return undefined
+  const { message, details } = error as CliMessage
+  return { code, message, details }
 }
 
 /**
@@ -80,42 +102,47 @@ async function createAgents(agents: Agents, specs: readonly AgentSpec[], state: 
  * unregistered tool against the `dsh-system-prompt` row's `config.toolOrder`, and a provider returning
  * the reserved name against its own row. Other assembly failures are left to the commands.
  */
-async function checkToolOrder(host: Context, deployment: Deployment<CliSections>, agents: readonly Agent[]): Promise<ProblemInput[]> {
-  const found = new Map<string, { where: string[]; culprit?: string }>()
+async function checkToolOrder(host: Context, deployment: Deployment<CliSections>, agents: readonly Agent[]): Promise<CodedInput[]> {
+  // The same error in several assemblies is reported once: errors are the same when code and details are.
+  const found = new Map<string, { cause: CliMessage; where: string[] }>()
   const targets: Array<{ label: string; agent?: Agent }> = [{ label: 'the deployment' }, ...agents.map((agent) => ({ label: `agent "${agent.id}"`, agent }))]
   for (const target of targets) {
     try {
       await host.systemPrompt.assemble(target.agent ? { scope: target.agent, agent: target.agent } : {})
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error)
-      if (!message.startsWith(TOOL_ORDER_PREFIX) && !message.startsWith(RESERVED_PREFIX)) continue
-      const item = found.get(message) ?? { where: [], culprit: (error as { culprit?: string }).culprit }
+      const cause = loadTimeAssemblyError(error)
+      if (!cause) continue
+      const same = `${cause.code} ${JSON.stringify(cause.details)}`
+      const item = found.get(same) ?? { cause, where: [] }
       item.where.push(target.label)
-      found.set(message, item)
+      found.set(same, item)
     }
   }
   const promptRow = deployment.entries.find((entry) => entry.plugin === SystemPrompt || entry.name === 'dsh-system-prompt')
-  const problems: ProblemInput[] = []
-  for (const [message, { where, culprit }] of found) {
-    const text = where.length === targets.length ? message : inAssemblies(message, where)
-    if (message.startsWith(TOOL_ORDER_PREFIX)) problems.push({ entry: promptRow?.id, key: promptRow ? toolOrderKey(promptRow.config, message) : undefined, message: text })
-    else problems.push({ entry: deployment.entries.find((entry) => entry.fiber.name === culprit)?.id, message: text })
+  const problems: CodedInput[] = []
+  for (const { cause, where } of found.values()) {
+    const problem = where.length === targets.length ? cause : inAssemblies(cause, where)
+    const missing = detailsOf<{ missing: string[] }>(cause, TOOL_ORDER)?.missing
+    if (missing) problems.push({ entry: promptRow?.id, key: promptRow ? toolOrderKey(promptRow.config, missing[0]) : undefined, ...problem })
+    else {
+      const owner = detailsOf<{ owner: string }>(cause, RESERVED)?.owner
+      problems.push({ entry: deployment.entries.find((entry) => entry.fiber.name === owner)?.id, ...problem })
+    }
   }
   return problems
 }
 
 /** The key of the first unregistered name in `toolOrder` (so the line and column point at it), else of the list. */
-function toolOrderKey(config: unknown, message: string): string {
-  const name = /^toolOrder lists unregistered tools? "((?:[^"\\]|\\.)*)"/.exec(message)?.[1]
+function toolOrderKey(config: unknown, name: string | undefined): string {
   const order = (config as { toolOrder?: unknown } | undefined)?.toolOrder
   const index = Array.isArray(order) && name !== undefined ? order.indexOf(name) : -1
   return index < 0 ? 'config.toolOrder' : `config.toolOrder[${index}]`
 }
 
 /** A problem made here rather than by the loader (lenient mode), placed in the file like the loader would. */
-function toProblem(deployment: Deployment<CliSections>, input: ProblemInput): Problem {
+function toProblem(deployment: Deployment<CliSections>, input: CodedInput): Problem {
   const position = deployment.locate(input.key ? parseKeyPath(input.key) : [])
-  const problem: Problem = { file: deployment.displayFile, message: input.message }
+  const problem: Problem = { file: deployment.displayFile, code: input.code, message: input.message }
   if (position) {
     problem.line = position.line
     problem.column = position.column

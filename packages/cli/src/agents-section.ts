@@ -7,7 +7,9 @@
  */
 import type { AgentOptions } from 'dsh-agent'
 import z from 'schemastery'
-import { AGENT_KEYS, agentsNotList, duplicateAgentId, emptyAgentValue, ownParent, parentNotBefore, unknownAgentKey } from './errors.js'
+import {
+  AGENT_KEYS, agentsNotList, duplicateAgentId, emptyAgentValue, invalidAgentRow, ownParent, parentNotBefore, unknownAgentKey, type CliMessage,
+} from './errors.js'
 
 /** One agent as declared in `agents:`: `agents.create()`'s options, the parent named by the id of an agent listed before. */
 export type AgentSpec = AgentOptions<string>
@@ -23,23 +25,27 @@ export const AgentRow: z<AgentSpec> = z.object({
   promptChange: z.union(['append', 'replace'] as const).description('How a changed system prompt enters the requests; overrides the `dsh-agent` row\'s setting.'),
 }) as any
 
-/** One issue, in the Standard Schema shape the loader reads. */
+/** One issue, in the Standard Schema shape the loader reads, with its stable code (which the problem takes). */
 export interface Issue {
+  code: string
   message: string
   path: Array<string | number>
 }
 
+/** An issue from a message of the catalogue: its code and words, at `path`. */
+const issue = ({ code, message }: CliMessage, path: Array<string | number>): Issue => ({ code, message, path })
+
 /** Validates the `agents:` list: every row's schema issues, unknown keys, duplicate ids, parent order. */
 export function validateAgents(value: unknown): { value: AgentSpec[] } | { issues: Issue[] } {
   if (value === undefined || value === null) return { value: [] }
-  if (!Array.isArray(value)) return { issues: [{ message: agentsNotList(), path: [] }] }
+  if (!Array.isArray(value)) return { issues: [issue(agentsNotList(), [])] }
   const issues: Issue[] = []
   const rows: AgentSpec[] = []
   const seen = new Map<string, number>()
   value.forEach((item, index) => {
     if (item !== null && typeof item === 'object' && !Array.isArray(item)) {
       for (const key of Object.keys(item)) {
-        if (!(AGENT_KEYS as readonly string[]).includes(key)) issues.push({ message: unknownAgentKey(index, key), path: [index, key] })
+        if (!(AGENT_KEYS as readonly string[]).includes(key)) issues.push(issue(unknownAgentKey(index, key), [index, key]))
       }
     }
     let row: AgentSpec
@@ -47,18 +53,18 @@ export function validateAgents(value: unknown): { value: AgentSpec[] } | { issue
       row = AgentRow(item)
     } catch (error) {
       const path = (error as { options?: { path?: Array<string | number> } }).options?.path ?? []
-      issues.push({ message: `$[${index}]${path.map((key) => typeof key === 'number' ? `[${key}]` : `.${key}`).join('')} ${schemaMessage(error)}`, path: [index, ...path] })
+      issues.push(issue(invalidAgentRow(index, path, error), [index, ...path]))
       return
     }
     for (const key of ['cwd', 'provider'] as const) {
-      if (row[key] === '') issues.push({ message: emptyAgentValue(index, key), path: [index, key] })
+      if (row[key] === '') issues.push(issue(emptyAgentValue(index, key), [index, key]))
     }
     const first = seen.get(row.id)
-    if (first !== undefined) issues.push({ message: duplicateAgentId(index, row.id, first), path: [index, 'id'] })
+    if (first !== undefined) issues.push(issue(duplicateAgentId(index, row.id, first), [index, 'id']))
     else seen.set(row.id, index)
     if (row.parent !== undefined) {
-      if (row.parent === row.id) issues.push({ message: ownParent(index, row.id), path: [index, 'parent'] })
-      else if (!seen.has(row.parent) || seen.get(row.parent)! >= index) issues.push({ message: parentNotBefore(index, row.id, row.parent), path: [index, 'parent'] })
+      if (row.parent === row.id) issues.push(issue(ownParent(index, row.id), [index, 'parent']))
+      else if (!seen.has(row.parent) || seen.get(row.parent)! >= index) issues.push(issue(parentNotBefore(index, row.id, row.parent), [index, 'parent']))
     }
     rows.push(row)
   })
@@ -78,10 +84,4 @@ export interface AgentsSchema {
 /** The `agents:` section as a Standard Schema (what `loadDeployment`'s `options.sections` takes). */
 export const AgentsSection: AgentsSchema = {
   '~standard': { version: 1, vendor: 'dsh-prompt', validate: validateAgents },
-}
-
-/** schemastery's message without its `$.path ` prefix (the loader writes the path from `path`). */
-function schemaMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
-  return message.replace(/^\$\S*\s/, '')
 }

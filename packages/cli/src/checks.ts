@@ -10,16 +10,19 @@ import {
   interpolate, SECTION_PLACEMENTS, validatePromptTemplate, type AssembledContext, type AssembledSection, type PromptAssembly,
 } from 'dsh-system-prompt'
 import type { Booted } from './boot.js'
-import { completeSections, describeError, placementsTooClose, unstableText, valuelessAt } from './errors.js'
+import { codeOf } from './codes.js'
+import { assemblyFailed, completeSections, inEntry, placementsTooClose, unstableText, valuelessAt } from './errors.js'
 import { firstDifferentByte } from './prefix.js'
 import type { Target } from './view.js'
 
-/** What kind of problem a finding is. */
-export type FindingCode = 'load' | 'agent' | 'assembly' | 'complete' | 'variable' | 'placement' | 'unstable' | 'preset'
+/** Which rule found a finding (its `code` says exactly what is wrong). */
+export type FindingKind = 'load' | 'agent' | 'assembly' | 'complete' | 'variable' | 'placement' | 'unstable' | 'preset'
 
 /** One problem `check` found, before it is placed in the file. */
 export interface RawFinding {
-  code: FindingCode
+  kind: FindingKind
+  /** The stable code of what is wrong (the cause's own, or `CLI_*`). */
+  code: string
   message: string
   /** The registration at fault, to place the finding in the YAML. */
   origin?: { owner?: string; scope?: ScopeKey; name?: string }
@@ -40,14 +43,15 @@ export async function checkTarget(booted: Booted, target: Target, gap: number): 
   return [...variableFindings(booted, first), ...placementFindings(booted, first), ...unstableFindings(booted, first, second)]
 }
 
-function assemblyFinding(booted: Booted, target: Target, error: unknown): RawFinding {
-  const message = describeError(error)
-  if (!message.startsWith('multiple complete prompt sections')) return { code: 'assembly', message }
+/** The finding for an assembly that failed: two complete sections (told apart by code) name where each comes from. */
+export function assemblyFinding(booted: Booted, target: Target, error: unknown): RawFinding {
+  const failure = assemblyFailed(error)
+  if (codeOf(error) !== 'PROMPT_MULTIPLE_COMPLETE') return { kind: 'assembly', ...failure }
   const complete = booted.prompt.inspect(target.agent).sections.filter((section) => section.complete)
   const origin = complete[complete.length - 1]
   return {
-    code: 'complete',
-    message: completeSections(message, complete.map((s) => `${JSON.stringify(s.name)} from ${booted.owners.describe(s)}`)),
+    kind: 'complete',
+    ...completeSections(failure, complete.map((s) => `${JSON.stringify(s.name)} from ${booted.owners.describe(s)}`)),
     origin: origin && { owner: origin.owner, scope: origin.scope, name: origin.name },
   }
 }
@@ -59,13 +63,13 @@ export function variableFindings(booted: Booted, assembly: PromptAssembly): RawF
   const findings: RawFinding[] = []
   const scan = (kind: 'section' | 'context', entry: AssembledSection | AssembledContext) => {
     if (entry.interpolate === false) return
-    const head = `${kind} ${JSON.stringify(entry.name)} (${booted.owners.describe(entry)}): `
-    const origin = { owner: entry.owner, scope: entry.scope, name: entry.name }
-    for (const problem of validatePromptTemplate(entry.text, registered)) findings.push({ code: 'variable', message: head + problem.message, origin })
+    const found = (problem: { code: string; message: string }) =>
+      findings.push({ kind: 'variable', ...inEntry(kind, entry.name, booted.owners.describe(entry), problem), origin: { owner: entry.owner, scope: entry.scope, name: entry.name } })
+    for (const problem of validatePromptTemplate(entry.text, registered)) found(problem)
     for (const problem of validatePromptTemplate(entry.text, valued)) {
       if (problem.code !== 'PROMPT_UNKNOWN_VARIABLE') continue
       const name = entry.text.slice(problem.index + 2, problem.index + problem.length - 2)
-      if (registered.includes(name)) findings.push({ code: 'variable', message: head + valuelessAt(name, problem.line, problem.column), origin })
+      if (registered.includes(name)) found(valuelessAt(name, problem.line, problem.column))
     }
   }
   for (const section of assembly.sections) scan('section', section)
@@ -80,7 +84,7 @@ export function placementFindings(booted: Booted, assembly: PromptAssembly): Raw
   for (let i = 1; i < firstParty.length; i++) {
     const [a, b] = [firstParty[i - 1], firstParty[i]]
     if (Math.abs(b.order - a.order) < 10) {
-      findings.push({ code: 'placement', message: placementsTooClose(a, b), origin: { owner: b.owner, scope: b.scope, name: b.name } })
+      findings.push({ kind: 'placement', ...placementsTooClose(a, b), origin: { owner: b.owner, scope: b.scope, name: b.name } })
     }
   }
   return findings
@@ -97,8 +101,8 @@ export function unstableFindings(booted: Booted, first: PromptAssembly, second: 
       const byte = firstDifferentByte(textOf(entry, variables[0], kind), textOf(other, variables[1], kind))
       if (byte === undefined) continue
       findings.push({
-        code: 'unstable',
-        message: unstableText(kind, entry.name, booted.owners.describe(entry), byte),
+        kind: 'unstable',
+        ...unstableText(kind, entry.name, booted.owners.describe(entry), byte),
         origin: { owner: entry.owner, scope: entry.scope, name: entry.name },
       })
     }

@@ -1,8 +1,11 @@
 /**
  * Every message of `dsh-prompt`, made in one place, plus the error type that carries an exit code.
- * Tests and docs (`docs/troubleshooting.md`) quote these strings.
+ * Tests and docs (`docs/troubleshooting.md`) quote these strings. Each error and message carries a
+ * stable `code` (`CLI_*`, or the code of the error it reports) and the `details` it is about; a message
+ * that is not thrown is a `{ code, message, details }` object. The CLI decides by codes, never by words.
  * @module
  */
+import { codeOf, type LoaderMessage } from 'dsh-loader'
 
 /** Exit codes: 0 ok, 1 the deployment (or the check) is wrong, 2 a usage error. `diff` adds 1 = differ. */
 export const EXIT = { ok: 0, wrong: 1, usage: 2 } as const
@@ -10,10 +13,13 @@ export const EXIT = { ok: 0, wrong: 1, usage: 2 } as const
 /** What kind of failure an error is, as `--json` reports it in `error.kind`. */
 export type FailureKind = 'usage' | 'deployment' | 'render' | 'internal'
 
+/** A message of the CLI that is not thrown: its words, its stable code and the fields it is about. */
+export type CliMessage<C extends string = string, D extends object = object> = LoaderMessage<C, D>
+
 /** An error the CLI reports as readable lines and an exit code (never with a stack unless `--stack`). */
-export class CliError extends Error {
+export class CliError<C extends string = string, D extends object = object> extends Error {
   override name = 'CliError'
-  constructor(message: string, readonly kind: FailureKind, readonly exitCode: number, options?: { cause?: unknown }) {
+  constructor(message: string, readonly kind: FailureKind, readonly exitCode: number, readonly code: C, readonly details: D, options?: { cause?: unknown }) {
     super(message, options)
   }
 
@@ -23,30 +29,39 @@ export class CliError extends Error {
   }
 }
 
-/** A usage error (exit 2). */
-export const usage = (message: string) => new CliError(message, 'usage', EXIT.usage)
+/** A usage error (exit 2) with its code and details. */
+export const usage = <C extends string, D extends object>(message: string, code: C, details: D) =>
+  new CliError(message, 'usage', EXIT.usage, code, details)
 
 // ---- usage ------------------------------------------------------------------------------------
 
 /** `--agent` names an id the file's `agents:` does not declare. */
 export const unknownAgent = (id: string, file: string, declared: readonly string[]) =>
-  usage(`agent ${JSON.stringify(id)} is not declared in ${file}; declared agents: ${declared.length ? declared.join(', ') : '(none: the file has no agents: section)'}`)
+  usage(`agent ${JSON.stringify(id)} is not declared in ${file}; declared agents: ${declared.length ? declared.join(', ') : '(none: the file has no agents: section)'}`,
+    'CLI_UNKNOWN_AGENT' as const, { agent: id, file, declared })
 
-/** `--agent` given twice to `render` or `explain`, which show one agent. */
-export const oneAgentOnly = (command: string, first: string, second: string) =>
-  `${command} shows one agent, but --agent was given twice (${first}, ${second}); to compare two agents, run "dsh-prompt diff <deployment> --agent ${first} --agent ${second}"`
+/** `--agent` given twice to `render` or `explain`, which show one agent (commander prints it as a usage error). */
+export const oneAgentOnly = (command: string, first: string, second: string) => ({
+  code: 'CLI_ONE_AGENT_ONLY' as const,
+  message: `${command} shows one agent, but --agent was given twice (${first}, ${second}); to compare two agents, run "dsh-prompt diff <deployment> --agent ${first} --agent ${second}"`,
+  details: { command, first, second },
+})
 
 /** `render --request` on a file without agents. */
 export const requestNeedsAgent = (file: string) =>
-  usage(`--request needs an agent: ${file} declares none, and a request needs an agent's model (add an agents: section)`)
+  usage(`--request needs an agent: ${file} declares none, and a request needs an agent's model (add an agents: section)`, 'CLI_REQUEST_NEEDS_AGENT' as const, { file })
 
 /** `diff` with neither two files nor one file and two `--agent`. */
 export const diffArguments = (files: number, agents: number) =>
-  usage(`diff compares two deployment files, or one deployment file with two --agent options (got ${files} ${files === 1 ? 'file' : 'files'} and ${agents} --agent ${agents === 1 ? 'option' : 'options'})`)
+  usage(`diff compares two deployment files, or one deployment file with two --agent options (got ${files} ${files === 1 ? 'file' : 'files'} and ${agents} --agent ${agents === 1 ? 'option' : 'options'})`,
+    'CLI_DIFF_ARGUMENTS' as const, { files, agents })
 
 /** `check --render-gap` that is not a whole number of milliseconds up to 10 s. */
 export const invalidGap = (value: string) =>
-  usage(`--render-gap must be a whole number of milliseconds from 0 to 10000, received ${JSON.stringify(value)}`)
+  usage(`--render-gap must be a whole number of milliseconds from 0 to 10000, received ${JSON.stringify(value)}`, 'CLI_INVALID_GAP' as const, { received: value })
+
+/** The code `--json` gives a usage error that commander reports (a missing argument, an unknown option, a second `--agent`). */
+export const COMMANDER_USAGE = 'CLI_USAGE'
 
 /** Appended to commander's own usage messages. */
 export const USAGE_HINT = '(run "dsh-prompt --help" or "dsh-prompt <command> --help" for usage)'
@@ -54,25 +69,37 @@ export const USAGE_HINT = '(run "dsh-prompt --help" or "dsh-prompt <command> --h
 // ---- the deployment ---------------------------------------------------------------------------
 
 /** No row provides `systemPrompt` (missing or disabled `dsh-system-prompt`). */
-export const noPromptService = () =>
-  'no plugin provides the systemPrompt service: add a row "- name: dsh-system-prompt" under plugins:'
+export const noPromptService = () => ({
+  code: 'CLI_NO_PROMPT_SERVICE' as const,
+  message: 'no plugin provides the systemPrompt service: add a row "- name: dsh-system-prompt" under plugins:',
+  details: {},
+})
 
 /** `agents:` without a row that provides `agents` (`dsh-agent`). */
-export const noAgentsService = () =>
-  'agents are declared but no plugin provides the agents service: add a row "- name: dsh-agent" under plugins:'
+export const noAgentsService = () => ({
+  code: 'CLI_NO_AGENTS_SERVICE' as const,
+  message: 'agents are declared but no plugin provides the agents service: add a row "- name: dsh-agent" under plugins:',
+  details: {},
+})
 
-/** `agents.create()` refused an agent (an unknown preset, ...); `message` is its reason. */
-export const agentNotCreated = (id: string, message: string) => `agent ${JSON.stringify(id)} could not be created: ${message}`
+/** `agents.create()` refused an agent (an unknown preset, ...): the problem takes the refusal's code. */
+export const agentNotCreated = (id: string, cause: unknown) => ({
+  code: codeOf(cause) ?? 'CLI_AGENT_NOT_CREATED',
+  message: `agent ${JSON.stringify(id)} could not be created: ${describeError(cause)}`,
+  details: { agent: id, reason: describeError(cause) },
+})
 
-/** A `toolOrder` (or reserved tool name) problem that only some of the assemblies have. */
-export const inAssemblies = (message: string, where: readonly string[]) => `${message} (in the assembly for ${where.join(', ')})`
+/** A `toolOrder` (or reserved tool name) problem that only some of the assemblies have; it keeps the cause's code. */
+export const inAssemblies = (cause: CliMessage, where: readonly string[]) =>
+  ({ code: cause.code, message: `${cause.message} (in the assembly for ${where.join(', ')})`, details: { ...cause.details, where } })
 
-/** An assembly or render failure of one target; the cause's message follows. */
-export const renderFailed = (target: string, cause: unknown) => {
-  const message = describeError(cause)
-  const valueless = /^prompt variable "\{\{([a-z][a-z0-9_]*)\}\}" has no value/.exec(message)
-  return new CliError(`cannot render ${target}: ${message}${valueless ? loopVariableHint(valueless[1]) : ''} (run "dsh-prompt check" to list every problem)`, 'render', EXIT.wrong, { cause })
-}
+/**
+ * An assembly or render failure of one target; the cause's message (and code, in `details.cause`)
+ * follows. `valueless` is the variable the cause says has no value, for the hint on `cwd` and `provider`.
+ */
+export const renderFailed = (target: string, cause: unknown, valueless?: string) =>
+  new CliError(`cannot render ${target}: ${describeError(cause)}${valueless ? loopVariableHint(valueless) : ''} (run "dsh-prompt check" to list every problem)`,
+    'render', EXIT.wrong, 'CLI_RENDER_FAILED' as const, { target, cause: codeOf(cause) }, { cause })
 
 /** Printed after the problem lines of a deployment that failed to load. */
 export const loadFailed = (file: string, count: number) =>
@@ -87,64 +114,109 @@ export const YAML_CASCADE_HINT = '(the problems after the first YAML syntax erro
 export const AGENT_KEYS = ['id', 'model', 'provider', 'cwd', 'preset', 'parent', 'promptChange'] as const
 
 /** `agents:` is not a list. */
-export const agentsNotList = () => 'expected a list of agents like "- { id: main, model: deepseek-chat }"'
+export const agentsNotList = () =>
+  ({ code: 'CLI_AGENTS_NOT_LIST' as const, message: 'expected a list of agents like "- { id: main, model: deepseek-chat }"', details: {} })
 
 // These read like schemastery's messages: `$[<index>].<key> ...` (the loader keeps a message that starts with `$`).
 
+/** A row of `agents:` its schema refuses; `path` is inside the row, `error` is schemastery's (its `$.path ` prefix dropped). */
+export const invalidAgentRow = (index: number, path: ReadonlyArray<string | number>, error: unknown) => {
+  const issue = (error instanceof Error ? error.message : String(error)).replace(/^\$\S*\s/, '')
+  return {
+    code: codeOf(error) ?? 'CLI_INVALID_AGENT_ROW',
+    message: `$[${index}]${path.map((key) => typeof key === 'number' ? `[${key}]` : `.${key}`).join('')} ${issue}`,
+    details: { index, path, issue },
+  }
+}
+
 /** A key of an agent row that is not one of {@link AGENT_KEYS}. */
 export const unknownAgentKey = (index: number, key: string) =>
-  `$[${index}].${key} is not a key of an agent (allowed: ${AGENT_KEYS.join(', ')})`
+  ({ code: 'CLI_UNKNOWN_AGENT_KEY' as const, message: `$[${index}].${key} is not a key of an agent (allowed: ${AGENT_KEYS.join(', ')})`, details: { index, key, allowed: AGENT_KEYS } })
 
 /** An agent id an earlier row already has. */
-export const duplicateAgentId = (index: number, id: string, first: number) =>
-  `$[${index}].id ${JSON.stringify(id)} is already the id of agents[${first}] (agent ids are unique in the file)`
+export const duplicateAgentId = (index: number, id: string, first: number) => ({
+  code: 'CLI_DUPLICATE_AGENT_ID' as const,
+  message: `$[${index}].id ${JSON.stringify(id)} is already the id of agents[${first}] (agent ids are unique in the file)`,
+  details: { index, id, first },
+})
 
 /** A `parent` that is not an agent listed before the row (agents are created in file order). */
-export const parentNotBefore = (index: number, id: string, parent: string) =>
-  `$[${index}].parent ${JSON.stringify(parent)} is not an agent listed before ${JSON.stringify(id)} (list parents before their children)`
+export const parentNotBefore = (index: number, id: string, parent: string) => ({
+  code: 'CLI_PARENT_NOT_BEFORE' as const,
+  message: `$[${index}].parent ${JSON.stringify(parent)} is not an agent listed before ${JSON.stringify(id)} (list parents before their children)`,
+  details: { index, id, parent },
+})
 
 /** An agent's `cwd` or `provider` that is the empty string (often a `${VAR}` that is set but empty). */
-export const emptyAgentValue = (index: number, key: 'cwd' | 'provider') =>
-  `$[${index}].${key} is empty, so {{${key}}} would render as nothing (set a value or leave ${key} out; a \${VAR} that is set but empty gives "", \${VAR:-default} falls back to the default)`
+export const emptyAgentValue = (index: number, key: 'cwd' | 'provider') => ({
+  code: 'CLI_EMPTY_AGENT_VALUE' as const,
+  message: `$[${index}].${key} is empty, so {{${key}}} would render as nothing (set a value or leave ${key} out; a \${VAR} that is set but empty gives "", \${VAR:-default} falls back to the default)`,
+  details: { index, key },
+})
 
 /** An agent naming itself as its parent. */
-export const ownParent = (index: number, id: string) => `$[${index}].parent names the agent itself (${JSON.stringify(id)})`
+export const ownParent = (index: number, id: string) =>
+  ({ code: 'CLI_OWN_PARENT' as const, message: `$[${index}].parent names the agent itself (${JSON.stringify(id)})`, details: { index, id } })
 
 // ---- check ------------------------------------------------------------------------------------
 
+/** An assembly that failed for a reason `check` has no rule for; it keeps the error's code. */
+export const assemblyFailed = (error: unknown) =>
+  ({ code: codeOf(error) ?? 'CLI_ASSEMBLY_FAILED', message: describeError(error), details: {} })
+
+/** A problem of one section's or context's text, after `<kind> "<name>" (<origin>): `; it keeps the problem's code. */
+export const inEntry = (kind: 'section' | 'context', name: string, origin: string, problem: { code: string; message: string }) =>
+  ({ code: problem.code, message: `${kind} ${JSON.stringify(name)} (${origin}): ${problem.message}`, details: { kind, name, origin } })
+
 /** A registered variable without a value in this agent's assembly, at a place in the text. */
-export const valuelessAt = (name: string, line: number, column: number) =>
-  `prompt variable "{{${name}}}" has no value for this assembly at line ${line}, column ${column}${loopVariableHint(name)}`
+export const valuelessAt = (name: string, line: number, column: number) => ({
+  code: 'CLI_VALUELESS_AT' as const,
+  message: `prompt variable "{{${name}}}" has no value for this assembly at line ${line}, column ${column}${loopVariableHint(name)}`,
+  details: { variable: name, line, column },
+})
 
 /** How to give the loop variables `cwd` and `provider` a value (they come from the agent's row); empty for others. */
 export const loopVariableHint = (name: string) =>
   name === 'cwd' || name === 'provider' ? `; set ${name}: on the agent in agents:` : ''
 
 /** A section or context whose text differs between two renders in a row. */
-export const unstableText = (kind: 'section' | 'context', name: string, origin: string, byte: number) =>
-  `${kind} ${JSON.stringify(name)} (${origin}) renders differently on two renders in a row (from byte ${byte}): a clock or random value ${kind === 'section'
+export const unstableText = (kind: 'section' | 'context', name: string, origin: string, byte: number) => ({
+  code: 'CLI_UNSTABLE_TEXT' as const,
+  message: `${kind} ${JSON.stringify(name)} (${origin}) renders differently on two renders in a row (from byte ${byte}): a clock or random value ${kind === 'section'
     ? 'changes the system prompt on every request and defeats the provider\'s prefix cache'
-    : 'changes the runtime context on every request, so every request appends a new snapshot message to the conversation (the cached prefix before it survives)'}`
+    : 'changes the runtime context on every request, so every request appends a new snapshot message to the conversation (the cached prefix before it survives)'}`,
+  details: { kind, name, origin, byte },
+})
 
 /** Two neighbouring first-party sections whose orders are less than ten apart. */
-export const placementsTooClose = (a: { name: string; order: number }, b: { name: string; order: number }) =>
-  `first-party sections ${JSON.stringify(a.name)} (order ${a.order}) and ${JSON.stringify(b.name)} (order ${b.order}) are closer than ten apart (keep first-party placements ten apart)`
+export const placementsTooClose = (a: { name: string; order: number }, b: { name: string; order: number }) => ({
+  code: 'CLI_PLACEMENTS_TOO_CLOSE' as const,
+  message: `first-party sections ${JSON.stringify(a.name)} (order ${a.order}) and ${JSON.stringify(b.name)} (order ${b.order}) are closer than ten apart (keep first-party placements ten apart)`,
+  details: { first: { name: a.name, order: a.order }, second: { name: b.name, order: b.order } },
+})
 
-/** The assembly's `multiple complete prompt sections` message, with where each section comes from. */
-export const completeSections = (message: string, origins: readonly string[]) => `${message} (${origins.join('; ')})`
+/** The assembly's `multiple complete prompt sections` error, with where each section comes from; it keeps the error's code. */
+export const completeSections = (cause: { code: string; message: string }, origins: readonly string[]) =>
+  ({ code: cause.code, message: `${cause.message} (${origins.join('; ')})`, details: { origins } })
 
 /** A preset `deny` list naming tools no plugin registers (`dsh-presets`' `unresolvedTools`). */
-export const unresolvedRestriction = (preset: string, names: readonly string[]) =>
-  `preset ${JSON.stringify(preset)} restricts ${names.length === 1 ? 'a tool' : 'tools'} that no plugin registers: ${names.map((n) => JSON.stringify(n)).join(', ')} (such a name restricts nothing)`
+export const unresolvedRestriction = (preset: string, names: readonly string[]) => ({
+  code: 'CLI_UNRESOLVED_RESTRICTION' as const,
+  message: `preset ${JSON.stringify(preset)} restricts ${names.length === 1 ? 'a tool' : 'tools'} that no plugin registers: ${names.map((n) => JSON.stringify(n)).join(', ')} (such a name restricts nothing)`,
+  details: { preset, names },
+})
 
 /**
  * A preset `allow` list naming tools no plugin registers: the name lets nothing through, and when no
  * allowed name is registered the preset's agents get no tool at all.
  */
-export const unresolvedAllow = (preset: string, names: readonly string[], none: boolean) =>
-  `preset ${JSON.stringify(preset)} allows ${names.length === 1 ? 'a tool' : 'tools'} that no plugin registers: ${names.map((n) => JSON.stringify(n)).join(', ')} (${none
+export const unresolvedAllow = (preset: string, names: readonly string[], none: boolean) => ({
+  code: 'CLI_UNRESOLVED_ALLOW' as const,
+  message: `preset ${JSON.stringify(preset)} allows ${names.length === 1 ? 'a tool' : 'tools'} that no plugin registers: ${names.map((n) => JSON.stringify(n)).join(', ')} (${none
     ? 'no name of its tools.allow is registered, so its agents get no tool at all'
-    : 'such a name allows nothing; its agents get only the registered tools of tools.allow'})`
+    : 'such a name allows nothing; its agents get only the registered tools of tools.allow'})`,
+  details: { preset, names, none },
+})
 
 // ---- helpers ----------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ import { checkCommand, type CheckOptions } from './commands/check.js'
 import { diffCommand, type DiffOptions } from './commands/diff.js'
 import { explainCommand, type ExplainOptions } from './commands/explain.js'
 import { renderCommand, type RenderOptions } from './commands/render.js'
-import { EXIT, oneAgentOnly, USAGE_HINT } from './errors.js'
+import { COMMANDER_USAGE, EXIT, oneAgentOnly, USAGE_HINT } from './errors.js'
 import { withCommonOptions, type CommonOptions } from './options.js'
 import { Output, type OutputOptions } from './output.js'
 import { reportFailure } from './report.js'
@@ -72,7 +72,7 @@ export async function main(argv: readonly string[], io: CliIO = {}): Promise<num
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return EXIT.ok
     // commander has printed its message on stderr already (the whole help when no command was given).
     if (error.code !== 'commander.help') output.error(USAGE_HINT)
-    if (json) output.json({ ok: false, exitCode: EXIT.usage, error: { kind: 'usage', message: error.message.replace(/^error: /, '') } })
+    if (json) output.json({ ok: false, exitCode: EXIT.usage, error: { kind: 'usage', code: COMMANDER_USAGE, message: error.message.replace(/^error: /, '') } })
     return EXIT.usage
   }
   return code
@@ -96,7 +96,7 @@ function buildProgram(output: Output): Command {
 /** The parser of an `--agent` that may be given once: a second one is a usage error, not a silent override. */
 function onlyOnce(command: string) {
   return (value: string, previous: string | undefined): string => {
-    if (previous !== undefined) throw new InvalidArgumentError(oneAgentOnly(command, previous, value))
+    if (previous !== undefined) throw new InvalidArgumentError(oneAgentOnly(command, previous, value).message)
     return value
   }
 }

@@ -5,12 +5,15 @@
  * @module
  */
 import { DeploymentError, formatProblem, type Problem } from 'dsh-loader'
+import { codeOf } from './codes.js'
 import { CliError, describeError, EXIT, loadFailed, YAML_CASCADE_HINT, type FailureKind } from './errors.js'
 import type { Output } from './output.js'
 
 /** The `error` member of a failed command's JSON document. */
 export interface FailureJson {
   kind: FailureKind
+  /** The error's stable code (`LOADER_DEPLOYMENT_FAILED`, `CLI_UNKNOWN_AGENT`, ...); absent for an error without one. */
+  code?: string
   message: string
   problems?: readonly Problem[]
 }
@@ -34,15 +37,15 @@ export function reportFailure(output: Output, error: unknown, options: ReportOpt
     const file = error.problems[0]?.file ?? 'the deployment'
     output.error(`${c.red('error:')} ${loadFailed(file, error.problems.length)}`)
     if (yamlCascade(error.problems)) output.error(YAML_CASCADE_HINT)
-    failure = { kind: 'deployment', message: error.message, problems: error.problems }
+    failure = { kind: 'deployment', code: error.code, message: error.message, problems: error.problems }
     code = failureCode
   } else if (CliError.is(error)) {
     output.error(`${c.red('error:')} ${error.message}`)
-    failure = { kind: error.kind, message: error.message }
+    failure = { kind: error.kind, code: error.code, message: error.message }
     code = error.kind === 'usage' ? EXIT.usage : failureCode
   } else {
     output.error(`${c.red('error:')} ${describeError(error)}`)
-    failure = { kind: 'internal', message: describeError(error) }
+    failure = { kind: 'internal', code: codeOf(error), message: describeError(error) }
     code = failureCode
   }
   if (options.stack) {
@@ -56,7 +59,7 @@ export function reportFailure(output: Output, error: unknown, options: ReportOpt
 
 /** Whether `problems` are several and start with a YAML syntax error (whose followers are often its echoes). */
 export function yamlCascade(problems: readonly Problem[]): boolean {
-  return problems.length > 1 && problems[0].message.startsWith('YAML syntax error')
+  return problems.length > 1 && problems[0].code === 'LOADER_YAML_SYNTAX'
 }
 
 /** One problem as a line, the place in bold: `file:line:column: entry: message`. */

@@ -8,7 +8,8 @@ import { toRequestTool, type Agent, type ChatRequest, type RequestTool } from 'd
 import { renderAssembly, type PromptAssembly, type RenderedContext, type RenderedPrompt, type RenderedSection } from 'dsh-system-prompt'
 import type { ScopeKey } from 'dsh-scope'
 import type { Booted } from './boot.js'
-import { renderFailed, unknownAgent } from './errors.js'
+import { detailsOf } from './codes.js'
+import { renderFailed, unknownAgent, type CliError } from './errors.js'
 
 /** What a command looks at: one agent, or the deployment-level assembly (no scope). */
 export interface Target {
@@ -66,8 +67,13 @@ export async function viewOf(booted: Booted, target: Target, input?: string): Pr
     const assembly = await booted.prompt.assemble({})
     return viewFrom(target, assembly, renderAssembly(assembly), assembly.tools.map(toRequestTool))
   } catch (error) {
-    throw renderFailed(target.label, error)
+    throw renderFailure(target.label, error)
   }
+}
+
+/** The `CliError` for a failed render of `label`; a valueless variable (told apart by code) gets the loop-variable hint. */
+export function renderFailure(label: string, error: unknown): CliError {
+  return renderFailed(label, error, detailsOf<{ variable: string }>(error, 'PROMPT_VALUELESS_VARIABLE')?.variable)
 }
 
 /** The target in one phrase for headers: `agent "main" (model deepseek-chat, preset reviewer)`. */

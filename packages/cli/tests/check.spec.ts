@@ -59,11 +59,11 @@ describe('dsh-prompt check', function () {
     expect(doc.problems).to.deep.equal([
       {
         file: 'packages/cli/tests/fixtures/bad-config.yml', message: 'invalid config: $.persona expected string but got 42', line: 4, column: 16,
-        entry: 'plugins[0] (id "dsh-system-prompt")', id: 'dsh-system-prompt', key: 'plugins[0].config.persona', code: 'load', where: [],
+        entry: 'plugins[0] (id "dsh-system-prompt")', id: 'dsh-system-prompt', key: 'plugins[0].config.persona', kind: 'load', code: 'LOADER_INVALID_CONFIG', where: [],
       },
       {
         file: 'packages/cli/tests/fixtures/bad-config.yml', message: 'invalid config: $.approval.mode expected "untrusted" | "on-request" | "on-failure" | "never" but got "sometimes"',
-        line: 8, column: 25, entry: 'plugins[2] (id "dsh-plugin-policies")', id: 'dsh-plugin-policies', key: 'plugins[2].config.approval.mode', code: 'load', where: [],
+        line: 8, column: 25, entry: 'plugins[2] (id "dsh-plugin-policies")', id: 'dsh-plugin-policies', key: 'plugins[2].config.approval.mode', kind: 'load', code: 'LOADER_INVALID_CONFIG', where: [],
       },
     ])
   })

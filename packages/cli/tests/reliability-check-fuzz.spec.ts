@@ -197,7 +197,7 @@ describe('reliability: dsh-prompt check on a fuzzed corpus of broken deployments
       const doc = JSON.parse(run.stdout)
       expect(doc).to.include({ ok: false, command: 'check', file: fileOf(index), checked: null })
       expect(doc.problems.length, family).to.be.above(0)
-      for (const problem of doc.problems) expect(problem).to.include({ file: fileOf(index), code: 'load' })
+      for (const problem of doc.problems) expect(problem).to.include({ file: fileOf(index), kind: 'load' }).and.to.have.property('code').that.matches(/^LOADER_[A-Z0-9_]+$/)
       return { item: cases[index], problems: doc.problems as Array<{ line?: number; key?: string; message: string }> }
     }
     const encoding = check(json.encoding, 'non-UTF-8')

@@ -69,7 +69,7 @@ describe('dsh-prompt usage', function () {
   it('prints a usage error as one JSON document with --json, and the message on stderr', () => {
     expect(r.missingFileJson.code).to.equal(2)
     expect(r.missingFileJson.stderr).to.equal(`error: missing required argument 'deployment'\n${HINT}\n`)
-    expect(JSON.parse(r.missingFileJson.stdout)).to.deep.equal({ ok: false, exitCode: 2, error: { kind: 'usage', message: "missing required argument 'deployment'" } })
+    expect(JSON.parse(r.missingFileJson.stdout)).to.deep.equal({ ok: false, exitCode: 2, error: { kind: 'usage', code: 'CLI_USAGE', message: "missing required argument 'deployment'" } })
   })
 
   it('exits 1 for a deployment file that does not exist', () => {

@@ -1,5 +1,5 @@
 import { isMap, isPair, isScalar, isSeq } from 'yaml'
-import { envMalformed, envMissing } from './errors.js'
+import { envMalformed, envMissing, type LoaderMessage } from './errors.js'
 import { formatKeyPath, keyText, type KeyPath } from './source.js'
 
 /** Where substitution reads variables from: `options.env ?? process.env`. */
@@ -48,10 +48,9 @@ export function substituteVariables(text: string, env: Environment): Substitutio
 }
 
 /** A substitution failure at one scalar, for the problem list. */
-export interface SubstitutionFailure {
+export interface SubstitutionFailure extends LoaderMessage {
   node: unknown
   path: KeyPath
-  message: string
 }
 
 /**
@@ -70,7 +69,7 @@ export function substituteTree(node: unknown, path: KeyPath, env: Environment, s
       else {
         const key = formatKeyPath(at.slice(shownFrom))
         const message = 'missing' in result ? envMissing(key, result.missing) : envMalformed(key, result.malformed)
-        failures.push({ node: current, path: at, message })
+        failures.push({ ...message, node: current, path: at })
       }
     } else if (isMap(current)) {
       for (const pair of current.items) {

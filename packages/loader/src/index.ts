@@ -5,8 +5,10 @@
  * @module
  */
 export { loadDeployment } from './load.js'
-export { DeploymentError, formatProblem } from './errors.js'
-export type { Problem } from './errors.js'
+export { DeploymentError, formatProblem } from './problems.js'
+export type { Problem } from './problems.js'
+export { codeOf } from './errors.js'
+export type { LoaderMessage } from './errors.js'
 export * as LoaderErrors from './errors.js'
 export type {
   AfterLoadHook, Deployment, DeploymentEntry, DisabledEntry, LoadOptions, ProblemInput, SectionSchemas, SectionValues,

@@ -37,11 +37,11 @@ export function readLayout(source: Pick<DeploymentSource, 'doc'>, sectionKeys: r
   const layout: Layout = { mapping: false, rows: [], sections: new Map() }
   const top = source.doc.contents as Node | null
   if (top === null || top === undefined || (isScalar(top) && top.value === null)) {
-    problems.add({ message: emptyDeployment() })
+    problems.add(emptyDeployment())
     return layout
   }
   if (!isMap(top)) {
-    problems.add({ message: topNotMapping(describeNode(top)), node: top })
+    problems.add({ ...topNotMapping(describeNode(top)), node: top })
     return layout
   }
   layout.mapping = true
@@ -51,16 +51,16 @@ export function readLayout(source: Pick<DeploymentSource, 'doc'>, sectionKeys: r
     const key = keyText(pair.key)
     if (key === 'plugins') plugins = pair
     else if (sectionKeys.includes(key)) layout.sections.set(key, pair.value as Node | null)
-    else problems.add({ message: unknownTopKey(key, allowed), node: pair.key, path: [key] })
+    else problems.add({ ...unknownTopKey(key, allowed), node: pair.key, path: [key] })
   }
   if (!plugins) {
-    problems.add({ message: missingPlugins(), node: top })
+    problems.add({ ...missingPlugins(), node: top })
     return layout
   }
   const list = plugins.value as Node | null
   if (list === null || (isScalar(list) && list.value === null)) return layout
   if (!isSeq(list)) {
-    problems.add({ message: pluginsNotList(describeNode(list)), node: list, path: ['plugins'] })
+    problems.add({ ...pluginsNotList(describeNode(list)), node: list, path: ['plugins'] })
     return layout
   }
   list.items.forEach((item, index) => {
@@ -73,7 +73,7 @@ export function readLayout(source: Pick<DeploymentSource, 'doc'>, sectionKeys: r
 function readRow(node: Node | null, index: number, problems: ProblemList): Row | undefined {
   const ref: RowRef = { index }
   if (!isMap(node)) {
-    problems.add({ message: rowNotMapping(describeNode(node)), row: ref, node, path: ['plugins', index] })
+    problems.add({ ...rowNotMapping(describeNode(node)), row: ref, node, path: ['plugins', index] })
     return undefined
   }
   const row: Row = { index, node, disabled: false, valid: true }
@@ -86,7 +86,7 @@ function readRow(node: Node | null, index: number, problems: ProblemList): Row |
     else if (key === 'config') row.configNode = value
     else if (key === 'disabled') row.disabled = isScalar(value) && value.value === true
     else {
-      problems.add({ message: unknownRowKey(key), row, node: pair.key, path: ['plugins', index, key] })
+      problems.add({ ...unknownRowKey(key), row, node: pair.key, path: ['plugins', index, key] })
       row.valid = false
     }
   }
@@ -96,7 +96,7 @@ function readRow(node: Node | null, index: number, problems: ProblemList): Row |
     row.id = row.nameNode.value
   }
   if (row.nameNode === undefined) {
-    problems.add({ message: missingName(), row, node, path: ['plugins', index] })
+    problems.add({ ...missingName(), row, node, path: ['plugins', index] })
     row.valid = false
   } else {
     row.valid = checkString(row, 'name', row.nameNode, problems) && row.valid
@@ -104,7 +104,7 @@ function readRow(node: Node | null, index: number, problems: ProblemList): Row |
   if (row.idNode !== undefined) row.valid = checkString(row, 'id', row.idNode, problems) && row.valid
   const disabled = node.items.find((pair) => isPair(pair) && keyText(pair.key) === 'disabled')
   if (disabled && !(isScalar(disabled.value) && typeof disabled.value.value === 'boolean')) {
-    problems.add({ message: wrongType('disabled', 'true or false', describeNode(disabled.value as Node | null)), row, node: disabled.value, path: ['plugins', index, 'disabled'] })
+    problems.add({ ...wrongType('disabled', 'true or false', describeNode(disabled.value as Node | null)), row, node: disabled.value, path: ['plugins', index, 'disabled'] })
     row.valid = false
   }
   return row
@@ -113,11 +113,11 @@ function readRow(node: Node | null, index: number, problems: ProblemList): Row |
 function checkString(row: Row, key: 'name' | 'id', value: Node | null, problems: ProblemList): boolean {
   const path = ['plugins', row.index, key]
   if (!isScalar(value) || typeof value.value !== 'string') {
-    problems.add({ message: wrongType(key, 'a string', describeNode(value)), row, node: value, path })
+    problems.add({ ...wrongType(key, 'a string', describeNode(value)), row, node: value, path })
     return false
   }
   if (!value.value.trim()) {
-    problems.add({ message: emptyString(key), row, node: value, path })
+    problems.add({ ...emptyString(key), row, node: value, path })
     return false
   }
   return true

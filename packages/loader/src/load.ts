@@ -3,14 +3,14 @@ import { isNode, isScalar, type Node } from 'yaml'
 import { createDeployment, createEntry } from './deployment.js'
 import { substituteTree, type Environment } from './env.js'
 import {
-  configNotStandard, DeploymentError, describeError, duplicateId, hookFailed, importFailed, loadedListenerFailed, noPlugin,
+  checkProblem, configNotStandard, describeError, duplicateId, hookFailed, importFailed, loadedListenerFailed, noPlugin,
   invalidConfig, invalidSection, invalidUtf8, PLUGIN_LOGGER_REASON, protoKey, unknownConfigKey, unknownSectionKey,
-  unreadable, unsupportedPlugin, yamlSyntax, yamlValue,
+  unreadable, unsupportedPlugin, yamlSyntax, yamlValue, type LoaderMessage,
 } from './errors.js'
 import { strayKeys } from './config-keys.js'
 import { readLayout, type Layout, type Row } from './layout.js'
 import { disposeAll, mountAll } from './mount.js'
-import { ProblemList, rowLabel } from './problems.js'
+import { DeploymentError, ProblemList, rowLabel } from './problems.js'
 import { exportNames, importModule, pluginOf, resolvePluginModule } from './resolve.js'
 import { isStandardSchema, validate } from './schema.js'
 import { DeploymentSource, displayPath, formatKeyPath, parseKeyPath, type KeyPath } from './source.js'
@@ -38,11 +38,11 @@ export async function loadDeployment<S extends SectionSchemas = {}>(ctx: Context
   const source = await readSource(file)
   const problems = new ProblemList(source)
   if (source.invalidUtf8) {
-    problems.add({ message: invalidUtf8(source.invalidUtf8.byte), position: source.positionOf(source.invalidUtf8.offset) })
+    problems.add({ ...invalidUtf8(source.invalidUtf8.byte), position: source.positionOf(source.invalidUtf8.offset) })
     throw problems.error()
   }
   if (source.doc.errors.length) {
-    for (const error of source.doc.errors) problems.add({ message: yamlSyntax(error.message), position: source.positionOf(error.pos[0]) })
+    for (const error of source.doc.errors) problems.add({ ...yamlSyntax(error.message), position: source.positionOf(error.pos[0]) })
     throw problems.error()
   }
 
@@ -56,7 +56,7 @@ export async function loadDeployment<S extends SectionSchemas = {}>(ctx: Context
 
   const { mounted, failures } = await mountAll(ctx, requests)
   try {
-    for (const failure of failures) problems.add({ message: failure.message, row: failure.request.row, node: failure.request.row.node })
+    for (const { request, ...failure } of failures) problems.add({ ...failure, row: request.row, node: request.row.node })
     const entries = mounted.map(({ request, fiber }) => createEntry({
       index: request.row.index, id: request.row.id, name: request.name, path: request.path, plugin: request.plugin, config: request.config, fiber,
     }))
@@ -78,9 +78,8 @@ async function readSource(file: string): Promise<DeploymentSource> {
   try {
     return await DeploymentSource.read(file)
   } catch (error) {
-    const code = (error as { code?: string }).code
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : describeError(error)
-    throw new DeploymentError([{ file: displayPath(file), message: unreadable(reason) }])
+    const { code, message } = unreadable(error)
+    throw new DeploymentError([{ file: displayPath(file), code, message }])
   }
 }
 
@@ -89,14 +88,14 @@ function substitute(layout: Layout, env: Environment, problems: ProblemList): vo
   for (const row of layout.rows) {
     if (row.disabled) continue
     for (const failure of substituteTree(row.node, ['plugins', row.index], env, 2)) {
-      problems.add({ message: failure.message, row, node: failure.node, path: failure.path })
+      problems.add({ ...failure, row })
       row.valid = false
     }
     const id = stringOf(row.idNode) ?? (row.idNode === undefined ? stringOf(row.nameNode) : undefined)
     if (id) row.id = id
   }
   for (const [key, node] of layout.sections) {
-    for (const failure of substituteTree(node, [key], env)) problems.add({ message: failure.message, node: failure.node, path: failure.path })
+    for (const failure of substituteTree(node, [key], env)) problems.add(failure)
   }
 }
 
@@ -111,7 +110,7 @@ function checkIds(rows: readonly Row[], source: DeploymentSource, problems: Prob
     }
     const key = row.idNode !== undefined ? 'id' : 'name'
     const node = row.idNode ?? row.nameNode
-    problems.add({ message: duplicateId(row.id, rowLabel(first), source.positionOfNode(first.node)?.line), row, node, path: ['plugins', row.index, key] })
+    problems.add({ ...duplicateId(row.id, rowLabel(first), source.positionOfNode(first.node)?.line), row, node, path: ['plugins', row.index, key] })
     row.valid = false
   }
 }
@@ -126,11 +125,11 @@ async function readSections<S extends SectionSchemas>(source: DeploymentSource, 
     const strays = strayKeys(schema, converted.value)
     for (const stray of strays) {
       const message = stray.allowed ? unknownSectionKey(key, formatKeyPath(stray.path), stray.allowed) : protoKey()
-      problems.add({ message, path: [key, ...stray.path] })
+      problems.add({ ...message, path: [key, ...stray.path] })
     }
     const result = await validate(schema, converted.value)
     if (result.ok && !strays.length) values[key] = result.value
-    else if (!result.ok) for (const failure of result.failures) problems.add({ message: invalidSection(key, failure.message), path: [key, ...failure.path] })
+    else if (!result.ok) for (const failure of result.failures) problems.add({ ...invalidSection(key, failure.message, failure.code), path: [key, ...failure.path] })
   }
   return values as SectionValues<S>
 }
@@ -142,14 +141,14 @@ async function resolveRows(source: DeploymentSource, rows: readonly Row[], probl
     if (row.disabled || !row.valid || row.id === undefined) continue
     const name = stringOf(row.nameNode)!
     const namePath: KeyPath = ['plugins', row.index, 'name']
-    const fail = (message: string, node: unknown = row.nameNode, path: KeyPath = namePath) => problems.add({ message, row, node, path })
+    const fail = (message: LoaderMessage, node: unknown = row.nameNode, path: KeyPath = namePath) => problems.add({ ...message, row, node, path })
     if (name === '@cordisjs/plugin-logger') {
       fail(unsupportedPlugin(name, PLUGIN_LOGGER_REASON))
       continue
     }
     const resolved = resolvePluginModule(name, source.file)
     if (!resolved.ok) {
-      fail(resolved.message)
+      fail(resolved)
       continue
     }
     const imported = await importModule(resolved.path)
@@ -171,7 +170,7 @@ async function resolveRows(source: DeploymentSource, rows: readonly Row[], probl
     const strays = strayKeys(schema, config)
     for (const stray of strays) {
       const message = stray.allowed ? unknownConfigKey(formatKeyPath(stray.path), stray.allowed) : protoKey()
-      problems.add({ message, row, path: [...configPath, ...stray.path] })
+      problems.add({ ...message, row, path: [...configPath, ...stray.path] })
     }
     if (schema !== undefined && schema !== null) {
       if (!isStandardSchema(schema)) {
@@ -180,7 +179,7 @@ async function resolveRows(source: DeploymentSource, rows: readonly Row[], probl
       }
       const result = await validate(schema, config)
       if (!result.ok) {
-        for (const failure of result.failures) problems.add({ message: invalidConfig(failure.message), row, path: [...configPath, ...failure.path] })
+        for (const failure of result.failures) problems.add({ ...invalidConfig(failure.message, failure.code), row, path: [...configPath, ...failure.path] })
         continue
       }
     }
@@ -199,7 +198,7 @@ async function runHooks<S extends SectionSchemas>(
     try {
       reported = await hook(ctx, deployment)
     } catch (error) {
-      problems.add({ message: hookFailed(error) })
+      problems.add(hookFailed(error))
       continue
     }
     for (const input of reported ?? []) addInput(input, rows, problems)
@@ -211,7 +210,7 @@ function announceLoaded<S extends SectionSchemas>(ctx: Context, deployment: Depl
   try {
     ctx.emit('deployment/loaded', deployment)
   } catch (error) {
-    problems.add({ message: loadedListenerFailed(error) })
+    problems.add(loadedListenerFailed(error))
   }
 }
 
@@ -220,8 +219,7 @@ function addInput(input: ProblemInput, rows: readonly Row[], problems: ProblemLi
   const key = input.key ? parseKeyPath(input.key) : []
   const path = row ? ['plugins', row.index, ...key] : key
   const position = input.line !== undefined ? { line: input.line, column: input.column ?? 1 } : undefined
-  const message = input.entry !== undefined && !row ? `${JSON.stringify(input.entry)}: ${input.message}` : input.message
-  problems.add({ message, row, path: path.length ? path : undefined, node: row && !key.length ? row.node : undefined, position })
+  problems.add({ ...checkProblem(input, !!row), row, path: path.length ? path : undefined, node: row && !key.length ? row.node : undefined, position })
 }
 
 /** A node as plain data; an unresolvable alias is a problem, not a crash. `null` counts as absent. */
@@ -231,7 +229,7 @@ function toValue(source: DeploymentSource, node: Node | null | undefined, path: 
     const value = isNode(node) ? node.toJS(source.doc) : node
     return { ok: true, value: value === null ? undefined : value }
   } catch (error) {
-    problems.add({ message: yamlValue(describeError(error)), row, node, path })
+    problems.add({ ...yamlValue(describeError(error)), row, node, path })
     return { ok: false }
   }
 }

@@ -31,7 +31,7 @@ const level = z.union(['silent', 'error', 'warn', 'info', 'debug'] as const)
 const target = z.transform(z.any(), (value: unknown) => {
   if (value === undefined || value === null) return undefined
   if (typeof (value as Writable).write !== 'function' || typeof (value as Writable).on !== 'function') {
-    throw new z.ValidationError(invalidTarget(describeValue(value)), { path: ['target'] })
+    throw invalidTarget(describeValue(value))
   }
   return value as Writable
 }, true)

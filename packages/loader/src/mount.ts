@@ -1,5 +1,5 @@
 import type { Context, Fiber, Plugin } from 'cordis'
-import { applyFailed, missingServices, notActive } from './errors.js'
+import { applyFailed, missingServices, notActive, type LoaderMessage } from './errors.js'
 
 /** Cordis 4 `FiberState` values (a `const enum`, not usable under `isolatedModules`). */
 export const FIBER_STATE = ['PENDING', 'LOADING', 'ACTIVE', 'FAILED', 'DISPOSED', 'UNLOADING'] as const
@@ -17,10 +17,9 @@ export interface Mounted<R extends MountRequest> {
   fiber: Fiber
 }
 
-/** A request that did not end up active, and why (one line). */
-export interface MountFailure<R extends MountRequest> {
+/** A request that did not end up active, and why (one line, with its code). */
+export interface MountFailure<R extends MountRequest> extends LoaderMessage {
   request: R
-  message: string
 }
 
 /**
@@ -37,7 +36,7 @@ export async function mountAll<R extends MountRequest>(ctx: Context, requests: r
     try {
       fiber = ctx.plugin(request.plugin, request.config)
     } catch (error) {
-      failures.push({ request, message: applyFailed(error) })
+      failures.push({ request, ...applyFailed(error) })
       continue
     }
     mounted.push({ request, fiber })
@@ -49,8 +48,8 @@ export async function mountAll<R extends MountRequest>(ctx: Context, requests: r
   }
   await settle(mounted.map((item) => item.fiber))
   for (const item of mounted) {
-    const message = await inactiveReason(item.fiber)
-    if (message) failures.push({ request: item.request, message })
+    const reason = await inactiveReason(item.fiber)
+    if (reason) failures.push({ request: item.request, ...reason })
   }
   return { mounted, failures }
 }
@@ -65,7 +64,7 @@ export async function settle(fibers: readonly Fiber[]): Promise<void> {
 }
 
 /** Why a settled fiber is not active, or `undefined` when it is. */
-export async function inactiveReason(fiber: Fiber): Promise<string | undefined> {
+export async function inactiveReason(fiber: Fiber): Promise<LoaderMessage | undefined> {
   try {
     await fiber.await()
   } catch (error) {

@@ -3,11 +3,11 @@ import { createRequire } from 'node:module'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Plugin } from 'cordis'
-import { unknownFile, unknownPackage, unresolvable } from './errors.js'
+import { unknownFile, unknownPackage, unresolvable, type LoaderMessage } from './errors.js'
 import { displayPath } from './source.js'
 
-/** The file a row's `name` resolves to, or the message saying why it does not. */
-export type Resolution = { ok: true; path: string } | { ok: false; message: string }
+/** The file a row's `name` resolves to, or the message (with its code) saying why it does not. */
+export type Resolution = { ok: true; path: string } | ({ ok: false } & LoaderMessage)
 
 /** This module's file: package names not found next to the deployment are resolved from here. */
 const LOADER_FILE = fileURLToPath(import.meta.url)
@@ -33,28 +33,28 @@ export function resolvePluginModule(name: string, deploymentFile: string): Resol
       stat = statSync(target, { throwIfNoEntry: false })
     } catch (error) {
       // A path the system refuses to look at (ENAMETOOLONG, ENOTDIR, EACCES, ...) names no plugin either.
-      return { ok: false, message: unresolvable(name, (error as { code?: string }).code ?? messageOf(error)) }
+      return { ok: false, ...unresolvable(name, (error as { code?: string }).code ?? messageOf(error)) }
     }
     if (stat?.isFile()) return { ok: true, path: target }
     if (stat?.isDirectory()) {
       try {
         return { ok: true, path: createRequire(deploymentFile).resolve(target) }
       } catch (error) {
-        return { ok: false, message: unresolvable(name, messageOf(error)) }
+        return { ok: false, ...unresolvable(name, messageOf(error)) }
       }
     }
-    return { ok: false, message: unknownFile(name, displayPath(target)) }
+    return { ok: false, ...unknownFile(name, displayPath(target)) }
   }
   const tried: string[] = []
   for (const [anchor, folder] of [[deploymentFile, dirname(deploymentFile)], [LOADER_FILE, LOADER_ROOT]] as const) {
     try {
       return { ok: true, path: createRequire(anchor).resolve(name) }
     } catch (error) {
-      if (!isNotFound(error, name)) return { ok: false, message: unresolvable(name, messageOf(error)) }
+      if (!isNotFound(error, name)) return { ok: false, ...unresolvable(name, messageOf(error)) }
       tried.push(displayPath(folder))
     }
   }
-  return { ok: false, message: unknownPackage(name, tried) }
+  return { ok: false, ...unknownPackage(name, tried) }
 }
 
 /** Imports a resolved plugin module; a module that throws while loading is a failure, not a crash. */

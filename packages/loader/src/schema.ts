@@ -1,8 +1,11 @@
+import { codeOf } from './errors.js'
 import { formatKeyPath } from './source.js'
 
 /** One issue of a Standard Schema validation (schemastery, zod, ... all produce these). */
 export interface SchemaIssue {
   readonly message: string
+  /** A code the issue carries (not part of Standard Schema; `dsh-prompt`'s `agents:` issues have one). */
+  readonly code?: unknown
   readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }>
 }
 
@@ -26,10 +29,14 @@ export type SchemaOutput<X> = X extends (data?: any, ...rest: any[]) => infer T
   ? T
   : X extends { readonly '~standard': { readonly types?: { readonly output: infer O } } } ? O : unknown
 
-/** A validation failure, flattened: the issue's message (prefixed with its `$.path`) and its path. */
+/**
+ * A validation failure, flattened: the issue's message (prefixed with its `$.path`), its path, and the
+ * code of its cause when it has one (the issue's own, or that of the error the schema threw).
+ */
 export interface ValidationFailure {
   message: string
   path: Array<string | number>
+  code?: string
 }
 
 /** True when `value` has a Standard Schema `validate` function. */
@@ -47,7 +54,7 @@ export async function validate(schema: StandardSchemaLike, value: unknown): Prom
   try {
     result = await schema['~standard'].validate(value)
   } catch (error) {
-    return { ok: false, failures: [{ message: error instanceof Error ? error.message : String(error), path: [] }] }
+    return { ok: false, failures: [{ message: error instanceof Error ? error.message : String(error), path: [], code: codeOf(error) }] }
   }
   if (!result.issues) return { ok: true, value: result.value }
   return { ok: false, failures: result.issues.map(flatten) }
@@ -60,5 +67,5 @@ function flatten(issue: SchemaIssue): ValidationFailure {
   })
   // schemastery writes the path into its messages (`$.toolOrder[0] expected ...`); others do not.
   const message = path.length && !issue.message.startsWith('$') ? `$${path.length && typeof path[0] === 'number' ? '' : '.'}${formatKeyPath(path)} ${issue.message}` : issue.message
-  return { message, path }
+  return { message, path, code: codeOf(issue) }
 }

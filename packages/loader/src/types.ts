@@ -25,6 +25,8 @@ export type SectionValues<S extends SectionSchemas> = { [K in keyof S]: SchemaOu
  * (a path from the top of the file, like `agents[0].preset`).
  */
 export interface ProblemInput {
+  /** The stable code of the problem (`LOADER_CHECK_PROBLEM` when left out). */
+  code?: string
   message: string
   /** The id of the row at fault. */
   entry?: string

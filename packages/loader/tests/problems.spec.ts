@@ -24,7 +24,7 @@ describe('dsh-loader: problems are reported with file, line and column', () => {
     const error = await failure('syntax.yml')
     expect(error.message).to.equal(lines('syntax.yml', '4:3: YAML syntax error: Flow map in block collection must be sufficiently indented and end with a }'))
     expect(error.problems).to.deep.equal([{
-      file: shown('syntax.yml'), line: 4, column: 3, message: 'YAML syntax error: Flow map in block collection must be sufficiently indented and end with a }',
+      file: shown('syntax.yml'), line: 4, column: 3, code: 'LOADER_YAML_SYNTAX', message: 'YAML syntax error: Flow map in block collection must be sufficiently indented and end with a }',
     } satisfies Problem])
   })
 

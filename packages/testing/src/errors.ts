@@ -1,6 +1,7 @@
 /**
  * Every message `dsh-testing` fails a test with, made in one place. The helpers throw plain `Error`s
- * (no assertion library), so mocha reports them as failures whatever the test asserts with.
+ * (no assertion library), so mocha reports them as failures whatever the test asserts with. Each
+ * carries a stable `code` (`TESTING_*`) and the `details` it is about.
  * @module
  */
 
@@ -18,22 +19,32 @@ function show(value: unknown): string {
 
 /** A helper's plugin was loaded but never applied (a service it injects is missing). */
 export const pluginNotApplied = (name: string, inject: readonly string[]) =>
-  new Error(`plugin "${name}" was not applied: is every service it injects loaded? (inject: ${inject.length ? inject.join(', ') : '(none)'})`)
+  Object.assign(new Error(`plugin "${name}" was not applied: is every service it injects loaded? (inject: ${inject.length ? inject.join(', ') : '(none)'})`), {
+    code: 'TESTING_PLUGIN_NOT_APPLIED' as const, details: { name, inject },
+  })
 
 /** `bootApp()` was asked for a service without `systemPrompt`, which every other service injects. */
 export const serviceNeedsPrompt = (service: string) =>
-  new Error(`bootApp(): "${service}" injects systemPrompt, so it needs the systemPrompt option as well`)
+  Object.assign(new Error(`bootApp(): "${service}" injects systemPrompt, so it needs the systemPrompt option as well`), {
+    code: 'TESTING_SERVICE_NEEDS_PROMPT' as const, details: { service },
+  })
 
 /** `thrown(fn)`: `fn` returned instead of throwing. */
 export const expectedThrow = (value: unknown) =>
-  new Error(value instanceof Promise
+  Object.assign(new Error(value instanceof Promise
     ? 'expected the call to throw, but it returned a promise (use rejection() for async calls)'
-    : `expected the call to throw, but it returned ${show(value)}`)
+    : `expected the call to throw, but it returned ${show(value)}`), {
+    code: 'TESTING_EXPECTED_THROW' as const, details: { returned: value },
+  })
 
 /** `rejection(subject)`: the promise resolved. */
 export const expectedRejection = (value: unknown) =>
-  new Error(`expected a rejection, but it resolved to ${show(value)}`)
+  Object.assign(new Error(`expected a rejection, but it resolved to ${show(value)}`), {
+    code: 'TESTING_EXPECTED_REJECTION' as const, details: { resolved: value },
+  })
 
 /** The thrown or rejected value is not an instance of the expected class. */
 export const wrongErrorType = (expected: string, value: unknown) =>
-  new Error(`expected ${expected === 'Error' ? 'an Error' : `a ${expected}`}, but got ${value instanceof Error ? `${value.name}: ${value.message}` : show(value)}`)
+  Object.assign(new Error(`expected ${expected === 'Error' ? 'an Error' : `a ${expected}`}, but got ${value instanceof Error ? `${value.name}: ${value.message}` : show(value)}`), {
+    code: 'TESTING_WRONG_ERROR_TYPE' as const, details: { expected, received: value },
+  })

@@ -27,6 +27,6 @@ const fields = z.object({
 /** The schemastery schema of {@link Config}: the time zone is checked against the runtime's `Intl`. */
 export const Config: z<ConfigInput, Config> = z.transform(fields, (value) => {
   const config = value as Config
-  if (!isTimeZone(config.timeZone)) throw new z.ValidationError(unknownTimeZone(config.timeZone), {})
+  if (!isTimeZone(config.timeZone)) throw unknownTimeZone(config.timeZone)
   return config
 }, true).default({} as Config /* every key has its own default */) as unknown as z<ConfigInput, Config>

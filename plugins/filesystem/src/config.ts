@@ -46,26 +46,22 @@ const known: readonly string[] = FILE_TOOL_NAMES
 export const Config: z<ConfigInput, Config> = z.transform(fields, (value) => {
   const tools = value.tools as string[]
   const unknown = tools.filter((name) => !known.includes(name))
-  if (unknown.length) fail(unknownTools([...new Set(unknown)], known))
+  if (unknown.length) throw unknownTools([...new Set(unknown)], known)
   const repeated = tools.find((name, i) => tools.indexOf(name) !== i)
-  if (repeated !== undefined) fail(repeatedTool(repeated))
-  if (!tools.length) fail(noTools())
+  if (repeated !== undefined) throw repeatedTool(repeated)
+  if (!tools.length) throw noTools()
   const overrides = value.overrides as Record<string, FileToolOverride>
   const keys = Object.keys(overrides)
   const strangers = keys.filter((name) => !known.includes(name))
-  if (strangers.length) fail(unknownOverride(strangers, known))
+  if (strangers.length) throw unknownOverride(strangers, known)
   const idle = keys.filter((name) => !tools.includes(name))
-  if (idle.length) fail(overrideNotOffered(idle, tools))
+  if (idle.length) throw overrideNotOffered(idle, tools)
   for (const name of keys) {
-    if (overrides[name].description === undefined && overrides[name].guidance === undefined) fail(idleOverride(name))
+    if (overrides[name].description === undefined && overrides[name].guidance === undefined) throw idleOverride(name)
     for (const key of ['description', 'guidance'] as const) {
       const text = overrides[name][key]
-      if (text !== undefined && !text.trim()) fail(emptyOverride(name, key))
+      if (text !== undefined && !text.trim()) throw emptyOverride(name, key)
     }
   }
   return value as unknown as Config
 }, true).default({} as Config /* every key has its own default */) as unknown as z<ConfigInput, Config>
-
-function fail(message: string): never {
-  throw new z.ValidationError(message, {})
-}

@@ -111,7 +111,7 @@ describe('dsh-plugin-filesystem', () => {
     }
 
     it('the error catalogue produces the quoted messages', () => {
-      expect(FilesystemErrors.repeatedTool('read')).to.equal('tools lists "read" more than once')
+      expect(FilesystemErrors.repeatedTool('read').message).to.equal('tools lists "read" more than once')
     })
   })
 

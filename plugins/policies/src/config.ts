@@ -88,17 +88,13 @@ export const Config: z<ConfigInput, Config> = z.transform(fields, (value) => {
   const config = value as unknown as Config
   for (const part of ['plan', 'team', 'sandbox', 'approval'] as const) {
     const { enabled, text } = config[part]
-    if (enabled && text !== undefined && !text.trim()) fail(emptyText(part))
+    if (enabled && text !== undefined && !text.trim()) throw emptyText(part)
   }
   const { mode, writableRoots } = config.sandbox
-  if (writableRoots.length && mode !== 'workspace-write') fail(rootsNeedWorkspaceWrite(mode))
+  if (writableRoots.length && mode !== 'workspace-write') throw rootsNeedWorkspaceWrite(mode)
   writableRoots.forEach((root, index) => {
-    if (!ABSOLUTE_ROOT.test(root)) fail(relativeRoot(index, root))
-    if (writableRoots.indexOf(root) !== index) fail(repeatedRoot(root))
+    if (!ABSOLUTE_ROOT.test(root)) throw relativeRoot(index, root)
+    if (writableRoots.indexOf(root) !== index) throw repeatedRoot(root)
   })
   return config
 }, true).default({} as Config /* every key has its own default */) as unknown as z<ConfigInput, Config>
-
-function fail(message: string): never {
-  throw new z.ValidationError(message, {})
-}

@@ -15,6 +15,7 @@ export { BUILTIN_TEMPLATES, CODER_TEMPLATE, PLANNER_TEMPLATE, REVIEWER_TEMPLATE 
 export { PresetRestriction } from './restriction.js'
 export type { RestrictionOptions } from './restriction.js'
 export { PresetConfigError } from './errors.js'
+export type { PresetNotice } from './errors.js'
 export * as PresetErrors from './errors.js'
 export { validatePromptTemplate } from 'dsh-system-prompt'
 export type { TemplateProblem, TemplateProblemCode } from 'dsh-system-prompt'

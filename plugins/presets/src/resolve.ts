@@ -16,7 +16,7 @@ import { Config, type PresetConfig } from './config.js'
 import {
   allowedAndDenied, completeWithoutPersona, duplicatePresetId, emptyTemplate, invalidPresetId, invalidTemplateId,
   invalidToolName, presetSyntax, repeatedToolName, suffixWithComplete, templateSyntax, unknownDefault,
-  unknownTemplateWarning,
+  unknownTemplateWarning, type PresetNotice,
 } from './errors.js'
 import { BUILTIN_TEMPLATES } from './templates.js'
 
@@ -64,7 +64,7 @@ export interface ResolvedPreset {
   /** The restriction to apply, if any. */
   readonly tools?: { readonly allow?: readonly string[]; readonly deny?: readonly string[] }
   /** Problems that did not stop the load (an unknown template reference). */
-  readonly warnings: readonly string[]
+  readonly warnings: readonly PresetNotice[]
 }
 
 /** Everything the plugin mounts, resolved from its config. */
@@ -143,7 +143,7 @@ function resolvePreset(
   if (complete && entry.personaSuffix) throw suffixWithComplete(id)
 
   const stored = storePreset(entry, templates, fallback)
-  const warnings: string[] = []
+  const warnings: PresetNotice[] = []
   const fromTemplate = (source: 'template' | 'default', template: string): ResolvedPersona => ({ source, template, text: templates[template] })
   let persona: ResolvedPersona
   if (stored.persona !== undefined) {

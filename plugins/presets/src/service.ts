@@ -5,7 +5,7 @@ import {
 } from 'dsh-system-prompt'
 import type {} from 'dsh-agent'
 import { Config, type PresetConfig } from './config.js'
-import { invalidEditorText, unresolvedToolsDebug } from './errors.js'
+import { invalidEditorText, unresolvedToolsDebug, type PresetNotice } from './errors.js'
 import { PresetRestriction } from './restriction.js'
 import { resolvePresets, storePreset, type PresetCatalog, type ResolvedPreset, type StoredPreset } from './resolve.js'
 
@@ -42,9 +42,9 @@ export class Presets extends Service {
     this.prompt = ctx.systemPrompt
     const logger = ctx.logger('dsh-presets')
     for (const preset of catalog.presets) {
-      for (const warning of preset.warnings) logger.warn('%s', warning)
+      for (const warning of preset.warnings) logger.warn('%s', warning.message)
     }
-    for (const preset of catalog.presets) this.mount(preset, (message) => logger.debug('%s', message))
+    for (const preset of catalog.presets) this.mount(preset, (notice) => logger.debug('%s', notice.message))
   }
 
   /** A mounted preset by id (its stored form, resolved persona, switches and warnings). */
@@ -86,7 +86,7 @@ export class Presets extends Service {
     return this.unresolved.get(id) ?? []
   }
 
-  private mount(preset: ResolvedPreset, debug: (message: string) => void): void {
+  private mount(preset: ResolvedPreset, debug: (notice: PresetNotice) => void): void {
     const handle = this.ctx.agents.definePreset(preset.id)
     const prompt = handle.ctx.systemPrompt
     if (preset.persona.text !== undefined) {

@@ -38,10 +38,10 @@ const fields = z.object({
 export const Config: z<ConfigInput, Config> = z.transform(fields, (value) => {
   const config = value as Config
   if (config.defaultTimeoutMs > config.maxTimeoutMs) {
-    throw new z.ValidationError(timeoutAboveMax(config.defaultTimeoutMs, config.maxTimeoutMs), {})
+    throw timeoutAboveMax(config.defaultTimeoutMs, config.maxTimeoutMs)
   }
   for (const key of ['description', 'guidance'] as const) {
-    if (config[key] !== undefined && !config[key].trim()) throw new z.ValidationError(emptyText(key), {})
+    if (config[key] !== undefined && !config[key].trim()) throw emptyText(key)
   }
   return config
 }, true).default({} as Config /* every key has its own default */) as z<ConfigInput, Config>

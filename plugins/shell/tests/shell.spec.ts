@@ -89,7 +89,7 @@ describe('dsh-plugin-shell', () => {
     it('refuses a default timeout above the maximum with a message naming both keys', async () => {
       const error = await rejection(app.plugin(Shell, { defaultTimeoutMs: 700_000 }))
       expect(error.message).to.equal('invalid config:\n  - defaultTimeoutMs (700000) must not exceed maxTimeoutMs (600000)')
-      expect(error.message).to.include(ShellErrors.timeoutAboveMax(700_000, 600_000))
+      expect(error.message).to.include(ShellErrors.timeoutAboveMax(700_000, 600_000).message)
     })
 
     it('refuses a blank guidance override and points at includeGuidance', async () => {

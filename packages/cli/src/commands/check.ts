@@ -6,7 +6,7 @@
 import { DeploymentError, type Problem } from 'dsh-loader'
 import { PERSONA_SECTION, PERSONA_SUFFIX_SECTION } from 'dsh-system-prompt'
 import { bootDeployment, type Booted } from '../boot.js'
-import { checkTarget, type FindingCode, type RawFinding } from '../checks.js'
+import { checkTarget, type FindingKind, type RawFinding } from '../checks.js'
 import { invalidGap, unresolvedAllow, unresolvedRestriction, YAML_CASCADE_HINT } from '../errors.js'
 import { bootOptionsOf, type CommonOptions } from '../options.js'
 import type { Output } from '../output.js'
@@ -20,9 +20,10 @@ export interface CheckOptions extends CommonOptions {
   renderGap?: string
 }
 
-/** One problem found by `check`, placed in the file. */
+/** One problem found by `check`, placed in the file; `code` is the stable code of what is wrong. */
 export interface Finding extends Problem {
-  code: FindingCode
+  /** Which rule found it. */
+  kind: FindingKind
   /** The assemblies it was found in (`agent "main"`, `the deployment`); empty for file-level problems. */
   where: string[]
 }
@@ -36,12 +37,12 @@ export async function checkCommand(file: string, options: CheckOptions, output: 
     booted = await bootDeployment(file, bootOptionsOf(options, output, { lenientAgents: true, logLevel: options.logLevel ?? (options.verbose ? 'debug' : 'error') }))
   } catch (error) {
     if (!DeploymentError.is(error)) throw error
-    const findings = error.problems.map((problem): Finding => ({ ...problem, code: 'load', where: [] }))
+    const findings = error.problems.map((problem): Finding => ({ ...problem, kind: 'load', where: [] }))
     report(output, options, findings, error.problems[0]?.file ?? file, undefined)
     return 1
   }
   try {
-    const findings: Finding[] = booted.problems.map((problem) => ({ ...problem, code: 'agent', where: [] }))
+    const findings: Finding[] = booted.problems.map((problem) => ({ ...problem, kind: 'agent', where: [] }))
     const targets: Target[] = booted.agents.length
       ? booted.agents.map((agent) => ({ agent, label: `agent "${agent.id}"` }))
       : booted.specs.length ? [] : [{ label: 'the deployment' }]
@@ -59,7 +60,7 @@ export async function checkCommand(file: string, options: CheckOptions, output: 
 
 /** Adds a finding, merging it into an equal one found for another assembly. */
 function add(findings: Finding[], finding: Finding): void {
-  const same = findings.find((f) => f.code === finding.code && f.message === finding.message && f.line === finding.line && f.column === finding.column)
+  const same = findings.find((f) => f.kind === finding.kind && f.code === finding.code && f.message === finding.message && f.line === finding.line && f.column === finding.column)
   if (!same) findings.push(finding)
   else for (const where of finding.where) if (!same.where.includes(where)) same.where.push(where)
 }
@@ -67,7 +68,7 @@ function add(findings: Finding[], finding: Finding): void {
 /** Places a finding in the YAML: the config key that holds the text when known, else the owner's row. */
 function place(booted: Booted, raw: RawFinding, where: string | undefined): Finding {
   const { deployment } = booted
-  const finding: Finding = { file: deployment.displayFile, code: raw.code, message: raw.message, where: where ? [where] : [] }
+  const finding: Finding = { file: deployment.displayFile, kind: raw.kind, code: raw.code, message: raw.message, where: where ? [where] : [] }
   const path = raw.origin ? pathOf(booted, raw.origin) : undefined
   const position = path && deployment.locate(path)
   if (position) {
@@ -111,14 +112,14 @@ function presetFindings(booted: Booted): RawFinding[] {
   for (const id of presets.ids()) {
     const origin = { scope: booted.agentsService?.preset(id)?.key }
     const preset = presets.get(id)
-    for (const warning of preset?.warnings ?? []) findings.push({ code: 'preset', message: warning, origin })
+    for (const warning of preset?.warnings ?? []) findings.push({ kind: 'preset', code: warning.code, message: warning.message, origin })
     const unresolved = presets.unresolvedTools?.(id) ?? []
     // An allow-list name lets nothing through; a deny-list name hides nothing: two different messages.
     const allow = preset?.tools?.allow ?? []
     const allowed = unresolved.filter((name) => allow.includes(name))
     const denied = unresolved.filter((name) => !allow.includes(name))
-    if (allowed.length) findings.push({ code: 'preset', message: unresolvedAllow(id, allowed, allowed.length === allow.length), origin })
-    if (denied.length) findings.push({ code: 'preset', message: unresolvedRestriction(id, denied), origin })
+    if (allowed.length) findings.push({ kind: 'preset', ...unresolvedAllow(id, allowed, allowed.length === allow.length), origin })
+    if (denied.length) findings.push({ kind: 'preset', ...unresolvedRestriction(id, denied), origin })
   }
   return findings
 }
@@ -126,7 +127,7 @@ function presetFindings(booted: Booted): RawFinding[] {
 /** What `check` reads of the `presets` service of `dsh-presets` (not a dependency: read if present). */
 interface PresetsLike {
   ids(): string[]
-  get(id: string): { warnings?: readonly string[]; tools?: { allow?: readonly string[] } } | undefined
+  get(id: string): { warnings?: ReadonlyArray<{ code: string; message: string }>; tools?: { allow?: readonly string[] } } | undefined
   unresolvedTools?(id: string): readonly string[]
 }
 

@@ -1,0 +1,173 @@
+import { expect } from 'chai'
+import type { Problem } from 'dsh-loader'
+import { agentKeyOf, loadTimeAssemblyError } from '../src/after-load.js'
+import { bootDeployment } from '../src/boot.js'
+import { assemblyFinding } from '../src/checks.js'
+import * as CliErrors from '../src/errors.js'
+import { yamlCascade } from '../src/report.js'
+import { renderFailure } from '../src/view.js'
+import { cli, fixture } from './helpers.js'
+
+/** An error with `code` and `details` and a message that says something else entirely. */
+const coded = (code: string, details: object = {}, message = 'words that say nothing about it') => Object.assign(new Error(message), { code, details })
+
+describe('dsh-prompt: every error and message carries a stable code and the fields it is about', () => {
+  const errors = [
+    CliErrors.unknownAgent('nope', 'd.yml', ['main']),
+    CliErrors.requestNeedsAgent('d.yml'),
+    CliErrors.diffArguments(1, 1),
+    CliErrors.invalidGap('x'),
+    CliErrors.renderFailed('agent "main"', coded('PROMPT_X'), 'cwd'),
+  ]
+  const messages = [
+    CliErrors.oneAgentOnly('render', 'a', 'b'),
+    CliErrors.noPromptService(),
+    CliErrors.noAgentsService(),
+    CliErrors.agentNotCreated('main', new Error('no')),
+    CliErrors.agentsNotList(),
+    CliErrors.invalidAgentRow(1, ['model'], new Error('$.model missing required value')),
+    CliErrors.unknownAgentKey(0, 'modle'),
+    CliErrors.duplicateAgentId(2, 'a', 0),
+    CliErrors.parentNotBefore(2, 'a', 'c'),
+    CliErrors.emptyAgentValue(0, 'cwd'),
+    CliErrors.ownParent(3, 'c'),
+    CliErrors.assemblyFailed(new Error('odd')),
+    CliErrors.valuelessAt('cwd', 1, 5),
+    CliErrors.unstableText('section', 'clock', 'clock.mjs', 12),
+    CliErrors.placementsTooClose({ name: 'a', order: 100 }, { name: 'b', order: 105 }),
+    CliErrors.unresolvedRestriction('rev', ['web']),
+    CliErrors.unresolvedAllow('rev', ['web'], true),
+  ]
+
+  it('each usage and render error is a CliError with its code, details, kind and exit code', () => {
+    expect(errors.map((e) => ({ name: e.name, code: e.code, details: e.details, kind: e.kind, exit: e.exitCode }))).to.deep.equal([
+      { name: 'CliError', code: 'CLI_UNKNOWN_AGENT', details: { agent: 'nope', file: 'd.yml', declared: ['main'] }, kind: 'usage', exit: 2 },
+      { name: 'CliError', code: 'CLI_REQUEST_NEEDS_AGENT', details: { file: 'd.yml' }, kind: 'usage', exit: 2 },
+      { name: 'CliError', code: 'CLI_DIFF_ARGUMENTS', details: { files: 1, agents: 1 }, kind: 'usage', exit: 2 },
+      { name: 'CliError', code: 'CLI_INVALID_GAP', details: { received: 'x' }, kind: 'usage', exit: 2 },
+      { name: 'CliError', code: 'CLI_RENDER_FAILED', details: { target: 'agent "main"', cause: 'PROMPT_X' }, kind: 'render', exit: 1 },
+    ])
+    expect(errors.map((e) => e.message)).to.deep.equal([
+      'agent "nope" is not declared in d.yml; declared agents: main',
+      '--request needs an agent: d.yml declares none, and a request needs an agent\'s model (add an agents: section)',
+      'diff compares two deployment files, or one deployment file with two --agent options (got 1 file and 1 --agent option)',
+      '--render-gap must be a whole number of milliseconds from 0 to 10000, received "x"',
+      'cannot render agent "main": words that say nothing about it; set cwd: on the agent in agents: (run "dsh-prompt check" to list every problem)',
+    ])
+  })
+
+  it('each message that is not thrown is a { code, message, details } object, the words unchanged', () => {
+    expect(messages.map(({ code, details }) => ({ code, details }))).to.deep.equal([
+      { code: 'CLI_ONE_AGENT_ONLY', details: { command: 'render', first: 'a', second: 'b' } },
+      { code: 'CLI_NO_PROMPT_SERVICE', details: {} },
+      { code: 'CLI_NO_AGENTS_SERVICE', details: {} },
+      { code: 'CLI_AGENT_NOT_CREATED', details: { agent: 'main', reason: 'no' } },
+      { code: 'CLI_AGENTS_NOT_LIST', details: {} },
+      { code: 'CLI_INVALID_AGENT_ROW', details: { index: 1, path: ['model'], issue: 'missing required value' } },
+      { code: 'CLI_UNKNOWN_AGENT_KEY', details: { index: 0, key: 'modle', allowed: CliErrors.AGENT_KEYS } },
+      { code: 'CLI_DUPLICATE_AGENT_ID', details: { index: 2, id: 'a', first: 0 } },
+      { code: 'CLI_PARENT_NOT_BEFORE', details: { index: 2, id: 'a', parent: 'c' } },
+      { code: 'CLI_EMPTY_AGENT_VALUE', details: { index: 0, key: 'cwd' } },
+      { code: 'CLI_OWN_PARENT', details: { index: 3, id: 'c' } },
+      { code: 'CLI_ASSEMBLY_FAILED', details: {} },
+      { code: 'CLI_VALUELESS_AT', details: { variable: 'cwd', line: 1, column: 5 } },
+      { code: 'CLI_UNSTABLE_TEXT', details: { kind: 'section', name: 'clock', origin: 'clock.mjs', byte: 12 } },
+      { code: 'CLI_PLACEMENTS_TOO_CLOSE', details: { first: { name: 'a', order: 100 }, second: { name: 'b', order: 105 } } },
+      { code: 'CLI_UNRESOLVED_RESTRICTION', details: { preset: 'rev', names: ['web'] } },
+      { code: 'CLI_UNRESOLVED_ALLOW', details: { preset: 'rev', names: ['web'], none: true } },
+    ])
+    expect(messages.map((m) => m.message)).to.deep.equal([
+      'render shows one agent, but --agent was given twice (a, b); to compare two agents, run "dsh-prompt diff <deployment> --agent a --agent b"',
+      'no plugin provides the systemPrompt service: add a row "- name: dsh-system-prompt" under plugins:',
+      'agents are declared but no plugin provides the agents service: add a row "- name: dsh-agent" under plugins:',
+      'agent "main" could not be created: no',
+      'expected a list of agents like "- { id: main, model: deepseek-chat }"',
+      '$[1].model missing required value',
+      '$[0].modle is not a key of an agent (allowed: id, model, provider, cwd, preset, parent, promptChange)',
+      '$[2].id "a" is already the id of agents[0] (agent ids are unique in the file)',
+      '$[2].parent "c" is not an agent listed before "a" (list parents before their children)',
+      '$[0].cwd is empty, so {{cwd}} would render as nothing (set a value or leave cwd out; a ${VAR} that is set but empty gives "", ${VAR:-default} falls back to the default)',
+      '$[3].parent names the agent itself ("c")',
+      'odd',
+      'prompt variable "{{cwd}}" has no value for this assembly at line 1, column 5; set cwd: on the agent in agents:',
+      'section "clock" (clock.mjs) renders differently on two renders in a row (from byte 12): a clock or random value changes the system prompt on every request and defeats the provider\'s prefix cache',
+      'first-party sections "a" (order 100) and "b" (order 105) are closer than ten apart (keep first-party placements ten apart)',
+      'preset "rev" restricts a tool that no plugin registers: "web" (such a name restricts nothing)',
+      'preset "rev" allows a tool that no plugin registers: "web" (no name of its tools.allow is registered, so its agents get no tool at all)',
+    ])
+  })
+
+  it('a message that reports another error keeps that error\'s code (and the CLI\'s own when it has none)', () => {
+    const cause = { code: 'PROMPT_TOOL_ORDER_UNREGISTERED', message: 'toolOrder lists unregistered tool "x"; known tools: (none)', details: { missing: ['x'], known: [] } }
+    expect(CliErrors.inAssemblies(cause, ['agent "main"'])).to.deep.equal({
+      code: 'PROMPT_TOOL_ORDER_UNREGISTERED', message: `${cause.message} (in the assembly for agent "main")`, details: { missing: ['x'], known: [], where: ['agent "main"'] },
+    })
+    expect(CliErrors.agentNotCreated('main', coded('AGENT_UNKNOWN_PRESET')).code).to.equal('AGENT_UNKNOWN_PRESET')
+    expect(CliErrors.assemblyFailed(coded('PROMPT_LISTENER_FAILED')).code).to.equal('PROMPT_LISTENER_FAILED')
+    expect(CliErrors.completeSections({ code: 'PROMPT_MULTIPLE_COMPLETE', message: 'm' }, ['"a" from x']))
+      .to.deep.equal({ code: 'PROMPT_MULTIPLE_COMPLETE', message: 'm ("a" from x)', details: { origins: ['"a" from x'] } })
+    expect(CliErrors.inEntry('context', 'clock', 'clock.mjs', { code: 'PROMPT_UNKNOWN_VARIABLE', message: 'm' }))
+      .to.deep.equal({ code: 'PROMPT_UNKNOWN_VARIABLE', message: 'context "clock" (clock.mjs): m', details: { kind: 'context', name: 'clock', origin: 'clock.mjs' } })
+  })
+
+  it('covers every factory of the catalogue (the class, the usage helper and the text helpers make no message of their own)', () => {
+    const helpers = ['CliError', 'usage', 'loadFailed', 'loopVariableHint', 'describeError']
+    const factories = Object.entries(CliErrors).filter(([name, value]) => typeof value === 'function' && !helpers.includes(name))
+    expect(factories.length).to.equal(errors.length + messages.length + ['inAssemblies', 'completeSections', 'inEntry'].length)
+  })
+})
+
+describe('dsh-prompt: decisions read codes and details, never the words', () => {
+  const yamlLike = 'YAML syntax error: Missing closing "quote'
+  const problem = (code: string, message: string): Problem => ({ file: 'd.yml', code, message })
+
+  it('a YAML cascade is a first problem coded LOADER_YAML_SYNTAX, whatever it says', () => {
+    expect(yamlCascade([problem('LOADER_YAML_SYNTAX', 'something else'), problem('LOADER_WRONG_TYPE', 'x')])).to.equal(true)
+    expect(yamlCascade([problem('LOADER_INVALID_CONFIG', yamlLike), problem('LOADER_WRONG_TYPE', 'x')])).to.equal(false)
+  })
+
+  it('an agent refusal points at preset or promptChange by its AGENT_ code, else at the id', () => {
+    expect([coded('AGENT_UNKNOWN_PRESET'), coded('AGENT_INVALID_PROMPT_CHANGE'), coded('AGENT_INVALID_MODEL')].map(agentKeyOf)).to.deep.equal(['preset', 'promptChange', 'id'])
+    expect(agentKeyOf(new Error('unknown preset "auditor"; known presets: (none)'))).to.equal('id')
+    expect(agentKeyOf(new TypeError('promptChange must be "append" or "replace", received "merge"'))).to.equal('id')
+    expect(agentKeyOf(coded('constructor'))).to.equal('id')
+  })
+
+  it('the load reports an assembly error by its PROMPT_ code, not by how its message starts', () => {
+    const missing = coded('PROMPT_TOOL_ORDER_UNREGISTERED', { missing: ['x'], known: [] })
+    expect(loadTimeAssemblyError(missing)).to.deep.equal({ code: 'PROMPT_TOOL_ORDER_UNREGISTERED', message: missing.message, details: { missing: ['x'], known: [] } })
+    expect(loadTimeAssemblyError(coded('PROMPT_RESERVED_TOOL_NAME', { owner: 'p' }))?.code).to.equal('PROMPT_RESERVED_TOOL_NAME')
+    expect(loadTimeAssemblyError(coded('PROMPT_PROVIDER_FAILED', {}, 'toolOrder lists unregistered tool "x"; known tools: (none)'))).to.equal(undefined)
+    expect(loadTimeAssemblyError(new Error('tool provider returned reserved tool name "<unlisted-tools>"'))).to.equal(undefined)
+  })
+
+  it('the loop-variable hint follows PROMPT_VALUELESS_VARIABLE and its details.variable', () => {
+    const hint = '; set cwd: on the agent in agents:'
+    expect(renderFailure('agent "main"', coded('PROMPT_VALUELESS_VARIABLE', { variable: 'cwd' })).message).to.include(hint)
+    expect(renderFailure('agent "main"', coded('PROMPT_LISTENER_FAILED', {}, 'prompt variable "{{cwd}}" has no value for this assembly')).message).not.to.include(hint)
+  })
+
+  it('two complete sections are told apart by PROMPT_MULTIPLE_COMPLETE, and name where each section comes from', async () => {
+    const booted = await bootDeployment(fixture('two-complete.yml'), { logLevel: 'silent' })
+    try {
+      const target = { agent: booted.agents[0], label: 'agent "main"' }
+      const complete = assemblyFinding(booted, target, coded('PROMPT_MULTIPLE_COMPLETE', { names: [] }, 'two of them'))
+      expect([complete.kind, complete.code, complete.message]).to.deep.equal([
+        'complete', 'PROMPT_MULTIPLE_COMPLETE', 'two of them ("house:rules" from ./complete-sections.mjs, global; "legal:notice" from ./complete-sections.mjs, global)',
+      ])
+      const other = assemblyFinding(booted, target, coded('PROMPT_LISTENER_FAILED', {}, 'multiple complete prompt sections are active: "a", "b"'))
+      expect([other.kind, other.code]).to.deep.equal(['assembly', 'PROMPT_LISTENER_FAILED'])
+    } finally {
+      await booted.dispose()
+    }
+  })
+
+  it('a provider returning the reserved tool name is reported against its own row (details.owner)', async () => {
+    const run = await cli(['check', fixture('reserved-tool.yml'), '--json'])
+    expect(JSON.parse(run.stdout).problems).to.deep.equal([{
+      file: fixture('reserved-tool.yml'), kind: 'load', code: 'PROMPT_RESERVED_TOOL_NAME', where: [],
+      message: 'tool provider returned reserved tool name "<unlisted-tools>" (reserved for toolOrder\'s rest entry)',
+      line: 3, column: 5, entry: 'plugins[1] (id "reserved")', id: 'reserved', key: 'plugins[1]',
+    }])
+  })
+})

@@ -1,0 +1,33 @@
+import { expect } from 'chai'
+import { TestingErrors, thrown } from 'dsh-testing'
+
+describe('dsh-testing: every error carries a stable code and the fields it is about', () => {
+  const far = new RangeError('too far')
+  const made = [
+    TestingErrors.pluginNotApplied('probe', ['tools']),
+    TestingErrors.serviceNeedsPrompt('agents'),
+    TestingErrors.expectedThrow(42),
+    TestingErrors.expectedRejection('done'),
+    TestingErrors.wrongErrorType('TypeError', far),
+  ]
+
+  it('each factory makes its error with its code and details, and the message unchanged', () => {
+    expect(made.map((e) => ({ name: e.name, code: e.code, details: e.details, message: e.message }))).to.deep.equal([
+      { name: 'Error', code: 'TESTING_PLUGIN_NOT_APPLIED', details: { name: 'probe', inject: ['tools'] }, message: 'plugin "probe" was not applied: is every service it injects loaded? (inject: tools)' },
+      { name: 'Error', code: 'TESTING_SERVICE_NEEDS_PROMPT', details: { service: 'agents' }, message: 'bootApp(): "agents" injects systemPrompt, so it needs the systemPrompt option as well' },
+      { name: 'Error', code: 'TESTING_EXPECTED_THROW', details: { returned: 42 }, message: 'expected the call to throw, but it returned 42' },
+      { name: 'Error', code: 'TESTING_EXPECTED_REJECTION', details: { resolved: 'done' }, message: 'expected a rejection, but it resolved to "done"' },
+      { name: 'Error', code: 'TESTING_WRONG_ERROR_TYPE', details: { expected: 'TypeError', received: far }, message: 'expected a TypeError, but got RangeError: too far' },
+    ])
+  })
+
+  it('covers every factory of the catalogue, each with a code of its own', () => {
+    expect(made.length).to.equal(Object.values(TestingErrors).filter((value) => typeof value === 'function').length)
+    expect(new Set(made.map((e) => e.code)).size).to.equal(made.length)
+  })
+
+  it('thrown() fails with TESTING_EXPECTED_THROW when the call returns', () => {
+    const error = thrown(() => thrown(() => 'fine')) as Error & { code?: string }
+    expect(error.code).to.equal('TESTING_EXPECTED_THROW')
+  })
+})
