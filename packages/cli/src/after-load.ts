@@ -98,25 +98,28 @@ export function loadTimeAssemblyError(error: unknown): CliMessage | undefined {
 }
 
 /**
- * Assembles once for the deployment and once for each agent, and reports a `toolOrder` naming an
- * unregistered tool against the `dsh-system-prompt` row's `config.toolOrder`, and a provider returning
- * the reserved name against its own row. Other assembly failures are left to the commands.
+ * Reads the tool check (`systemPrompt.checkTools`, the record every assembly makes) once for the
+ * deployment and once for each agent, without running text providers or listeners, and reports a
+ * `toolOrder` naming an unregistered tool against the `dsh-system-prompt` row's `config.toolOrder`, and a
+ * provider returning the reserved name against its own row. A failing tool provider is left to the commands.
  */
 async function checkToolOrder(host: Context, deployment: Deployment<CliSections>, agents: readonly Agent[]): Promise<CodedInput[]> {
   // The same error in several assemblies is reported once: errors are the same when code and details are.
   const found = new Map<string, { cause: CliMessage; where: string[] }>()
   const targets: Array<{ label: string; agent?: Agent }> = [{ label: 'the deployment' }, ...agents.map((agent) => ({ label: `agent "${agent.id}"`, agent }))]
   for (const target of targets) {
+    let problem: Error | undefined
     try {
-      await host.systemPrompt.assemble(target.agent ? { scope: target.agent, agent: target.agent } : {})
-    } catch (error) {
-      const cause = loadTimeAssemblyError(error)
-      if (!cause) continue
-      const same = `${cause.code} ${JSON.stringify(cause.details)}`
-      const item = found.get(same) ?? { cause, where: [] }
-      item.where.push(target.label)
-      found.set(same, item)
+      problem = host.systemPrompt.checkTools(target.agent ? { scope: target.agent, agent: target.agent } : {}).problem
+    } catch {
+      continue
     }
+    const cause = loadTimeAssemblyError(problem)
+    if (!cause) continue
+    const same = `${cause.code} ${JSON.stringify(cause.details)}`
+    const item = found.get(same) ?? { cause, where: [] }
+    item.where.push(target.label)
+    found.set(same, item)
   }
   const promptRow = deployment.entries.find((entry) => entry.plugin === SystemPrompt || entry.name === 'dsh-system-prompt')
   const problems: CodedInput[] = []
