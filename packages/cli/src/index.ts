@@ -1,14 +1,15 @@
 /**
  * `dsh-prompt`: boots a YAML deployment and renders, explains, diffs and checks what the model will
- * see. The `dsh-prompt` bin runs {@link main}; the functions behind each command are exported for
- * tools that want the same data without the command line.
+ * see. The `dsh-prompt` bin runs {@link main}; the functions behind each command (boot, pick a target,
+ * view it, explain, compare, check) are exported for tools that want the same data without the command
+ * line. Formatting helpers (tables, colours, prefix pieces) are the CLI's own and are not exported.
  * @module
  */
 export { main, VERSION } from './program.js'
 export type { CliIO } from './program.js'
 export { bootDeployment } from './boot.js'
 export type { Booted, BootOptions } from './boot.js'
-export { AgentsSection, AgentRow, validateAgents } from './agents-section.js'
+export { AgentsSection } from './agents-section.js'
 export type { AgentSpec, AgentsSchema } from './agents-section.js'
 export { pickTarget, viewOf, describeTarget } from './view.js'
 export type { PromptView, Target } from './view.js'
@@ -16,17 +17,11 @@ export { explain } from './explanation.js'
 export type { Explanation, ExplainedText, ExplainedTool, ExplainedVariable, DroppedText } from './explanation.js'
 export { compareSides, PARTS } from './comparison.js'
 export type { Comparison, PartDiff, PartName, Side } from './comparison.js'
-export { comparePart, firstDifferentByte, pieced, locate } from './prefix.js'
-export type { Piece, PiecedText, Location, PartComparison } from './prefix.js'
 export { checkTarget } from './checks.js'
 export type { FindingKind, RawFinding } from './checks.js'
 export type { Finding } from './commands/check.js'
-export { loadTokenizer, TOKEN_ENCODING, firstDifferentToken } from './tokens.js'
+export { loadTokenizer, TOKEN_ENCODING } from './tokens.js'
 export type { Tokenizer } from './tokens.js'
-export { renderTable, formatCount } from './table.js'
-export { Output, colorEnabled } from './output.js'
-export { Owners, GLOBAL_LAYER } from './owners.js'
 export { CliError, EXIT } from './errors.js'
 export type { CliMessage } from './errors.js'
 export { codeOf, detailsOf } from './codes.js'
-export * as CliErrors from './errors.js'
