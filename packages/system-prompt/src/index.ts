@@ -10,7 +10,7 @@ export { SystemPrompt, ASSEMBLE_EVENT, DEPLOYMENT_LOADED } from './system-prompt
 export { Config, DEFAULT_IDENTITY } from './config.js'
 export {
   PERSONA_SECTION, PERSONA_ORDER, PERSONA_SUFFIX_SECTION, PERSONA_SUFFIX_ORDER, IDENTITY_SECTION,
-  SECTION_PLACEMENTS, CONTEXT_PLACEMENTS, getSectionOrder, getContextOrder,
+  SECTION_PLACEMENTS, CONTEXT_PLACEMENTS,
 } from './placements.js'
 export { TOOL_ORDER_REST } from './tool-order.js'
 export { assemblyNotes, type AssemblyNotes, type ToolCheck } from './assemble.js'
@@ -23,7 +23,7 @@ export { interpolate } from './interpolate.js'
 export type { VariableTable } from './interpolate.js'
 export { validatePromptTemplate, type TemplateProblem, type TemplateProblemCode } from './template-check.js'
 export { PromptError, VARIABLE_NAME, isVariableName } from './errors.js'
-export type { CodedError, PromptWarning, TemplatePlace } from './errors.js'
+export type { CodedError } from './errors.js'
 export type { Inspection, InspectedText, InspectedVariable, EntryOrigin } from './registry.js'
 export type {
   PromptSection, SectionBand, PromptContext, PromptText, AssembleContext, AssembledSection, AssembledContext, ToolSchema,

@@ -4,7 +4,8 @@
  * @module
  */
 export { markNoShadow } from './system-prompt.js'
-export { SECTION_BANDS } from './placements.js'
+export { SECTION_BANDS, getSectionOrder, getContextOrder } from './placements.js'
+export type { PromptWarning, TemplatePlace } from './errors.js'
 export { orderTools, toolOrderProblem, unregisteredTools, compareCodeUnits } from './tool-order.js'
 export { renderSectionParts } from './render.js'
 export { scanTemplate, RAW_OPEN, RAW_CLOSE, type TemplateToken, type TemplateVisitor } from './template.js'

@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
-import { CONTEXT_PLACEMENTS, getContextOrder, getSectionOrder, SECTION_PLACEMENTS } from 'dsh-system-prompt'
+import { CONTEXT_PLACEMENTS, SECTION_PLACEMENTS } from 'dsh-system-prompt'
+import { getContextOrder, getSectionOrder } from 'dsh-system-prompt/internal'
 import { bootApp, pluginContext, promptText, thrown } from 'dsh-testing'
 import { BARE } from './helpers.js'
 
