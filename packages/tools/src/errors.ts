@@ -5,8 +5,10 @@
  * @module
  */
 
+import { TOOL_NAME } from './names.js'
+
 /** The tool-name rule (the OpenAI-compatible function-name rule), as quoted in messages. */
-export const TOOL_NAME_RULE = '/^[a-zA-Z0-9_-]{1,64}$/'
+export const TOOL_NAME_RULE = String(TOOL_NAME)
 
 /** `register()` was given a name that is not a valid model-facing function name. */
 export const invalidToolName = (name: unknown) =>
@@ -67,3 +69,10 @@ export const unknownRestrictedTools = (names: readonly string[], known: readonly
   Object.assign(new Error(`tools.restrict() names unknown ${names.length === 1 ? 'tool' : 'tools'} ${names.map((n) => JSON.stringify(n)).join(', ')}; known tools: ${known.length ? known.join(', ') : '(none)'}`), {
     code: 'TOOLS_UNKNOWN_RESTRICTED' as const, details: { names, known },
   })
+
+/** A `tools/change` listener threw; the registration (or disposal) it was told about stands. A warning. */
+export const changeListenerFailed = (event: { action: string; kind: string; name?: string }, cause: unknown) => ({
+  code: 'TOOLS_CHANGE_LISTENER_FAILED' as const,
+  message: `a tools/change listener failed on ${event.action} of ${event.kind}${event.name ? ` "${event.name}"` : ''}: ${cause instanceof Error ? cause.message : String(cause)}`,
+  details: { action: event.action, kind: event.kind, ...(event.name ? { name: event.name } : {}) },
+})

@@ -4,7 +4,7 @@ import { ownEffect, ownerName, ScopedLayers, scopeChain, scopeOf, type ScopeKey 
 import { SECTION_PLACEMENTS, type AssembleContext, type SystemPrompt, type ToolSchema } from 'dsh-system-prompt'
 import { compareCodeUnits, deepFreeze, markNoShadow } from 'dsh-system-prompt/internal'
 import {
-  duplicateGlobalTool, duplicateScopedTool, guidanceWithoutOrder, invalidDescription, invalidGuidance,
+  changeListenerFailed, duplicateGlobalTool, duplicateScopedTool, guidanceWithoutOrder, invalidDescription, invalidGuidance,
   invalidRestriction, invalidToolName, restrictNeedsScope, unknownRestrictedTools,
 } from './errors.js'
 import { isToolName } from './names.js'
@@ -214,7 +214,7 @@ export class ToolRegistry extends Service {
     try {
       ctx.emit('tools/change', event)
     } catch (error) {
-      ctx.logger('dsh-tools').warn(`a tools/change listener failed on ${event.action} of ${event.kind}${event.name ? ` "${event.name}"` : ''}: ${error instanceof Error ? error.message : String(error)}`)
+      ctx.logger('dsh-tools').warn('%s', changeListenerFailed(event, error).message)
     }
   }
 }

@@ -30,8 +30,16 @@ describe('dsh-tools: every error carries a stable code and the fields it is abou
     ])
   })
 
+  it('makes the change-listener warning as a coded object whose message is what the logger prints', () => {
+    expect(ToolErrors.changeListenerFailed({ action: 'register', kind: 'tool', name: 'read' }, new Error('boom'))).to.deep.equal({
+      code: 'TOOLS_CHANGE_LISTENER_FAILED',
+      message: 'a tools/change listener failed on register of tool "read": boom',
+      details: { action: 'register', kind: 'tool', name: 'read' },
+    })
+  })
+
   it('covers every factory of the catalogue, each with a code of its own', () => {
-    expect(made.length).to.equal(Object.values(ToolErrors).filter((value) => typeof value === 'function').length)
+    expect(made.length + 1).to.equal(Object.values(ToolErrors).filter((value) => typeof value === 'function').length)
     expect(new Set(made.map((e) => e.code)).size).to.equal(made.length)
   })
 })

@@ -2,6 +2,7 @@
  * The configuration of `dsh-plugin-policies`, as a schemastery schema with every key described.
  * @module
  */
+import { VARIABLE_NAME } from 'dsh-system-prompt'
 import z from 'schemastery'
 import { APPROVAL_MODES, type ApprovalMode } from './approval.js'
 import { emptyText, relativeRoot, rootsNeedWorkspaceWrite, repeatedRoot } from './errors.js'
@@ -80,8 +81,8 @@ const fields = z.object({
   }).description('The `approval:policy` runtime context (in the snapshot, not the system prompt).'),
 })
 
-// Absolute POSIX or Windows paths, or a path that starts with a {{variable}} reference.
-const ABSOLUTE_ROOT = /^(\/|[A-Za-z]:[\\/]|\{\{[a-z][a-z0-9_]*\}\})/
+// Absolute POSIX or Windows paths, or a path that starts with a {{variable}} reference (names by the one rule).
+const ABSOLUTE_ROOT = new RegExp(String.raw`^(\/|[A-Za-z]:[\\/]|\{\{${VARIABLE_NAME.source.slice(1, -1)}\}\})`)
 
 /** The schemastery schema of {@link Config}: cross-field checks run after the per-key ones. */
 export const Config: z<ConfigInput, Config> = z.transform(fields, (value) => {

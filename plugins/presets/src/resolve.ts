@@ -11,7 +11,7 @@
  */
 import { validatePromptTemplate, type TemplateProblem } from 'dsh-system-prompt'
 import { deepFreeze } from 'dsh-system-prompt/internal'
-import { TOOL_NAME_RULE } from 'dsh-tools'
+import { isToolName } from 'dsh-tools'
 import { Config, type PresetConfig } from './config.js'
 import {
   allowedAndDenied, completeWithoutPersona, duplicatePresetId, emptyTemplate, invalidPresetId, invalidTemplateId,
@@ -21,7 +21,6 @@ import {
 import { BUILTIN_TEMPLATES } from './templates.js'
 
 // The tools service's own rule, so a name refused here would be refused there too.
-const TOOL_NAME = new RegExp(TOOL_NAME_RULE.slice(1, -1))
 
 /**
  * A preset as it should be saved: a template reference where the text equals a known template, the
@@ -209,7 +208,7 @@ function checkRestriction(id: string, tools: { allow?: string[]; deny?: string[]
   for (const key of ['allow', 'deny'] as const) {
     const seen = new Set<string>()
     for (const name of tools[key] ?? []) {
-      if (!TOOL_NAME.test(name)) throw invalidToolName(id, key, name)
+      if (!isToolName(name)) throw invalidToolName(id, key, name)
       if (seen.has(name)) throw repeatedToolName(id, key, name)
       seen.add(name)
     }
