@@ -9,7 +9,7 @@ import type { Inspection } from './registry.js'
 const kCore = Symbol('dsh.systemPrompt.core')
 import {
   getContextOrder, getSectionOrder, IDENTITY_SECTION, PERSONA_ORDER, PERSONA_SECTION, PERSONA_SUFFIX_ORDER,
-  PERSONA_SUFFIX_SECTION, SECTION_PLACEMENTS,
+  PERSONA_SUFFIX_SECTION, SECTION_PLACEMENTS, type ContextPlacementName, type SectionPlacementName,
 } from './placements.js'
 import type {
   AssembleContext, PromptAssembly, PromptChangeEvent, PromptContext, PromptSection, ToolProvider, VariableProvider,
@@ -131,13 +131,20 @@ export class SystemPrompt extends Service {
     return this[kCore].checkTools(this.ctx, context)
   }
 
-  /** The order of a named first-party section placement; unknown names throw. */
-  getSectionOrder(name: string): number {
+  /**
+   * The order of a named first-party section placement, by its name (`tool:read`) or the published
+   * constant name (`TOOL_READ`); `undefined` for a name without one (write `getSectionOrder('X') ?? 1000`).
+   */
+  getSectionOrder(name: SectionPlacementName): number
+  getSectionOrder(name: string): number | undefined
+  getSectionOrder(name: string): number | undefined {
     return getSectionOrder(name)
   }
 
-  /** The order of a named first-party runtime-context placement; unknown names throw. */
-  getContextOrder(name: string): number {
+  /** The order of a named first-party runtime-context placement (or its published alias); `undefined` otherwise. */
+  getContextOrder(name: ContextPlacementName): number
+  getContextOrder(name: string): number | undefined
+  getContextOrder(name: string): number | undefined {
     return getContextOrder(name)
   }
 

@@ -1,8 +1,8 @@
 import { Context, Service } from 'cordis'
 import z from 'schemastery'
 import { ownEffect, ownerName, ScopedLayers, scopeChain, scopeOf, type ScopeKey } from 'dsh-scope'
-import { SECTION_PLACEMENTS, type AssembleContext, type SystemPrompt, type ToolSchema } from 'dsh-system-prompt'
-import { compareCodeUnits, deepFreeze, markNoShadow } from 'dsh-system-prompt/internal'
+import type { AssembleContext, SystemPrompt, ToolSchema } from 'dsh-system-prompt'
+import { compareCodeUnits, deepFreeze, getSectionOrder, markNoShadow } from 'dsh-system-prompt/internal'
 import {
   changeListenerFailed, duplicateGlobalTool, duplicateScopedTool, guidanceWithoutOrder, invalidDescription, invalidGuidance,
   invalidRestriction, invalidToolName, restrictNeedsScope, unknownRestrictedTools,
@@ -224,8 +224,9 @@ function guidanceSection(name: string, guidance: ToolDefinition['guidance']): { 
   const spec = typeof guidance === 'string' ? { text: guidance } : guidance
   if (typeof spec !== 'object' || spec === null || typeof spec.text !== 'string') throw invalidGuidance(name)
   if (spec.order !== undefined) return { name: sectionName, order: spec.order, text: spec.text }
-  if (!Object.hasOwn(SECTION_PLACEMENTS, sectionName)) throw guidanceWithoutOrder(name)
-  return { name: sectionName, order: SECTION_PLACEMENTS[sectionName], text: spec.text }
+  const order = getSectionOrder(sectionName)
+  if (order === undefined) throw guidanceWithoutOrder(name)
+  return { name: sectionName, order, text: spec.text }
 }
 
 function nameList(value: unknown, key: 'allow' | 'deny'): string[] | undefined {
