@@ -1,7 +1,9 @@
-import type { Context } from 'cordis'
+import type { Context, Fiber } from 'cordis'
 import { appState, kOwner, kScope, type AppState, type ScopeKey, type ScopeRecord } from './state.js'
 import { invalidScopeKey, parentAlreadySet, parentCycle, scopeAlreadyActive, scopeDisposed } from './errors.js'
-import { ownEffect, runTeardowns } from './effect.js'
+import { ownEffect } from './effect.js'
+import { ScopeRun, throwCollected } from './buckets.js'
+import { liveEffects } from './cordis-effects.js'
 import { forgetScopeMemos } from './layers.js'
 import { onScoped, type ScopedListenerOptions } from './events.js'
 
@@ -63,7 +65,7 @@ export function createScope(ctx: Context, key: ScopeKey, options: CreateScopeOpt
   if (existing) throw scopeAlreadyActive(existing.label)
   if (options.parent !== undefined) checkParent(state, key, options.parent, label)
 
-  const record: ScopeRecord = { key, label, teardowns: new Set(), disposed: false }
+  const record: ScopeRecord = { key, label, teardowns: new ScopeRun(), disposed: false }
   // Inside a Cordis service method the context may be the service's shadow of the caller's context;
   // the scope belongs to the caller, so start from the use site (as Cordis's own tracing does).
   const creator = (ctx as unknown as Record<symbol, unknown>)[kShadow] ? Object.getPrototypeOf(ctx) as Context : ctx
@@ -133,26 +135,44 @@ function lazyContext(ctx: Context): Context {
   const record = (ctx as unknown as Record<symbol, ScopeRecord>)[kOwner]
   if (record.disposed) throw scopeDisposed(record.label)
   if (!record.lazy) {
-    const fiber = record.creator!.plugin({ name: record.label, apply() {} }) as unknown as { ctx: Context; dispose(): Promise<void> }
+    const fiber = record.creator!.plugin({ name: record.label, apply() {} }) as unknown as Fiber
     record.lazy = { ctx: fiber.ctx.extend({ [kScope]: record.key }) as Context, dispose: () => fiber.dispose() }
+    record.teardowns.fiber = fiber
   }
   return record.lazy.ctx
 }
 
+/**
+ * Ends a scope: its registrations and the child fiber's effects are torn down together, newest first, and
+ * synchronously (a disposer that returns a promise is awaited in the result). The effects older than every
+ * registration go with the child fiber's own disposal, last. Generic effects fail as Cordis reports them
+ * (logged); a registration's teardown failure rejects the result.
+ */
 function disposeRecord(state: AppState, record: ScopeRecord): Promise<void> {
   if (record.disposing) return record.disposing
   record.disposed = true
   if (state.live.get(record.key) === record) state.live.delete(record.key)
-  let failure: { error: unknown } | undefined
-  try {
-    runTeardowns(record.teardowns)
-  } catch (error) {
-    failure = { error }
-  }
+  const errors: unknown[] = []
+  const pending: Promise<unknown>[] = []
+  const fiber = record.teardowns.fiber
+  const effects = fiber ? liveEffects(fiber) : []
+  record.teardowns.tearDown(effects, (dispose) => pending.push(disposeEffect(fiber!, dispose)), errors)
   forgetScopeMemos(record.key)
-  const lazy = record.lazy ? Promise.resolve(record.lazy.dispose()).then(() => {}) : Promise.resolve()
-  record.disposing = failure ? lazy.then(() => Promise.reject(failure.error)) : lazy
+  if (record.lazy) pending.push(record.lazy.dispose())
+  const done = Promise.all(pending).then(() => {})
+  record.disposing = errors.length ? done.then(() => throwCollected(errors)) : done
   return record.disposing
+}
+
+/** Disposes one effect of `fiber` as Cordis's own unload does: a failure is logged on the fiber, never thrown. */
+function disposeEffect(fiber: Fiber, dispose: () => unknown): Promise<unknown> {
+  const report = (reason: unknown) => { fiber.ctx.logger.error(reason) }
+  try {
+    return Promise.resolve(dispose()).catch(report)
+  } catch (error) {
+    report(error)
+    return Promise.resolve()
+  }
 }
 
 /** The scope key a context belongs to, or `undefined` for an untagged (global) context. */

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
 import { createScope, onScoped, ownEffect } from 'dsh-scope'
-import { loadPlugin } from 'dsh-testing'
+import { captureLogs, loadPlugin } from 'dsh-testing'
 
 /** A plugin that makes, in this order, the steps it is given and records the order they are torn down in. */
 async function pluginMaking(steps: readonly string[]) {
@@ -105,6 +105,32 @@ describe('dsh-scope: teardown mirrors setup', () => {
       expect(plugin.ctx.fiber.getEffects().length).to.equal(before)
     })
 
+    it('joins the newest bucket again once every effect made after it is gone', async () => {
+      const app = new Context()
+      const plugin = await loadPlugin(app, 'mixer')
+      const log: string[] = []
+      const before = plugin.ctx.fiber.getEffects().length
+      make(plugin.ctx, 'x1', log)
+      plugin.ctx.effect(() => () => {})()
+      make(plugin.ctx, 'x2', log)
+      expect(plugin.ctx.fiber.getEffects().length).to.equal(before + 1)
+      await plugin.dispose()
+      expect(log).to.deep.equal(['x2', 'x1'])
+    })
+
+    it('keeps the order when a fiber holds too many effects to look through (a new bucket then)', async () => {
+      const app = new Context()
+      const plugin = await loadPlugin(app, 'mixer')
+      const log: string[] = []
+      for (let i = 0; i < 40; i++) plugin.ctx.effect(() => () => {})
+      make(plugin.ctx, 'x1', log)
+      const dispose = plugin.ctx.effect(() => () => { log.push('e') })
+      make(plugin.ctx, 'x2', log)
+      await plugin.dispose()
+      expect(log).to.deep.equal(['x2', 'e', 'x1'])
+      void dispose
+    })
+
     it('after a restart, registers into a fresh bucket, not the one torn down', async () => {
       const app = new Context()
       let ctx!: Context
@@ -172,6 +198,21 @@ describe('dsh-scope: teardown mirrors setup', () => {
       make(host.ctx, 'x3', log)
       await host.dispose()
       expect(log).to.deep.equal(['x3', 'x2', 'e', 'x1', 'x0'])
+    })
+
+    it('logs a failing ordinary effect torn down between registrations, as Cordis does, and still resolves', async () => {
+      const app = new Context()
+      const logs = captureLogs(app)
+      const host = await loadPlugin(app, 'host')
+      const scope = createScope(host.ctx, {}, { label: 'agent:a' })
+      const log: string[] = []
+      make(scope.ctx, 'x1', log)
+      scope.ctx.effect(() => () => { throw new Error('effect broke') })
+      make(scope.ctx, 'x2', log)
+      await scope.dispose()
+      expect(log).to.deep.equal(['x2', 'x1'])
+      expect(logs.filter((entry) => entry.type === 'error').map((entry) => entry.text)).to.have.length(1)
+      expect(logs.find((entry) => entry.type === 'error')!.text).to.include('effect broke')
     })
 
     it('still tears down its dsh registrations before dispose() returns', async () => {
