@@ -1,11 +1,12 @@
 import type { Context, Fiber } from 'cordis'
 import { appState, kOwner, kScope, type AppState, type ScopeKey, type ScopeRecord } from './state.js'
-import { invalidScopeKey, parentAlreadySet, parentCycle, scopeAlreadyActive, scopeDisposed } from './errors.js'
+import { invalidScopeKey, scopeAlreadyActive, scopeDisposed } from './errors.js'
 import { ownEffect } from './effect.js'
 import { ScopeRun, throwCollected } from './buckets.js'
 import { liveEffects } from './cordis-effects.js'
 import { forgetScopeMemos } from './layers.js'
 import { onScoped, type ScopedListenerOptions } from './events.js'
+import { checkParent, isKey } from './parents.js'
 
 /** Options of {@link createScope}. */
 export interface CreateScopeOptions {
@@ -175,11 +176,6 @@ function disposeEffect(fiber: Fiber, dispose: () => unknown): Promise<unknown> {
   }
 }
 
-/** The scope key a context belongs to, or `undefined` for an untagged (global) context. */
-export function scopeOf(ctx: Context): ScopeKey | undefined {
-  return (ctx as unknown as Record<symbol, ScopeKey | undefined>)[kScope]
-}
-
 /** The label a scope was created with (`undefined` for a key that never had a scope in this app). */
 export function scopeLabel(ctx: Context, key: ScopeKey): string | undefined {
   return appState(ctx).labels.get(key)
@@ -201,50 +197,4 @@ export function scopeStats(ctx: Context): { liveScopes: number; scopeOwned: numb
 /** Whether a live scope exists for `key` in `ctx`'s app. */
 export function isScopeActive(ctx: Context, key: ScopeKey): boolean {
   return appState(ctx).live.has(key)
-}
-
-/**
- * Links `key` to `parent`. A link is set once (setting the same parent again is a no-op) and may
- * never make a scope its own ancestor.
- */
-export function setScopeParent(ctx: Context, key: ScopeKey, parent: ScopeKey): void {
-  if (!isKey(key)) throw invalidScopeKey(key)
-  const state = appState(ctx)
-  checkParent(state, key, parent, state.labels.get(key) ?? 'scope')
-  state.parents.set(key, parent)
-}
-
-function checkParent(state: AppState, key: ScopeKey, parent: ScopeKey, label: string): void {
-  if (!isKey(parent)) throw invalidScopeKey(parent)
-  const current = state.parents.get(key)
-  if (current === parent) return
-  if (current !== undefined) throw parentAlreadySet(label)
-  for (let cursor: ScopeKey | undefined = parent; cursor !== undefined; cursor = state.parents.get(cursor)) {
-    if (cursor === key) throw parentCycle(label)
-  }
-}
-
-/** Whether `value` can be a scope key: an object or a function (compared by identity). */
-function isKey(value: unknown): value is ScopeKey {
-  return (typeof value === 'object' && value !== null) || typeof value === 'function'
-}
-
-/** The parent key of `key`, if one was set. */
-export function parentOf(ctx: Context, key: ScopeKey): ScopeKey | undefined {
-  return appState(ctx).parents.get(key)
-}
-
-/**
- * The chain of keys an assembly for `key` sees, nearest first: `[key, parent, grandparent, ...]`.
- * `undefined` gives `[]` (the global layer only). Disposed scopes stay in the chain (their layers are
- * simply empty), so a sub-agent of a disposed agent still sees the preset above it.
- */
-export function scopeChain(ctx: Context, key: ScopeKey | undefined): ScopeKey[] {
-  const chain: ScopeKey[] = []
-  if (key === undefined) return chain
-  const parents = appState(ctx).parents
-  for (let cursor: ScopeKey | undefined = key; cursor !== undefined; cursor = parents.get(cursor)) {
-    chain.push(cursor)
-  }
-  return chain
 }

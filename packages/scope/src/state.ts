@@ -7,6 +7,11 @@ export type ScopeKey = object
 /** The context property that tags a context (and every context derived from it) with its scope. */
 export const kScope: unique symbol = Symbol.for('dsh.scope')
 
+/** The scope key a context belongs to, or `undefined` for an untagged (global) context. */
+export function scopeOf(ctx: Context): ScopeKey | undefined {
+  return (ctx as unknown as Record<symbol, ScopeKey | undefined>)[kScope]
+}
+
 /** The context property that makes a scope the owner of registrations made through its context. */
 export const kOwner: unique symbol = Symbol.for('dsh.scope.owner')
 
