@@ -14,6 +14,7 @@
  */
 import type { Fiber } from 'cordis'
 import { effectMark, madeSince, type LiveEffect } from './cordis-effects.js'
+import { teardownsFailed } from './errors.js'
 
 /** Consecutive registrations of one owner, torn down together. */
 export interface Bucket {
@@ -63,10 +64,10 @@ export function runTeardowns(set: Set<() => unknown>, errors: unknown[]): void {
   }
 }
 
-/** Throws what {@link runTeardowns} collected: the error itself, or an `AggregateError` for several. */
+/** Throws what {@link runTeardowns} collected: the error itself, or `teardownsFailed` for several. */
 export function throwCollected(errors: readonly unknown[]): void {
   if (errors.length === 1) throw errors[0]
-  if (errors.length > 1) throw new AggregateError(errors, `${errors.length} teardowns failed`)
+  if (errors.length > 1) throw teardownsFailed(errors)
 }
 
 interface FiberBucket extends Bucket {

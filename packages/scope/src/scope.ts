@@ -1,6 +1,6 @@
 import type { Context, Fiber } from 'cordis'
 import { appState, kOwner, kScope, type AppState, type ScopeKey, type ScopeRecord } from './state.js'
-import { invalidScopeKey, scopeAlreadyActive, scopeDisposed } from './errors.js'
+import { invalidScopeKey, scopeAlreadyActive, scopeDisposed, teardownFailed } from './errors.js'
 import { ownEffect } from './effect.js'
 import { ScopeRun, throwCollected } from './buckets.js'
 import { liveEffects } from './cordis-effects.js'
@@ -110,7 +110,7 @@ function disposeOwned(record: ScopeRecord): void {
   const done = disposeRecord(appState(record.creator!), record)
   if (record.handedOut) return
   done.catch((error: unknown) => {
-    record.creator!.logger('dsh-scope').warn(`scope "${record.label}": a teardown failed while its creator was disposed: ${error instanceof Error ? error.message : String(error)}`)
+    record.creator!.logger('dsh-scope').warn(teardownFailed(record.label, error).message)
   })
 }
 
