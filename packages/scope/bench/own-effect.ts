@@ -3,8 +3,9 @@
  *   node --expose-gc --import tsx/esm packages/scope/bench/own-effect.ts [path/to/lib/index.js]
  * (another build, e.g. a copy of an older `lib/`, can be measured by passing its index.js).
  * Prints µs per operation (median of rounds after warm-up) for: consecutive registrations on a plugin,
- * their disposal, registrations interleaved one-to-one with `ctx.effect`, and consecutive
- * registrations through a scope that has a child fiber. Not part of the test run.
+ * their disposal, registrations interleaved one-to-one with `ctx.effect`, scopes that each make a child
+ * fiber (as agents do), and consecutive registrations through a scope that has a child fiber. Not part
+ * of the test run.
  */
 import { performance } from 'node:perf_hooks'
 import { Context } from 'cordis'
@@ -13,7 +14,7 @@ import { pathToFileURL } from 'node:url'
 const lib = process.argv[2] ? pathToFileURL(process.argv[2]).href : new URL('../lib/index.js', import.meta.url).href
 const { createScope, ownEffect } = await import(lib) as typeof import('../src/index.js')
 
-const N = 20_000
+const N = 5_000
 const ROUNDS = 11
 
 function median(values: number[]): number {
@@ -30,6 +31,7 @@ async function plugin(app: Context): Promise<{ ctx: Context; dispose(): Promise<
 
 async function round(label: string, setup: (ctx: Context) => Context, body: (ctx: Context, i: number) => unknown,
   after?: (items: unknown[]) => void): Promise<[number, number]> {
+  await new Promise((resolve) => setTimeout(resolve, 5))
   ;(globalThis as { gc?: () => void }).gc?.()
   const app = new Context()
   const host = await plugin(app)
@@ -55,6 +57,8 @@ const cases: Array<[string, (ctx: Context) => Context, (ctx: Context, i: number)
   ['register + ctx.effect, interleaved (per pair)', (c) => c, (c) => { ctx_effect(c); return ownEffect(c, noop) }],
   ['ctx.effect alone (reference)', (c) => c, (c) => ctx_effect(c)],
   ['register (consecutive, scope with a child fiber)', (c) => { const s = createScope(c, {}); s.ctx.effect(() => noop); return s.ctx }, (c) => ownEffect(c, noop)],
+  ['scope + its child fiber (ctx.effect), one after another', (c) => c, (c) => { const s = createScope(c, {}); s.ctx.effect(() => noop); return s },
+    (items) => { for (const s of items) void (s as { dispose(): Promise<void> }).dispose() }],
 ]
 
 function ctx_effect(c: Context): unknown {

@@ -16,19 +16,24 @@ import type { Fiber } from 'cordis'
 import { effectMark, madeSince, type LiveEffect } from './cordis-effects.js'
 import { teardownsFailed } from './errors.js'
 
-/** Consecutive registrations of one owner, torn down together. */
-export interface Bucket {
+/** Consecutive registrations of one owner, torn down together. One class, so every bucket has one shape. */
+export class Bucket {
   /** The registrations' disposers, in registration order. */
-  readonly teardowns: Set<() => unknown>
-  /**
-   * The owner's {@link effectMark} when the bucket last took a registration: it takes more while no live
-   * effect of the owner was made after it ({@link madeSince}).
-   */
-  mark: number
-  /** What the bucket belongs to. */
-  readonly holder: BucketHolder
+  readonly teardowns = new Set<() => unknown>()
   /** Torn down (or being torn down): it takes nothing more and is not let go of twice. */
-  closed: boolean
+  closed = false
+  /** A plugin's bucket: its Cordis effect (the disposer). */
+  effect: (() => unknown) | undefined = undefined
+
+  constructor(
+    /** What the bucket belongs to. */
+    readonly holder: BucketHolder,
+    /**
+     * The owner's {@link effectMark} when the bucket last took a registration: it takes more while no
+     * live effect of the owner was made after it ({@link madeSince}).
+     */
+    public mark: number,
+  ) {}
 }
 
 /** The owner side of a bucket: whether a bucket can still take registrations, and how to let one go. */
@@ -70,26 +75,31 @@ export function throwCollected(errors: readonly unknown[]): void {
   if (errors.length > 1) throw teardownsFailed(errors)
 }
 
-interface FiberBucket extends Bucket {
-  /** The bucket's Cordis effect (its disposer). */
-  effect?: () => unknown
+/**
+ * Whether no live effect of `fiber` was made after `bucket`'s last registration; if so, the bucket's mark
+ * moves up to now, so the next check is one comparison again.
+ */
+function stillNewest(bucket: Bucket, fiber: Fiber): boolean {
+  const mark = effectMark(fiber)
+  if (mark === bucket.mark) return true
+  if (madeSince(fiber, bucket.mark)) return false
+  bucket.mark = mark
+  return true
 }
 
 /** The buckets of one fiber: only the newest is tracked; older ones live on as Cordis effects. */
 class FiberBuckets implements BucketHolder {
-  current: FiberBucket | undefined
+  current: Bucket | undefined
 
   constructor(private readonly fiber: Fiber) {}
 
   joinable(bucket: Bucket): boolean {
-    if (bucket !== this.current || madeSince(this.fiber, bucket.mark)) return false
-    bucket.mark = effectMark(this.fiber)
-    return true
+    return bucket === this.current && stillNewest(bucket, this.fiber)
   }
 
-  open(): FiberBucket {
+  open(): Bucket {
     const previous = this.current
-    const bucket: FiberBucket = { teardowns: new Set(), mark: NaN, holder: this, closed: false }
+    const bucket = new Bucket(this, -1)
     bucket.effect = this.fiber.effect(() => () => {
       bucket.closed = true
       if (this.current === bucket) this.current = undefined
@@ -105,7 +115,7 @@ class FiberBuckets implements BucketHolder {
   }
 
   release(bucket: Bucket): void {
-    ;(bucket as FiberBucket).effect?.()
+    bucket.effect?.()
   }
 }
 
@@ -125,43 +135,44 @@ export function fiberBucket(fiber: Fiber): Bucket {
 }
 
 /**
- * The buckets of one scope, oldest first. A scope's generic effects live in its child fiber, so a bucket's
- * mark is that fiber's {@link effectMark} when the bucket opened (`0` while the scope has none).
+ * The buckets of one scope. A scope's generic effects live in its child fiber, so a bucket's mark is that
+ * fiber's {@link effectMark} when the bucket last took a registration (`0` while the scope has none).
+ * Most scopes only ever have one bucket, so older buckets get an array only once there are some.
  */
 export class ScopeRun implements BucketHolder {
-  private readonly buckets: Bucket[] = []
+  private newest: Bucket | undefined
+  /** Buckets before the newest, oldest first. */
+  private older: Bucket[] | undefined
 
   /** The scope's child fiber, once made: the fiber its generic effects live in. */
   fiber: Fiber | undefined
 
   /** How many registrations the scope still owns. */
   get size(): number {
-    let size = 0
-    for (const bucket of this.buckets) size += bucket.teardowns.size
+    let size = this.newest?.teardowns.size ?? 0
+    for (const bucket of this.older ?? []) size += bucket.teardowns.size
     return size
   }
 
   /** The bucket a registration made now joins: the newest, unless the child fiber made an effect since. */
   bucket(): Bucket {
-    const current = this.buckets[this.buckets.length - 1]
-    if (current && this.joinable(current)) return current
-    if (current && !current.teardowns.size) this.buckets.pop()
-    const bucket: Bucket = { teardowns: new Set(), mark: this.mark(), holder: this, closed: false }
-    this.buckets.push(bucket)
-    return bucket
+    const newest = this.newest
+    if (newest && this.joinable(newest)) return newest
+    if (newest?.teardowns.size) (this.older ??= []).push(newest)
+    return this.newest = new Bucket(this, this.mark())
   }
 
   joinable(bucket: Bucket): boolean {
-    if (bucket !== this.buckets[this.buckets.length - 1]) return false
-    if (!this.fiber) return true
-    if (madeSince(this.fiber, bucket.mark)) return false
-    bucket.mark = effectMark(this.fiber)
-    return true
+    return bucket === this.newest && (!this.fiber || stillNewest(bucket, this.fiber))
   }
 
   release(bucket: Bucket): void {
-    const index = this.buckets.indexOf(bucket)
-    if (index >= 0) this.buckets.splice(index, 1)
+    if (bucket === this.newest) {
+      this.newest = this.older?.pop()
+      return
+    }
+    const index = this.older ? this.older.indexOf(bucket) : -1
+    if (index >= 0) this.older!.splice(index, 1)
   }
 
   /**
@@ -171,14 +182,16 @@ export class ScopeRun implements BucketHolder {
    * registrations' teardowns threw to `errors`.
    */
   tearDown(effects: readonly LiveEffect[], disposeEffect: (dispose: () => unknown) => void, errors: unknown[]): void {
+    const buckets = this.older ?? []
+    if (this.newest) buckets.push(this.newest)
+    this.newest = this.older = undefined
     let next = effects.length - 1
-    for (let index = this.buckets.length - 1; index >= 0; index--) {
-      const bucket = this.buckets[index]
+    for (let index = buckets.length - 1; index >= 0; index--) {
+      const bucket = buckets[index]
       for (; next >= 0 && effects[next][0] > bucket.mark; next--) disposeEffect(effects[next][1])
       bucket.closed = true
       runTeardowns(bucket.teardowns, errors)
     }
-    this.buckets.length = 0
   }
 
   private mark(): number {
