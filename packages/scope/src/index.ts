@@ -12,6 +12,10 @@ export { onScoped, defineScopedEvent, listenersFor, scopedListenerStats } from '
 export type { ScopedListenerOptions } from './events.js'
 export { ScopedLayers } from './layers.js'
 export type { LayeredEntry } from './layers.js'
+export { ScopedRegistry } from './registry.js'
+export type {
+  ChangeHooks, DuplicateHook, EntryDraft, NamedEntry, RegistryChange, RegistryEntry, ScopedRegistryOptions, WarningLogger,
+} from './registry.js'
 export { kScope, kOwner, GLOBAL, scopeOf } from './state.js'
 export type { ScopeKey, ScopedListener, ScopeRecord } from './state.js'
 export * as ScopeErrors from './errors.js'
