@@ -93,10 +93,12 @@ class FiberBuckets implements BucketHolder {
 
   constructor(private readonly fiber: Fiber) {}
 
+  /** The newest bucket, while no effect of the fiber was made after it. */
   joinable(bucket: Bucket): boolean {
     return bucket === this.current && stillNewest(bucket, this.fiber)
   }
 
+  /** Opens a bucket: one new Cordis effect, now the fiber's newest. An emptied previous bucket goes. */
   open(): Bucket {
     const previous = this.current
     const bucket = new Bucket(this, -1)
@@ -114,6 +116,7 @@ class FiberBuckets implements BucketHolder {
     return bucket
   }
 
+  /** Disposes the bucket's Cordis effect. */
   release(bucket: Bucket): void {
     bucket.effect?.()
   }
@@ -162,10 +165,12 @@ export class ScopeRun implements BucketHolder {
     return this.newest = new Bucket(this, this.mark())
   }
 
+  /** The newest bucket, while the child fiber (if any) made no effect after it. */
   joinable(bucket: Bucket): boolean {
     return bucket === this.newest && (!this.fiber || stillNewest(bucket, this.fiber))
   }
 
+  /** Drops an emptied bucket from the run. */
   release(bucket: Bucket): void {
     if (bucket === this.newest) {
       this.newest = this.older?.pop()

@@ -110,7 +110,7 @@ function disposeOwned(record: ScopeRecord): void {
   const done = disposeRecord(appState(record.creator!), record)
   if (record.handedOut) return
   done.catch((error: unknown) => {
-    record.creator!.logger('dsh-scope').warn(teardownFailed(record.label, error).message)
+    record.creator!.logger('dsh-scope').warn('%s', teardownFailed(record.label, error).message)
   })
 }
 

@@ -88,4 +88,15 @@ describe('dsh-scope: errors carry a stable code and the fields they are about', 
     expect(logs.map((log) => log.line)).to.include(`warn dsh-scope: ${warning.message}`)
     expect(ScopeErrors.teardownFailed('x', 'text').message).to.equal('scope "x": a teardown failed while its creator was disposed: text')
   })
+
+  it('logs SCOPE_TEARDOWN_FAILED verbatim, even when the label or the error holds a %', async () => {
+    const app = new Context()
+    const logs = captureLogs(app)
+    const creator = await loadPlugin(app, 'creator')
+    const scope = createScope(creator.ctx, {}, { label: 'agent:100%s' })
+    ownEffect(scope.ctx, () => { throw new Error('at 50%d') })
+    await creator.dispose()
+    await tick(10)
+    expect(logs.map((log) => log.line)).to.include('warn dsh-scope: scope "agent:100%s": a teardown failed while its creator was disposed: at 50%d')
+  })
 })
