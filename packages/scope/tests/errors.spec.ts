@@ -1,7 +1,7 @@
 import { expect } from 'chai'
-import { Context } from 'cordis'
 import { createScope, ownEffect, ScopeErrors, setScopeParent } from 'dsh-scope'
-import { bootApp, captureLogs, loadPlugin, rejection, thrown, tick } from 'dsh-testing'
+import { bootApp, rejection, thrown } from 'dsh-testing'
+import { scopeEndingWithCreator } from './helpers.js'
 
 /** The code, details and message of an error, to compare in one assertion. */
 function described(error: Error & { code?: unknown; details?: unknown }) {
@@ -72,31 +72,19 @@ describe('dsh-scope: errors carry a stable code and the fields they are about', 
   })
 
   it('SCOPE_TEARDOWN_FAILED is a warning object whose message is the logged line', async () => {
-    const app = new Context()
-    const logs = captureLogs(app)
-    const creator = await loadPlugin(app, 'creator')
-    const scope = createScope(creator.ctx, {}, { label: 'agent:b' })
     const failure = new Error('teardown broke')
-    ownEffect(scope.ctx, () => { throw failure })
-    await creator.dispose()
-    await tick(10)
+    const { lines } = await scopeEndingWithCreator('agent:b', failure)
     const warning = ScopeErrors.teardownFailed('agent:b', failure)
     expect(warning).to.deep.equal({
       code: 'SCOPE_TEARDOWN_FAILED', details: { label: 'agent:b', error: failure },
       message: 'scope "agent:b": a teardown failed while its creator was disposed: teardown broke',
     })
-    expect(logs.map((log) => log.line)).to.include(`warn dsh-scope: ${warning.message}`)
+    expect(lines).to.include(`warn dsh-scope: ${warning.message}`)
     expect(ScopeErrors.teardownFailed('x', 'text').message).to.equal('scope "x": a teardown failed while its creator was disposed: text')
   })
 
   it('logs SCOPE_TEARDOWN_FAILED verbatim, even when the label or the error holds a %', async () => {
-    const app = new Context()
-    const logs = captureLogs(app)
-    const creator = await loadPlugin(app, 'creator')
-    const scope = createScope(creator.ctx, {}, { label: 'agent:100%s' })
-    ownEffect(scope.ctx, () => { throw new Error('at 50%d') })
-    await creator.dispose()
-    await tick(10)
-    expect(logs.map((log) => log.line)).to.include('warn dsh-scope: scope "agent:100%s": a teardown failed while its creator was disposed: at 50%d')
+    const { lines } = await scopeEndingWithCreator('agent:100%s', new Error('at 50%d'))
+    expect(lines).to.include('warn dsh-scope: scope "agent:100%s": a teardown failed while its creator was disposed: at 50%d')
   })
 })
