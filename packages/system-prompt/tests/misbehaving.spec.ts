@@ -313,4 +313,14 @@ describe('dsh-system-prompt: misbehaving input', () => {
       expect(await promptText(app, { signal: new AbortController().signal })).to.equal('Kept.')
     })
   })
+
+  describe('§3 assemble(): every failure is a rejection', () => {
+    it('a context that is not an object rejects instead of throwing', async () => {
+      const { app } = await bootApp({ systemPrompt: BARE })
+      let result: unknown
+      expect(() => { result = app.systemPrompt.assemble(null as never) }).to.not.throw()
+      expect(result).to.be.instanceOf(Promise)
+      expect(await rejection(result as Promise<unknown>, TypeError)).to.be.instanceOf(TypeError)
+    })
+  })
 })
