@@ -66,7 +66,7 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
   } else if (complete) {
     assembly.sections = [complete]
   }
-  notes.set(assembly, { hiddenWithTool, tools: check })
+  Object.defineProperty(assembly, kNotes, { value: { hiddenWithTool, tools: check } satisfies AssemblyNotes })
   return assembly
 }
 
@@ -85,12 +85,17 @@ export interface HiddenSection {
   readonly tool: string
 }
 
-const notes = new WeakMap<PromptAssembly, AssemblyNotes>()
+/**
+ * Where an assembly keeps its notes: a non-enumerable property of its own, so copies, JSON and deep
+ * comparisons never see it. Not a WeakMap keyed by assemblies: V8 never shrinks a WeakMap's table for
+ * entries the collector clears, and a harness makes assemblies by the hundred thousand.
+ */
+const kNotes = Symbol('dsh.assemblyNotes')
 const NONE_HIDDEN: readonly HiddenSection[] = Object.freeze([])
 
 /** The notes of an assembly `assemble()` returned (`undefined` for any other object). */
 export function assemblyNotes(assembly: PromptAssembly): AssemblyNotes | undefined {
-  return notes.get(assembly)
+  return (assembly as unknown as Record<symbol, AssemblyNotes | undefined>)[kNotes]
 }
 
 /**
