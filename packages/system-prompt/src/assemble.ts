@@ -55,7 +55,7 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
   const complete = view.complete.length ? sections.find((s) => s.complete) : undefined
 
   signal?.throwIfAborted()
-  let assembly: PromptAssembly = { sections, contexts, tools: check.tools.slice(), variables }
+  let assembly: PromptAssembly = { sections, contexts, tools: check.tools.map(copyTool), variables }
   if (input.listeners.length) {
     const pristine = complete && { ...complete }
     assembly = await abortable(runWaterfall(input.listeners, assembly, context), signal)
@@ -338,15 +338,35 @@ function isAbort(error: unknown): boolean {
 }
 
 /**
- * A listener's result, copied one level down (new arrays, section/context objects and variable
- * record) so a listener that keeps a reference cannot change it later; tool schemas are frozen instead.
+ * A listener's result, copied one level down (new arrays, section/context/tool objects and variable
+ * record) so a listener that keeps a reference cannot change it later; what a tool holds below its top
+ * level (its `parameters`) is frozen instead, which costs a lookup when it already is.
  */
 function detach(assembly: PromptAssembly): PromptAssembly {
   return {
     ...assembly,
     sections: assembly.sections.map((s) => ({ ...s })),
     contexts: assembly.contexts.map((c) => ({ ...c })),
-    tools: assembly.tools.map((t) => deepFreeze(t)),
+    tools: assembly.tools.map(detachTool),
     variables: { ...assembly.variables },
   }
+}
+
+/**
+ * A tool schema as an assembly hands it out: a shallow copy of the registered, deeply frozen schema, so
+ * a listener may reassign its top-level fields (`description += ' (beta)'`, as plugins written for the
+ * published package do) while the registry and later assemblies keep theirs. `parameters` stay frozen
+ * and shared: copying them per assembly is what made the published implementation slow.
+ */
+function copyTool(tool: ToolSchema): ToolSchema {
+  return { ...tool }
+}
+
+function detachTool(tool: ToolSchema): ToolSchema {
+  const copy = { ...tool }
+  for (const key in copy) {
+    const value = copy[key]
+    if (typeof value === 'object' && value !== null) deepFreeze(value)
+  }
+  return copy
 }

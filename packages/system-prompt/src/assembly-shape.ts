@@ -21,7 +21,8 @@ function textsProblem(list: unknown, key: 'sections' | 'contexts'): string | und
     const name = item.name
     if (typeof name !== 'string' || !name) return `${key}[${i}] has no name`
     if (typeof item.text !== 'string') return `${key}[${i}] (${JSON.stringify(name)}) text is not a string`
-    if (!Number.isFinite(item.order)) return `${key}[${i}] (${JSON.stringify(name)}) order is not a finite number`
+    // Order-less additions keep the position given (SPEC §5); a given order must be finite.
+    if (item.order !== undefined && !Number.isFinite(item.order)) return `${key}[${i}] (${JSON.stringify(name)}) order is not a finite number`
   }
   const twice = repeatedName(list as { name: string }[], memos[key])
   if (twice !== undefined) return `${key} contain ${JSON.stringify(twice)} twice`
