@@ -5,7 +5,7 @@
  * @module
  */
 import type { ScopeKey } from 'dsh-scope'
-import { assemblyNotes, type EntryOrigin, type InspectedText, type RenderedPart } from 'dsh-system-prompt'
+import { assemblyNotes, type EntryChange, type EntryOrigin, type InspectedText, type RenderedPart } from 'dsh-system-prompt'
 import type { Booted } from './boot.js'
 import { LISTENER_OWNER } from './owners.js'
 import { byteLength } from './table.js'
@@ -30,14 +30,17 @@ export interface ExplainedText {
   shadows: string[]
   /** The text is computed at each assembly (a function). */
   dynamic: boolean
+  /** What a `system-prompt/assemble` listener did to it (`rewritten by <plugin>`, `added by <plugin>`), or `null`. */
+  changedBy: string | null
 }
 
 /**
  * Why a section or context is left out: `empty` (no text after interpolation), `tool hidden` (the
  * guidance of a tool that a restriction hides from this target), `complete` (a complete section is the
- * whole prompt, so every other section is left out).
+ * whole prompt, so every other section is left out), `removed` (a `system-prompt/assemble` listener took
+ * it out; `by` names its plugin).
  */
-export type DropReason = 'empty' | 'tool hidden' | 'complete'
+export type DropReason = 'empty' | 'tool hidden' | 'complete' | 'removed'
 
 /** A section or context that the target's request does not carry, and why. */
 export interface DroppedText {
@@ -45,6 +48,8 @@ export interface DroppedText {
   owner: string
   layer: string
   reason: DropReason
+  /** For `removed`: the plugin of the listener that removed it. */
+  by?: string
 }
 
 /** One tool as sent. */
@@ -98,7 +103,12 @@ export function explain(booted: Booted, view: PromptView, tokenizer: Tokenizer):
   const shadowsOf = (list: readonly InspectedText[], name: string) =>
     (list.find((entry) => entry.name === name)?.shadows ?? []).map((origin: EntryOrigin) => `${owners.plugin(origin.owner)} (${owners.layer(origin.scope)})`)
   const dynamicOf = (list: readonly InspectedText[], name: string) => !!list.find((entry) => entry.name === name)?.dynamic
-  const texts = (rendered: readonly RenderedPart[], inspected: readonly InspectedText[]): ExplainedText[] =>
+  const provenance = assemblyNotes(view.assembly)?.provenance
+  const changeOf = (changes: ReadonlyMap<string, EntryChange<unknown>> | undefined, name: string) => {
+    const change = changes?.get(name)
+    return change && change.action !== 'removed' ? `${change.action} by ${owners.plugin(change.by)}` : null
+  }
+  const texts = (rendered: readonly RenderedPart[], inspected: readonly InspectedText[], changes: ReadonlyMap<string, EntryChange<unknown>> | undefined): ExplainedText[] =>
     rendered.map(({ name, text, entry }, index) => ({
       position: index + 1,
       order: 'band' in entry && entry.band === 'last' ? 'last' : entry.order ?? null,
@@ -109,6 +119,7 @@ export function explain(booted: Booted, view: PromptView, tokenizer: Tokenizer):
       tokens: tokenizer.count(text),
       shadows: shadowsOf(inspected, name),
       dynamic: dynamicOf(inspected, name),
+      changedBy: changeOf(changes, name),
     }))
   // Sections shown only with a tool that this assembly does not show: the assembly lists them.
   const hiddenWithTool = (assemblyNotes(view.assembly)?.hiddenWithTool ?? []).map((hidden) => hidden.section)
@@ -137,8 +148,12 @@ export function explain(booted: Booted, view: PromptView, tokenizer: Tokenizer):
     shadows: variable.shadows.map((o) => `${owners.plugin(o.owner)} (${owners.layer(o.scope)})`),
   }))
 
-  const sections = texts(view.sections, inspection.sections)
-  const contexts = texts(view.contexts, inspection.contexts)
+  const sections = texts(view.sections, inspection.sections, provenance?.sections)
+  const contexts = texts(view.contexts, inspection.contexts, provenance?.contexts)
+  const removed = (changes: ReadonlyMap<string, EntryChange<{ name: string; owner?: string; scope?: ScopeKey }>> | undefined): DroppedText[] =>
+    [...(changes?.values() ?? [])].filter((change) => change.action === 'removed').map(({ entry, by }) => ({
+      name: entry.name, owner: entry.owner === undefined ? LISTENER_OWNER : owners.plugin(entry.owner), layer: owners.layer(entry.scope), reason: 'removed', by: owners.plugin(by),
+    }))
   const part = (text: string): PartTotal => ({ bytes: byteLength(text), tokens: tokenizer.count(text) })
   const system = part(view.system)
   const snapshot = part(view.snapshot)
@@ -151,9 +166,10 @@ export function explain(booted: Booted, view: PromptView, tokenizer: Tokenizer):
       ...dropped(view.assembly.sections, view.sections, () => 'empty'),
       ...dropped(hiddenWithTool, [], () => 'tool hidden'),
       ...dropped(leftOut, [], () => 'complete'),
+      ...removed(provenance?.sections),
     ],
     contexts,
-    droppedContexts: dropped(view.assembly.contexts, view.contexts, () => 'empty'),
+    droppedContexts: [...dropped(view.assembly.contexts, view.contexts, () => 'empty'), ...removed(provenance?.contexts)],
     runtimeContext: view.snapshot ? 'on' : snapshotAbsence(booted, view.target).replace(/^\(|\)$/g, ''),
     tools,
     variables,

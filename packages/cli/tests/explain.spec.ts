@@ -10,6 +10,8 @@ describe('dsh-prompt explain', function () {
     request: () => cli(['render', EXAMPLE.coding, '--agent', 'reviewer', '--request']),
     noAgents: () => cli(['explain', fixture('no-agents.yml'), '--json']),
     broken: () => cli(['explain', fixture('bad-config.yml')]),
+    edited: () => cli(['explain', fixture('editing-listener.yml')]),
+    editedJson: () => cli(['explain', fixture('editing-listener.yml'), '--json']),
   })
 
   it('names the tokenizer encoding and prints a table of the sections with order, owner, layer, bytes, tokens and shadows', () => {
@@ -24,6 +26,18 @@ describe('dsh-prompt explain', function () {
     const persona = out.find((line) => /^2\s+0\s+deployment:persona\s/.test(line))
     expect(persona?.split(/\s{2,}/)).to.deep.equal(['2', '0', 'deployment:persona', 'preset:reviewer', 'preset:reviewer', '438', '95', 'dsh-system-prompt (global)'])
     expect(out.find((line) => line.includes('deployment:persona-suffix'))?.split(/\s{2,}/).slice(0, 6)).to.deep.equal(['8', 'last', 'deployment:persona-suffix', 'dsh-system-prompt', 'global', '20'])
+  })
+
+  it('shows which listener rewrote a section and which removed one (SPEC §13 provenance)', () => {
+    expect(r.edited.code).to.equal(0)
+    const out = lines(r.edited.stdout)
+    expect(out.find((line) => line.includes('notes:kept'))).to.match(/notes:kept\s+\.\/editing-listener\.mjs, rewritten by \.\/editing-listener\.mjs\s+global/)
+    expect(out).to.include('removed by a system-prompt/assemble listener: notes:dropped (./editing-listener.mjs, global) removed by ./editing-listener.mjs')
+    const json = JSON.parse(r.editedJson.stdout)
+    expect(json.sections.find((s: { name: string }) => s.name === 'notes:kept').changedBy).to.equal("rewritten by ./editing-listener.mjs")
+    expect(json.droppedSections.filter((d: { reason: string }) => d.reason === 'removed')).to.deep.equal([
+      { name: "notes:dropped", owner: "./editing-listener.mjs", layer: "global", reason: "removed", by: "./editing-listener.mjs" },
+    ])
   })
 
   it('lists the guidance of the tools the preset denies as dropped because the tool is hidden, not as empty', () => {

@@ -9,6 +9,7 @@ import {
   PromptError, duplicateToolName, reservedToolName, toolOrderUnregistered, type CodedError,
 } from './errors.js'
 import { assemblyProblem, knownUnique } from './assembly-shape.js'
+import { NO_CHANGES, ProvenanceRecorder, snapshot, type AssemblySnapshot, type Provenance } from './provenance.js'
 import { deepFreeze } from './freeze.js'
 import type { ResolvedView, TextEntry } from './registry.js'
 import { compareCodeUnits, orderTools, TOOL_ORDER_REST, unregisteredTools } from './tool-order.js'
@@ -56,19 +57,22 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
 
   signal?.throwIfAborted()
   let assembly: PromptAssembly = { sections, contexts, tools: check.tools.map(copyTool), variables }
+  let provenance = NO_CHANGES
   if (input.listeners.length) {
     // Built from one resolved view, so its names are unique: the waterfall's checks start from that.
     knownUnique(assembly)
     const pristine = complete && { ...complete }
-    assembly = await abortable(runWaterfall(input.listeners, assembly, context), signal)
+    const recorder = new ProvenanceRecorder()
+    assembly = await abortable(runWaterfall(input.listeners, assembly, context, recorder), signal)
     signal?.throwIfAborted()
+    provenance = recorder.result(assembly)
     assembly = detach(assembly)
     if (pristine) assembly.sections = [pristine]
     if (!runtimeOn) assembly.contexts = []
   } else if (complete) {
     assembly.sections = [complete]
   }
-  Object.defineProperty(assembly, kNotes, { value: { hiddenWithTool, tools: check } satisfies AssemblyNotes })
+  Object.defineProperty(assembly, kNotes, { value: { hiddenWithTool, tools: check, provenance } satisfies AssemblyNotes })
   return assembly
 }
 
@@ -78,6 +82,8 @@ export interface AssemblyNotes {
   readonly hiddenWithTool: readonly HiddenSection[]
   /** The assembly's tool check. */
   readonly tools: ToolCheck
+  /** Which listener's plugin added, rewrote or removed each section, context and tool (SPEC §13). */
+  readonly provenance: Provenance
 }
 
 /** A section left out of an assembly because the tool it is shown with is not in it. */
@@ -272,22 +278,30 @@ function sameElements(a: unknown, b: readonly unknown[] | undefined): boolean {
 }
 
 async function runWaterfall(
-  listeners: readonly ScopedListener<AssembleListener>[], assembly: PromptAssembly, context: AssembleContext,
+  listeners: readonly ScopedListener<AssembleListener>[], assembly: PromptAssembly, context: AssembleContext, recorder: ProvenanceRecorder,
 ): Promise<PromptAssembly> {
   const dispatch = async (index: number, current: PromptAssembly): Promise<PromptAssembly> => {
     if (index === listeners.length) return current
     const listener = listeners[index]
-    // The rest of the waterfall, once next() started it.
+    // What this listener received, to tell what it changed (SPEC §13 provenance).
+    const received = snapshot(current)
+    // The rest of the waterfall, once next() started it, and what it handed back.
     let downstream: Promise<PromptAssembly> | undefined
+    let returned: AssemblySnapshot | undefined
     let twice = false
     const next = (replacement?: PromptAssembly) => {
       if (downstream) {
         twice = true
         return quiet(Promise.reject(listenerNextTwice(listener.owner)))
       }
+      const handed = replacement ?? current
       // Checked even when it is the object the listener received: a listener may have broken it in place.
-      const problem = assemblyProblem(replacement ?? current)
-      downstream = quiet(problem ? Promise.reject(malformedAssembly(listener.owner, problem)) : dispatch(index + 1, replacement ?? current))
+      const problem = assemblyProblem(handed)
+      if (!problem) recorder.record(received, handed, listener.owner)
+      downstream = quiet(problem ? Promise.reject(malformedAssembly(listener.owner, problem)) : dispatch(index + 1, handed).then((result) => {
+        returned = snapshot(result)
+        return result
+      }))
       return downstream
     }
     let result: unknown
@@ -302,6 +316,7 @@ async function runWaterfall(
     if (downstream) await downstream
     const problem = result === undefined ? 'it returned nothing (return next() or an assembly)' : assemblyProblem(result)
     if (problem) throw malformedAssembly(listener.owner, problem)
+    recorder.record(returned ?? received, result as PromptAssembly, listener.owner)
     return result as PromptAssembly
   }
   return dispatch(0, assembly)

@@ -49,7 +49,7 @@ function printExplanation(output: Output, x: Explanation): void {
   }
   const style = { header: c.dim }
   const textRows = (list: readonly ExplainedText[]) => list.map((t) => [
-    String(t.position), t.order === null ? '-' : String(t.order), t.name + (t.dynamic ? ' *' : ''), t.owner, t.layer, formatCount(t.bytes), formatCount(t.tokens), t.shadows.join('; '),
+    String(t.position), t.order === null ? '-' : String(t.order), t.name + (t.dynamic ? ' *' : ''), t.owner + (t.changedBy ? `, ${t.changedBy}` : ''), t.layer, formatCount(t.bytes), formatCount(t.tokens), t.shadows.join('; '),
   ])
   const names = (list: readonly DroppedText[]) => list.map((d) => `${d.name} (${d.owner}, ${d.layer})`).join(', ')
   // One line per reason; the "empty" line always shows, the others only when they have entries.
@@ -60,6 +60,8 @@ function printExplanation(output: Output, x: Explanation): void {
     output.line(`dropped as empty after interpolation: ${empty.length ? names(empty) : '(none)'}`)
     if (hidden.length) output.line(`dropped because their tool is hidden from this agent: ${names(hidden)}`)
     if (complete.length) output.line(`left out by the complete section ${JSON.stringify(x.completeSection)}, which is the whole prompt: ${names(complete)}`)
+    const removed = list.filter((d) => d.reason === 'removed')
+    if (removed.length) output.line(`removed by a system-prompt/assemble listener: ${removed.map((d) => `${d.name} (${d.owner}, ${d.layer}) removed by ${d.by}`).join(', ')}`)
   }
 
   title('System prompt')
