@@ -21,6 +21,13 @@ export function codeOf(error: unknown): string | undefined {
   return typeof code === 'string' && code ? code : undefined
 }
 
+/** The `details` of `error` when its code is `code` (an empty object if it has none), else `undefined`. */
+export function detailsOf<D extends object>(error: unknown, code: string): Partial<D> | undefined {
+  if (codeOf(error) !== code) return undefined
+  const details = (error as { details?: unknown }).details
+  return typeof details === 'object' && details !== null ? details as Partial<D> : {}
+}
+
 // ---- the file ---------------------------------------------------------------------------------
 
 /** The file could not be read; the system's error code (`ENOENT`, ...) picks the reason shown. */

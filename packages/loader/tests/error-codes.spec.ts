@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { codeOf, DeploymentError, loadDeployment, LoaderErrors, type LoadOptions, type Problem } from 'dsh-loader'
+import { codeOf, DeploymentError, detailsOf, loadDeployment, LoaderErrors, type LoadOptions, type Problem } from 'dsh-loader'
 import { bootApp, rejection } from 'dsh-testing'
 import { fixture } from './helpers.js'
 
@@ -110,6 +110,13 @@ describe('dsh-loader: every message carries a stable code and the fields it is a
       .to.deep.equal(['SOME_PLUGIN_FAILURE', 'SOME_PLUGIN_FAILURE', 'SOME_PLUGIN_FAILURE'])
     expect([LoaderErrors.invalidConfig('x', 'CAUSE_CODE').code, LoaderErrors.invalidSection('k', 'x', 'CAUSE_CODE').code]).to.deep.equal(['CAUSE_CODE', 'CAUSE_CODE'])
     expect([codeOf(coded), codeOf(new Error('plain')), codeOf({ code: '' }), codeOf(undefined)]).to.deep.equal(['SOME_PLUGIN_FAILURE', undefined, undefined, undefined])
+  })
+
+  it('detailsOf gives the details of an error with the code asked for, and nothing for another code', () => {
+    const withDetails = Object.assign(new Error('x'), { code: 'A_CODE', details: { owner: 'p' } })
+    expect(detailsOf(withDetails, 'A_CODE')).to.deep.equal({ owner: 'p' })
+    expect(detailsOf(Object.assign(new Error('x'), { code: 'A_CODE' }), 'A_CODE')).to.deep.equal({})
+    expect(detailsOf(withDetails, 'OTHER_CODE')).to.equal(undefined)
   })
 })
 
