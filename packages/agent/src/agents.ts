@@ -1,8 +1,7 @@
 import { Context, Service } from 'cordis'
 import z from 'schemastery'
-import { createScope, ownEffect, type ScopeHandle, type ScopeKey } from 'dsh-scope'
+import { createScope, markNoShadow, ownEffect, type ScopeHandle, type ScopeKey } from 'dsh-scope'
 import type { SystemPrompt } from 'dsh-system-prompt'
-import { markNoShadow } from 'dsh-system-prompt/internal'
 import { Agent, type AgentOptions } from './agent.js'
 import type { PromptChangePolicy } from './conversation.js'
 import {

@@ -1,6 +1,6 @@
 import type { Context } from 'cordis'
-import { appState, GLOBAL, type AppState, type ScopedListener, type ScopeKey } from './state.js'
-import { scopeChain, scopeOf } from './scope.js'
+import { appState, GLOBAL, scopeOf, type AppState, type ScopedListener, type ScopeKey } from './state.js'
+import { scopeChain } from './parents.js'
 import { ownEffect, ownerName } from './effect.js'
 
 /** Options of {@link onScoped}, the same as Cordis's `ctx.on` options. */

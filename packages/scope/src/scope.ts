@@ -1,9 +1,12 @@
-import type { Context } from 'cordis'
+import type { Context, Fiber } from 'cordis'
 import { appState, kOwner, kScope, type AppState, type ScopeKey, type ScopeRecord } from './state.js'
-import { invalidScopeKey, parentAlreadySet, parentCycle, scopeAlreadyActive, scopeDisposed } from './errors.js'
-import { ownEffect, runTeardowns } from './effect.js'
+import { invalidScopeKey, scopeAlreadyActive, scopeDisposed, teardownFailed } from './errors.js'
+import { ownEffect } from './effect.js'
+import { ScopeRun, throwCollected } from './buckets.js'
+import { liveEffects } from './cordis-effects.js'
 import { forgetScopeMemos } from './layers.js'
 import { onScoped, type ScopedListenerOptions } from './events.js'
+import { checkParent, isKey } from './parents.js'
 
 /** Options of {@link createScope}. */
 export interface CreateScopeOptions {
@@ -63,7 +66,7 @@ export function createScope(ctx: Context, key: ScopeKey, options: CreateScopeOpt
   if (existing) throw scopeAlreadyActive(existing.label)
   if (options.parent !== undefined) checkParent(state, key, options.parent, label)
 
-  const record: ScopeRecord = { key, label, teardowns: new Set(), disposed: false }
+  const record: ScopeRecord = { key, label, teardowns: new ScopeRun(), disposed: false }
   // Inside a Cordis service method the context may be the service's shadow of the caller's context;
   // the scope belongs to the caller, so start from the use site (as Cordis's own tracing does).
   const creator = (ctx as unknown as Record<symbol, unknown>)[kShadow] ? Object.getPrototypeOf(ctx) as Context : ctx
@@ -107,7 +110,7 @@ function disposeOwned(record: ScopeRecord): void {
   const done = disposeRecord(appState(record.creator!), record)
   if (record.handedOut) return
   done.catch((error: unknown) => {
-    record.creator!.logger('dsh-scope').warn(`scope "${record.label}": a teardown failed while its creator was disposed: ${error instanceof Error ? error.message : String(error)}`)
+    record.creator!.logger('dsh-scope').warn('%s', teardownFailed(record.label, error).message)
   })
 }
 
@@ -133,31 +136,44 @@ function lazyContext(ctx: Context): Context {
   const record = (ctx as unknown as Record<symbol, ScopeRecord>)[kOwner]
   if (record.disposed) throw scopeDisposed(record.label)
   if (!record.lazy) {
-    const fiber = record.creator!.plugin({ name: record.label, apply() {} }) as unknown as { ctx: Context; dispose(): Promise<void> }
+    const fiber = record.creator!.plugin({ name: record.label, apply() {} }) as unknown as Fiber
     record.lazy = { ctx: fiber.ctx.extend({ [kScope]: record.key }) as Context, dispose: () => fiber.dispose() }
+    record.teardowns.fiber = fiber
   }
   return record.lazy.ctx
 }
 
+/**
+ * Ends a scope: its registrations and the child fiber's effects are torn down together, newest first, and
+ * synchronously (a disposer that returns a promise is awaited in the result). The effects older than every
+ * registration go with the child fiber's own disposal, last. Generic effects fail as Cordis reports them
+ * (logged); a registration's teardown failure rejects the result.
+ */
 function disposeRecord(state: AppState, record: ScopeRecord): Promise<void> {
   if (record.disposing) return record.disposing
   record.disposed = true
   if (state.live.get(record.key) === record) state.live.delete(record.key)
-  let failure: { error: unknown } | undefined
-  try {
-    runTeardowns(record.teardowns)
-  } catch (error) {
-    failure = { error }
-  }
+  const errors: unknown[] = []
+  const pending: Promise<unknown>[] = []
+  const fiber = record.teardowns.fiber
+  const effects = fiber ? liveEffects(fiber) : []
+  record.teardowns.tearDown(effects, (dispose) => pending.push(disposeEffect(fiber!, dispose)), errors)
   forgetScopeMemos(record.key)
-  const lazy = record.lazy ? Promise.resolve(record.lazy.dispose()).then(() => {}) : Promise.resolve()
-  record.disposing = failure ? lazy.then(() => Promise.reject(failure.error)) : lazy
+  if (record.lazy) pending.push(record.lazy.dispose())
+  const done = Promise.all(pending).then(() => {})
+  record.disposing = errors.length ? done.then(() => throwCollected(errors)) : done
   return record.disposing
 }
 
-/** The scope key a context belongs to, or `undefined` for an untagged (global) context. */
-export function scopeOf(ctx: Context): ScopeKey | undefined {
-  return (ctx as unknown as Record<symbol, ScopeKey | undefined>)[kScope]
+/** Disposes one effect of `fiber` as Cordis's own unload does: a failure is logged on the fiber, never thrown. */
+function disposeEffect(fiber: Fiber, dispose: () => unknown): Promise<unknown> {
+  const report = (reason: unknown) => { fiber.ctx.logger.error(reason) }
+  try {
+    return Promise.resolve(dispose()).catch(report)
+  } catch (error) {
+    report(error)
+    return Promise.resolve()
+  }
 }
 
 /** The label a scope was created with (`undefined` for a key that never had a scope in this app). */
@@ -181,50 +197,4 @@ export function scopeStats(ctx: Context): { liveScopes: number; scopeOwned: numb
 /** Whether a live scope exists for `key` in `ctx`'s app. */
 export function isScopeActive(ctx: Context, key: ScopeKey): boolean {
   return appState(ctx).live.has(key)
-}
-
-/**
- * Links `key` to `parent`. A link is set once (setting the same parent again is a no-op) and may
- * never make a scope its own ancestor.
- */
-export function setScopeParent(ctx: Context, key: ScopeKey, parent: ScopeKey): void {
-  if (!isKey(key)) throw invalidScopeKey(key)
-  const state = appState(ctx)
-  checkParent(state, key, parent, state.labels.get(key) ?? 'scope')
-  state.parents.set(key, parent)
-}
-
-function checkParent(state: AppState, key: ScopeKey, parent: ScopeKey, label: string): void {
-  if (!isKey(parent)) throw invalidScopeKey(parent)
-  const current = state.parents.get(key)
-  if (current === parent) return
-  if (current !== undefined) throw parentAlreadySet(label)
-  for (let cursor: ScopeKey | undefined = parent; cursor !== undefined; cursor = state.parents.get(cursor)) {
-    if (cursor === key) throw parentCycle(label)
-  }
-}
-
-/** Whether `value` can be a scope key: an object or a function (compared by identity). */
-function isKey(value: unknown): value is ScopeKey {
-  return (typeof value === 'object' && value !== null) || typeof value === 'function'
-}
-
-/** The parent key of `key`, if one was set. */
-export function parentOf(ctx: Context, key: ScopeKey): ScopeKey | undefined {
-  return appState(ctx).parents.get(key)
-}
-
-/**
- * The chain of keys an assembly for `key` sees, nearest first: `[key, parent, grandparent, ...]`.
- * `undefined` gives `[]` (the global layer only). Disposed scopes stay in the chain (their layers are
- * simply empty), so a sub-agent of a disposed agent still sees the preset above it.
- */
-export function scopeChain(ctx: Context, key: ScopeKey | undefined): ScopeKey[] {
-  const chain: ScopeKey[] = []
-  if (key === undefined) return chain
-  const parents = appState(ctx).parents
-  for (let cursor: ScopeKey | undefined = key; cursor !== undefined; cursor = parents.get(cursor)) {
-    chain.push(cursor)
-  }
-  return chain
 }

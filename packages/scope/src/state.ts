@@ -1,10 +1,16 @@
 import type { Context } from 'cordis'
+import type { ScopeRun } from './buckets.js'
 
 /** A scope's identity: any object, compared by identity. */
 export type ScopeKey = object
 
 /** The context property that tags a context (and every context derived from it) with its scope. */
 export const kScope: unique symbol = Symbol.for('dsh.scope')
+
+/** The scope key a context belongs to, or `undefined` for an untagged (global) context. */
+export function scopeOf(ctx: Context): ScopeKey | undefined {
+  return (ctx as unknown as Record<symbol, ScopeKey | undefined>)[kScope]
+}
 
 /** The context property that makes a scope the owner of registrations made through its context. */
 export const kOwner: unique symbol = Symbol.for('dsh.scope.owner')
@@ -13,8 +19,11 @@ export const kOwner: unique symbol = Symbol.for('dsh.scope.owner')
 export interface ScopeRecord {
   readonly key: ScopeKey
   readonly label: string
-  /** Teardowns of registrations owned by the scope, run last-in first-out on disposal. */
-  readonly teardowns: Set<() => unknown>
+  /**
+   * The registrations owned by the scope, in buckets interleaved with the child fiber's effects; torn
+   * down last-in first-out, together with those effects, on disposal.
+   */
+  readonly teardowns: ScopeRun
   /** The context the scope was minted from (its owner). */
   creator?: Context
   /** The child fiber made on demand for generic Cordis effects (`ctx.effect`, `ctx.plugin`, ...). */

@@ -1,7 +1,8 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
 import { createScope, ownEffect, ScopedLayers, scopeStats } from 'dsh-scope'
-import { bootApp, captureLogs, loadPlugin, rejection, tick } from 'dsh-testing'
+import { bootApp, loadPlugin, rejection } from 'dsh-testing'
+import { scopeEndingWithCreator } from './helpers.js'
 
 describe('dsh-scope: teardowns that throw', () => {
   it('a throwing teardown does not stop the others; dispose() rejects with its error after all ran', async () => {
@@ -38,22 +39,9 @@ describe('dsh-scope: teardowns that throw', () => {
   })
 
   it('when the creator is disposed, a scope teardown failure is logged, not left as an unhandled rejection', async () => {
-    const app = new Context()
-    const logs = captureLogs(app)
-    const creator = await loadPlugin(app, 'creator')
-    const scope = createScope(creator.ctx, {}, { label: 'agent:b' })
-    ownEffect(scope.ctx, () => { throw new Error('teardown broke') })
-    const unhandled: unknown[] = []
-    const listener = (reason: unknown) => { unhandled.push(reason) }
-    process.on('unhandledRejection', listener)
-    try {
-      await creator.dispose()
-      await tick(10)
-    } finally {
-      process.off('unhandledRejection', listener)
-    }
+    const { lines, unhandled } = await scopeEndingWithCreator('agent:b', new Error('teardown broke'))
     expect(unhandled).to.deep.equal([])
-    expect(logs.map((log) => log.line)).to.include('warn dsh-scope: scope "agent:b": a teardown failed while its creator was disposed: teardown broke')
+    expect(lines).to.include('warn dsh-scope: scope "agent:b": a teardown failed while its creator was disposed: teardown broke')
   })
 })
 

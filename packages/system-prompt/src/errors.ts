@@ -89,10 +89,6 @@ export const invalidProvider = (what: string, value: unknown) =>
 export const multipleComplete = (names: readonly string[]) =>
   coded(new PromptError(`multiple complete prompt sections are active: ${names.map((n) => JSON.stringify(n)).join(', ')}`), 'PROMPT_MULTIPLE_COMPLETE', { names: [...names] })
 
-/** `getSectionOrder()` / `getContextOrder()` was asked for a name the allocation does not hold (SPEC §8). */
-export const unknownPlacement = (kind: TextKind, name: string, known: readonly string[]) =>
-  coded(new Error(`unknown prompt ${kind} placement ${JSON.stringify(name)}; known placements: ${known.join(', ')}`), 'PROMPT_UNKNOWN_PLACEMENT', { kind, name, known: [...known] })
-
 /** A tool schema nested deeper than the freeze walk follows. */
 export const schemaTooDeep = (limit: number) =>
   coded(new TypeError(`tool schema is nested more than ${limit} levels deep`), 'PROMPT_SCHEMA_TOO_DEEP', { limit })

@@ -10,7 +10,8 @@ export { SystemPrompt, ASSEMBLE_EVENT, DEPLOYMENT_LOADED } from './system-prompt
 export { Config, DEFAULT_IDENTITY } from './config.js'
 export {
   PERSONA_SECTION, PERSONA_ORDER, PERSONA_SUFFIX_SECTION, PERSONA_SUFFIX_ORDER, IDENTITY_SECTION,
-  SECTION_PLACEMENTS, CONTEXT_PLACEMENTS,
+  SECTION_PLACEMENTS, CONTEXT_PLACEMENTS, SECTION_PLACEMENT_ALIASES, CONTEXT_PLACEMENT_ALIASES,
+  type SectionPlacementName, type ContextPlacementName,
 } from './placements.js'
 export { TOOL_ORDER_REST } from './tool-order.js'
 export { assemblyNotes, type AssemblyNotes, type ToolCheck } from './assemble.js'

@@ -3,7 +3,6 @@
  * harness does not need. No stability promise beyond the dsh packages of the same version.
  * @module
  */
-export { markNoShadow } from './system-prompt.js'
 export { SECTION_BANDS, getSectionOrder, getContextOrder } from './placements.js'
 export type { PromptWarning, TemplatePlace } from './errors.js'
 export { orderTools, toolOrderProblem, unregisteredTools, compareCodeUnits } from './tool-order.js'

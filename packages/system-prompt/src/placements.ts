@@ -1,9 +1,11 @@
 /**
  * The first-party placement allocation (seed `003_*`): first-party plugins ask the service for their
  * order by name instead of writing numbers. Section values are unique integers at least ten apart.
+ * The constant names of the published package (`TOOL_READ`, `PLAN_POLICY`, ...) are aliases of the same
+ * placements (SPEC §8), and an unknown name has no placement (`undefined`), so a published plugin's
+ * `getSectionOrder('X') ?? 1000` keeps working.
  * @module
  */
-import { unknownPlacement } from './errors.js'
 import type { SectionBand } from './types.js'
 
 /** The persona prefix section's name. */
@@ -18,7 +20,7 @@ export const PERSONA_SUFFIX_ORDER = Number.MAX_SAFE_INTEGER
 export const IDENTITY_SECTION = 'harness:identity'
 
 /** Named first-party section placements. */
-export const SECTION_PLACEMENTS: Readonly<Record<string, number>> = Object.freeze({
+export const SECTION_PLACEMENTS = Object.freeze({
   'harness:identity': -1000,
   'harness:source': -900,
   'app:web-surface': -800,
@@ -46,6 +48,8 @@ export const SECTION_PLACEMENTS: Readonly<Record<string, number>> = Object.freez
   'tool:ralph': 2700,
   'subagent:continuable': 2800,
   'tool:report': 2900,
+  'tool:computer_use': 3000,
+  'mcp:servers': 3100,
   'tools:sdk': 5000,
   'deliverable:file-references': 9000,
   'tool:structured_output': 9900,
@@ -60,20 +64,83 @@ export const SECTION_BANDS: Readonly<Record<string, SectionBand>> = Object.freez
 })
 
 /** Named first-party runtime-context placements (an independent sequence). */
-export const CONTEXT_PLACEMENTS: Readonly<Record<string, number>> = Object.freeze({
+export const CONTEXT_PLACEMENTS = Object.freeze({
   'sandbox:policy': 110,
   'approval:policy': 115,
   'subagent:delegation': 120,
 })
 
-/** The order of a named first-party section; unknown names throw. */
-export function getSectionOrder(name: string): number {
-  if (!Object.hasOwn(SECTION_PLACEMENTS, name)) throw unknownPlacement('section', name, Object.keys(SECTION_PLACEMENTS))
-  return SECTION_PLACEMENTS[name]
+/** The published package's constant names of section placements, each an alias of a placement above. */
+export const SECTION_PLACEMENT_ALIASES = Object.freeze({
+  HARNESS_IDENTITY: 'harness:identity',
+  HARNESS_SOURCE: 'harness:source',
+  WEB_SURFACE: 'app:web-surface',
+  DEPLOYMENT_PERSONA: PERSONA_SECTION,
+  DEPLOYMENT_PERSONA_PREFIX: PERSONA_SECTION,
+  DEPLOYMENT_PERSONA_SUFFIX: PERSONA_SUFFIX_SECTION,
+  PLAN_POLICY: 'plan:policy',
+  TEAM_POLICY: 'team:policy',
+  PTC_ONLY: 'tools:ptc-only',
+  FILE_REFERENCE: 'context:file-reference',
+  TOOL_BASH: 'tool:bash',
+  TOOL_PWSH: 'tool:pwsh',
+  TOOL_READ: 'tool:read',
+  TOOL_WRITE: 'tool:write',
+  TOOL_EDIT: 'tool:edit',
+  TOOL_GLOB: 'tool:glob',
+  TOOL_GREP: 'tool:grep',
+  TOOL_JOBS: 'tool:jobs',
+  TOOL_PTY: 'tool:pty',
+  TOOL_WEB_SEARCH: 'tool:web_search',
+  TOOL_WEB_FETCH: 'tool:web_fetch',
+  TOOL_LSP: 'tool:lsp',
+  TOOL_SESSION_QUERY: 'tool:session-query',
+  TOOL_GOAL: 'tool:goal',
+  TOOL_CORDIS: 'tool:cordis',
+  TOOL_WORKFLOW: 'tool:workflow',
+  TOOL_RALPH: 'tool:ralph',
+  TOOL_SUBAGENT: 'subagent:continuable',
+  TOOL_REPORT: 'tool:report',
+  TOOL_COMPUTER_USE: 'tool:computer_use',
+  MCP_SERVERS: 'mcp:servers',
+  TOOLS_SDK: 'tools:sdk',
+  DELIVERABLE_FILE_REFERENCES: 'deliverable:file-references',
+  STRUCTURED_OUTPUT: 'tool:structured_output',
+} as const)
+
+/** The published package's constant names of runtime-context placements. */
+export const CONTEXT_PLACEMENT_ALIASES = Object.freeze({
+  SANDBOX_POLICY: 'sandbox:policy',
+  APPROVAL_POLICY: 'approval:policy',
+  SUBAGENT_DELEGATION: 'subagent:delegation',
+} as const)
+
+/** A name with a section placement: a first-party section name, the persona suffix, or a published alias. */
+export type SectionPlacementName = keyof typeof SECTION_PLACEMENTS | typeof PERSONA_SUFFIX_SECTION | keyof typeof SECTION_PLACEMENT_ALIASES
+/** A name with a runtime-context placement: a first-party context name or a published alias. */
+export type ContextPlacementName = keyof typeof CONTEXT_PLACEMENTS | keyof typeof CONTEXT_PLACEMENT_ALIASES
+
+// Every name getSectionOrder answers: the table, the suffix (band `last`, nominal order), and the aliases.
+const SECTION_ORDERS: Readonly<Record<string, number>> = Object.freeze({
+  ...SECTION_PLACEMENTS,
+  [PERSONA_SUFFIX_SECTION]: PERSONA_SUFFIX_ORDER,
+  ...Object.fromEntries(Object.entries(SECTION_PLACEMENT_ALIASES).map(([alias, name]) => [alias, name === PERSONA_SUFFIX_SECTION ? PERSONA_SUFFIX_ORDER : SECTION_PLACEMENTS[name]])),
+})
+const CONTEXT_ORDERS: Readonly<Record<string, number>> = Object.freeze({
+  ...CONTEXT_PLACEMENTS,
+  ...Object.fromEntries(Object.entries(CONTEXT_PLACEMENT_ALIASES).map(([alias, name]) => [alias, CONTEXT_PLACEMENTS[name]])),
+})
+
+/** The order of a named first-party section placement (or its published alias); `undefined` for any other name. */
+export function getSectionOrder(name: SectionPlacementName): number
+export function getSectionOrder(name: string): number | undefined
+export function getSectionOrder(name: string): number | undefined {
+  return typeof name === 'string' && Object.hasOwn(SECTION_ORDERS, name) ? SECTION_ORDERS[name] : undefined
 }
 
-/** The order of a named first-party runtime context; unknown names throw. */
-export function getContextOrder(name: string): number {
-  if (!Object.hasOwn(CONTEXT_PLACEMENTS, name)) throw unknownPlacement('context', name, Object.keys(CONTEXT_PLACEMENTS))
-  return CONTEXT_PLACEMENTS[name]
+/** The order of a named first-party runtime-context placement (or its published alias); `undefined` for any other name. */
+export function getContextOrder(name: ContextPlacementName): number
+export function getContextOrder(name: string): number | undefined
+export function getContextOrder(name: string): number | undefined {
+  return typeof name === 'string' && Object.hasOwn(CONTEXT_ORDERS, name) ? CONTEXT_ORDERS[name] : undefined
 }

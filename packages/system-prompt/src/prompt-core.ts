@@ -5,15 +5,15 @@
  * @module
  */
 import type { Context } from 'cordis'
-import { ownEffect, ownerName, listenersFor, scopeChain, scopedListenerStats, scopeOf, type ScopeKey } from 'dsh-scope'
+import { listenersFor, scopeChain, scopedListenerStats, type ScopeKey, type WarningLogger } from 'dsh-scope'
 import { checkTools, runAssembly, type ToolCheck } from './assemble.js'
 import type { Config } from './config.js'
 import {
-  duplicateGlobal, duplicateScoped, invalidBand, invalidName, invalidSectionTool, isVariableName, invalidProvider, invalidText, invalidVariableName, nonFiniteOrder,
-  type TextKind,
+  changeListenerFailed, duplicateGlobal, duplicateScoped, invalidBand, invalidName, invalidProvider, invalidSectionTool, invalidText,
+  invalidVariableName, isVariableName, nonFiniteOrder, type TextKind,
 } from './errors.js'
 import { SECTION_BANDS } from './placements.js'
-import { PromptRegistry, entryKey, type Entry, type Inspection, type TextEntry } from './registry.js'
+import { PromptRegistry, type Entry, type Inspection } from './registry.js'
 import type {
   AssembleContext, AssembleListener, PromptAssembly, PromptChangeEvent, PromptContext, PromptSection, ToolProvider,
   VariableProvider,
@@ -31,14 +31,20 @@ export const DEPLOYMENT_LOADED = 'deployment/loaded'
 
 /** Registration and assembly, on plain objects. One per `systemPrompt` service instance. */
 export class PromptCore {
-  readonly registry = new PromptRegistry()
-  /** The one teardown every registration shares (a registration costs one closure, its disposer). */
-  private readonly unregister = (entry: Entry): void => {
-    if (this.registry.remove(entry)) this.emitChange(changeEvent(entry, 'dispose'))
-  }
-  private ids = 0
+  readonly registry: PromptRegistry
 
-  constructor(readonly config: Config, private readonly emitChange: (event: PromptChangeEvent) => void) {}
+  /**
+   * `emit` reports a change (`system-prompt/change`); a change report is news, not a veto: when it
+   * throws, `logger` gets the catalogue's warning and the registration (or disposal) stands.
+   */
+  constructor(readonly config: Config, emit: (event: PromptChangeEvent) => void, logger: WarningLogger) {
+    this.registry = new PromptRegistry({
+      onDuplicate: (entry, scoped) => (scoped ? duplicateScoped : duplicateGlobal)(entry.kind as TextKind | 'variable', entry.name),
+      onChange: ({ action, entry }) => emit(changeEvent(entry, action)),
+      changeFailed: ({ action, entry }, error) => changeListenerFailed(changeEvent(entry, action), error),
+      logger,
+    })
+  }
 
   section(ctx: Context, section: PromptSection): () => void {
     return this.registerText(ctx, 'section', section, !!section?.complete)
@@ -49,21 +55,18 @@ export class PromptCore {
   }
 
   suppressRuntimeContext(ctx: Context): () => void {
-    const entry: Entry = { kind: 'suppress', id: ++this.ids, owner: ownerName(ctx), scope: scopeOf(ctx) }
-    return this.register(ctx, entry)
+    return this.registry.store.register(ctx, { kind: 'suppress' })
   }
 
   tools(ctx: Context, provider: ToolProvider): () => void {
     if (typeof provider !== 'function') throw invalidProvider('tool provider', provider)
-    const entry: Entry = { kind: 'tools', id: ++this.ids, provider, owner: ownerName(ctx), scope: scopeOf(ctx) }
-    return this.register(ctx, entry)
+    return this.registry.store.register(ctx, { kind: 'tools', provider })
   }
 
   variable(ctx: Context, name: string, provider: VariableProvider): () => void {
     if (!isVariableName(name)) throw invalidVariableName(name)
     if (typeof provider !== 'function') throw invalidProvider(`prompt variable "${name}" provider`, provider)
-    const entry: Entry = { kind: 'variable', name, provider, owner: ownerName(ctx), scope: scopeOf(ctx) }
-    return this.register(ctx, entry)
+    return this.registry.store.register(ctx, { kind: 'variable', name, provider })
   }
 
   assemble(ctx: Context, context: AssembleContext): Promise<PromptAssembly> {
@@ -100,24 +103,7 @@ export class PromptCore {
     const { band = kind === 'section' && Object.hasOwn(SECTION_BANDS, name) ? SECTION_BANDS[name] : undefined, tool } = kind === 'section' ? input as PromptSection : NO_SECTION_FIELDS
     if (band !== undefined && band !== 'first' && band !== 'last') throw invalidBand(name, band)
     if (tool !== undefined && (typeof tool !== 'string' || !tool)) throw invalidSectionTool(name, tool)
-    const entry: TextEntry = {
-      kind, name, order, text, complete, interpolate: input.interpolate !== false, band, tool, owner: ownerName(ctx), scope: scopeOf(ctx),
-    }
-    return this.register(ctx, entry)
-  }
-
-  private register(ctx: Context, entry: Entry): () => void {
-    const registry = this.registry
-    // Checked before the effect, so the error carries a full stack (the effect itself is stack-free).
-    if (registry.layers.has(entry.scope, entryKey(entry))) {
-      const kind = entry.kind as TextKind | 'variable'
-      const name = (entry as { name: string }).name
-      throw entry.scope === undefined ? duplicateGlobal(kind, name) : duplicateScoped(kind, name)
-    }
-    const dispose = ownEffect(ctx, this.unregister, entry)
-    registry.add(entry)
-    this.emitChange(changeEvent(entry, 'register'))
-    return dispose
+    return this.registry.store.register(ctx, { kind, name, order, text, complete, interpolate: input.interpolate !== false, band, tool })
   }
 }
 

@@ -3,7 +3,7 @@
  * (nearest layer wins a name; sorted once, reused until a layer on the chain changes).
  * @module
  */
-import { ScopedLayers, type ScopeKey } from 'dsh-scope'
+import { ScopedRegistry, type ScopedLayers, type ScopedRegistryOptions, type ScopeKey } from 'dsh-scope'
 import { compareCodeUnits } from './tool-order.js'
 import type { PromptText, SectionBand, ToolProvider, VariableProvider } from './types.js'
 
@@ -69,17 +69,6 @@ export interface ResolvedView {
   toolCache?: unknown
 }
 
-/** The storage key of an entry: kinds have separate name spaces. */
-export function entryKey(entry: Entry): string {
-  switch (entry.kind) {
-    case 'section': return 's:' + entry.name
-    case 'context': return 'c:' + entry.name
-    case 'variable': return 'v:' + entry.name
-    case 'tools': return 't:' + entry.id
-    case 'suppress': return 'x:' + entry.id
-  }
-}
-
 const BAND_RANK = { first: -1, last: 1 } as const
 
 /** Band (`first`, none, `last`), then order, then code-unit name. */
@@ -127,18 +116,22 @@ export interface Inspection {
   readonly suppressors: readonly EntryOrigin[]
 }
 
-/** Layered storage of all registrations with a memoised per-chain view. */
+/**
+ * Every registration of the service, filed by `dsh-scope`'s `ScopedRegistry` (keys, owner, layer,
+ * duplicate check, change reports, last-in first-out teardown), with the memoised per-chain view and
+ * the inspection built on its layers.
+ */
 export class PromptRegistry {
-  readonly layers = new ScopedLayers<Entry>()
+  /** The scoped registry the service registers through. */
+  readonly store: ScopedRegistry<Entry>
 
-  /** Files `entry`; `false` when its name is already taken in its layer. */
-  add(entry: Entry): boolean {
-    return this.layers.add(entry.scope, entryKey(entry), entry)
+  constructor(options: ScopedRegistryOptions<Entry>) {
+    this.store = new ScopedRegistry<Entry>(options)
   }
 
-  /** Removes `entry` if it is still filed; `true` when it was. */
-  remove(entry: Entry): boolean {
-    return this.layers.remove(entry.scope, entryKey(entry), entry)
+  /** The layers the entries are filed in. */
+  get layers(): ScopedLayers<Entry> {
+    return this.store.layers
   }
 
   /** The resolved view for `chain` (nearest first; `[]` for the global layer alone), memoised. */
@@ -151,7 +144,7 @@ export class PromptRegistry {
     const view = this.view(chain)
     const layers: (ScopeKey | undefined)[] = [...chain, undefined]
     const shadows = (entry: Entry): EntryOrigin[] => {
-      const key = entryKey(entry)
+      const key = this.store.keyOf(entry)
       const found: EntryOrigin[] = []
       for (const layer of layers.slice(layers.indexOf(entry.scope) + 1)) {
         const hidden = this.layers.get(layer, key)

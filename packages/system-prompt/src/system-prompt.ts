@@ -1,15 +1,14 @@
 import { Context, Service } from 'cordis'
-import { defineScopedEvent, type ScopeKey } from 'dsh-scope'
+import { defineScopedEvent, markNoShadow, type ScopeKey } from 'dsh-scope'
 import { Config } from './config.js'
 import { ASSEMBLE_EVENT, DEPLOYMENT_LOADED, PromptCore } from './prompt-core.js'
 import type { ToolCheck } from './assemble.js'
-import { changeListenerFailed } from './errors.js'
 import type { Inspection } from './registry.js'
 
 const kCore = Symbol('dsh.systemPrompt.core')
 import {
   getContextOrder, getSectionOrder, IDENTITY_SECTION, PERSONA_ORDER, PERSONA_SECTION, PERSONA_SUFFIX_ORDER,
-  PERSONA_SUFFIX_SECTION, SECTION_PLACEMENTS,
+  PERSONA_SUFFIX_SECTION, SECTION_PLACEMENTS, type ContextPlacementName, type SectionPlacementName,
 } from './placements.js'
 import type {
   AssembleContext, PromptAssembly, PromptChangeEvent, PromptContext, PromptSection, ToolProvider, VariableProvider,
@@ -22,20 +21,6 @@ declare module 'cordis' {
 }
 
 export { ASSEMBLE_EVENT, DEPLOYMENT_LOADED }
-
-/**
- * Tells Cordis not to build a shadow context and method proxy on every call into this service.
- * Methods still see the caller's context as `this.ctx` (the traceable proxy answers `ctx` with the
- * use-site context); what is lost is only resolving *other* services through the service's own
- * injections inside a method, which this service never does. Measured: a registration costs about a
- * third as much. See `.agents/notes/2026-11-30-registration-cost.md`.
- */
-export function markNoShadow(service: object): void {
-  const tracker = (service as Record<symbol, { noShadow?: boolean } | undefined>)[Service.tracker]
-  if (!tracker) return
-  tracker.noShadow = true
-  delete (tracker as { associate?: string }).associate
-}
 
 /**
  * The `systemPrompt` service: plugins register sections, runtime contexts, tool providers and variables,
@@ -57,15 +42,9 @@ export class SystemPrompt extends Service {
     markNoShadow(this)
     const events = ctx.root.events
     const logger = ctx.logger('dsh-system-prompt')
-    // A change notification is news, not a veto: a listener that throws is reported, and the
+    // A change notification is news, not a veto: the core logs a listener that throws, and the
     // registration (or disposal) it was told about stands.
-    this[kCore] = new PromptCore(config, (event: PromptChangeEvent) => {
-      try {
-        events.emit('system-prompt/change', event)
-      } catch (error) {
-        logger.warn('%s', changeListenerFailed(event, error).message)
-      }
-    })
+    this[kCore] = new PromptCore(config, (event: PromptChangeEvent) => events.emit('system-prompt/change', event), logger)
     defineScopedEvent(ctx, ASSEMBLE_EVENT)
     // SPEC §7: the assembly-time tool check also runs once the deployment has loaded, as a warning.
     ctx.on(DEPLOYMENT_LOADED, () => {
@@ -131,13 +110,20 @@ export class SystemPrompt extends Service {
     return this[kCore].checkTools(this.ctx, context)
   }
 
-  /** The order of a named first-party section placement; unknown names throw. */
-  getSectionOrder(name: string): number {
+  /**
+   * The order of a named first-party section placement, by its name (`tool:read`) or the published
+   * constant name (`TOOL_READ`); `undefined` for a name without one (write `getSectionOrder('X') ?? 1000`).
+   */
+  getSectionOrder(name: SectionPlacementName): number
+  getSectionOrder(name: string): number | undefined
+  getSectionOrder(name: string): number | undefined {
     return getSectionOrder(name)
   }
 
-  /** The order of a named first-party runtime-context placement; unknown names throw. */
-  getContextOrder(name: string): number {
+  /** The order of a named first-party runtime-context placement (or its published alias); `undefined` otherwise. */
+  getContextOrder(name: ContextPlacementName): number
+  getContextOrder(name: string): number | undefined
+  getContextOrder(name: string): number | undefined {
     return getContextOrder(name)
   }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
-import SystemPromptDefault, { Config, DEFAULT_IDENTITY, SystemPrompt } from 'dsh-system-prompt'
+import { Config, DEFAULT_IDENTITY, SystemPrompt } from 'dsh-system-prompt'
 import { PERSONA_PIECES, promptText, recordChanges, rejection, tick } from 'dsh-testing'
 import { sectionNames } from './helpers.js'
 
@@ -12,10 +12,6 @@ const MISSING_REST = 'toolOrder must contain the "<unlisted-tools>" rest entry (
 const invalidConfig = (message: string) => `invalid config:\n  - ${message}`
 
 describe('dsh-system-prompt: config', () => {
-  it('default-exports the service class', () => {
-    expect(SystemPromptDefault).to.equal(SystemPrompt)
-  })
-
   it('has the SPEC defaults and no toolOrder', () => {
     expect(Config({})).to.deep.equal({
       includeHarnessIdentity: true,

@@ -18,7 +18,6 @@ describe('dsh-system-prompt: error codes', () => {
     ['invalidVariableName', E.invalidVariableName('X'), 'PROMPT_INVALID_VARIABLE_NAME', { received: 'X' }],
     ['invalidProvider', E.invalidProvider('tool provider', 1), 'PROMPT_INVALID_PROVIDER', { what: 'tool provider', received: 1 }],
     ['multipleComplete', E.multipleComplete(['a', 'b']), 'PROMPT_MULTIPLE_COMPLETE', { names: ['a', 'b'] }],
-    ['unknownPlacement', E.unknownPlacement('context', 'x', ['y']), 'PROMPT_UNKNOWN_PLACEMENT', { kind: 'context', name: 'x', known: ['y'] }],
     ['schemaTooDeep', E.schemaTooDeep(256), 'PROMPT_SCHEMA_TOO_DEEP', { limit: 256 }],
     ['invalidTemplateText', E.invalidTemplateText(null), 'PROMPT_INVALID_TEMPLATE_TEXT', { received: null }],
     ['toolOrderUnregistered', E.toolOrderUnregistered(['x'], ['a']), 'PROMPT_TOOL_ORDER_UNREGISTERED', { missing: ['x'], known: ['a'] }],

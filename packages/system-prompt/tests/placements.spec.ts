@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { Context } from 'cordis'
 import { CONTEXT_PLACEMENTS, SECTION_PLACEMENTS } from 'dsh-system-prompt'
 import { getContextOrder, getSectionOrder } from 'dsh-system-prompt/internal'
-import { bootApp, pluginContext, promptText, thrown } from 'dsh-testing'
+import { bootApp, pluginContext, promptText } from 'dsh-testing'
 import { BARE } from './helpers.js'
 
 /** SPEC §8, copied by hand: the contract the table in the code must match. */
@@ -13,7 +13,7 @@ const SPEC_SECTIONS: Record<string, number> = {
   'tool:glob': 1400, 'tool:grep': 1500, 'tool:jobs': 1600, 'tool:pty': 1700, 'tool:web_search': 2000,
   'tool:web_fetch': 2100, 'tool:lsp': 2200, 'tool:session-query': 2300, 'tool:goal': 2400,
   'tool:cordis': 2500, 'tool:workflow': 2600, 'tool:ralph': 2700, 'subagent:continuable': 2800,
-  'tool:report': 2900, 'tools:sdk': 5000, 'deliverable:file-references': 9000, 'tool:structured_output': 9900,
+  'tool:report': 2900, 'tool:computer_use': 3000, 'mcp:servers': 3100, 'tools:sdk': 5000, 'deliverable:file-references': 9000, 'tool:structured_output': 9900,
 }
 const SPEC_CONTEXTS: Record<string, number> = { 'sandbox:policy': 110, 'approval:policy': 115, 'subagent:delegation': 120 }
 
@@ -63,27 +63,54 @@ describe('dsh-system-prompt: named placements', () => {
     expect(getSectionOrder('tool:bash')).to.equal(1000)
   })
 
-  for (const name of ['tool:unknown', 'Tool:bash', 'tool:bash ', '', 'constructor', 'toString', '__proto__']) {
-    it(`getSectionOrder throws for the unknown name ${JSON.stringify(name)}`, () => {
-      expect(thrown(() => app.systemPrompt.getSectionOrder(name)).message)
-        .to.match(new RegExp(`^unknown prompt section placement ${escape(JSON.stringify(name))}; known placements: harness:identity, `))
+  for (const name of ['tool:unknown', 'Tool:bash', 'tool:bash ', '', 'constructor', 'toString', '__proto__', 'TOOL_SOMETHING_NEW']) {
+    it(`getSectionOrder has no placement (undefined) for the unknown name ${JSON.stringify(name)}, so "?? 1005" falls back (SPEC §8)`, () => {
+      expect(app.systemPrompt.getSectionOrder(name)).to.equal(undefined)
+      expect(app.systemPrompt.getSectionOrder(name) ?? 1005).to.equal(1005)
     })
   }
 
-  it('getContextOrder throws for an unknown name, and section names are not context names', () => {
-    for (const name of ['sandbox', 'tool:bash', 'constructor']) {
-      expect(thrown(() => app.systemPrompt.getContextOrder(name)).message)
-        .to.equal(`unknown prompt context placement ${JSON.stringify(name)}; known placements: sandbox:policy, approval:policy, subagent:delegation`)
-    }
+  it('getContextOrder has no placement for an unknown name, and section names are not context names', () => {
+    for (const name of ['sandbox', 'tool:bash', 'constructor', 'TOOL_READ']) expect(app.systemPrompt.getContextOrder(name)).to.equal(undefined)
   })
 
   it('getSectionOrder does not know context names', () => {
-    expect(() => getSectionOrder('sandbox:policy')).to.throw('unknown prompt section placement "sandbox:policy"')
+    expect(getSectionOrder('sandbox:policy')).to.equal(undefined)
+    expect(getSectionOrder('SANDBOX_POLICY')).to.equal(undefined)
+  })
+
+  const aliases: Array<[string, string]> = [
+    ['HARNESS_IDENTITY', 'harness:identity'], ['HARNESS_SOURCE', 'harness:source'], ['WEB_SURFACE', 'app:web-surface'],
+    ['DEPLOYMENT_PERSONA_PREFIX', 'deployment:persona'], ['PLAN_POLICY', 'plan:policy'], ['TEAM_POLICY', 'team:policy'],
+    ['PTC_ONLY', 'tools:ptc-only'], ['FILE_REFERENCE', 'context:file-reference'], ['TOOL_BASH', 'tool:bash'], ['TOOL_PWSH', 'tool:pwsh'],
+    ['TOOL_READ', 'tool:read'], ['TOOL_WRITE', 'tool:write'], ['TOOL_EDIT', 'tool:edit'], ['TOOL_GLOB', 'tool:glob'], ['TOOL_GREP', 'tool:grep'],
+    ['TOOL_JOBS', 'tool:jobs'], ['TOOL_PTY', 'tool:pty'], ['TOOL_WEB_SEARCH', 'tool:web_search'], ['TOOL_WEB_FETCH', 'tool:web_fetch'],
+    ['TOOL_LSP', 'tool:lsp'], ['TOOL_SESSION_QUERY', 'tool:session-query'], ['TOOL_GOAL', 'tool:goal'], ['TOOL_CORDIS', 'tool:cordis'],
+    ['TOOL_WORKFLOW', 'tool:workflow'], ['TOOL_RALPH', 'tool:ralph'], ['TOOL_SUBAGENT', 'subagent:continuable'], ['TOOL_REPORT', 'tool:report'],
+    ['TOOLS_SDK', 'tools:sdk'], ['DELIVERABLE_FILE_REFERENCES', 'deliverable:file-references'], ['STRUCTURED_OUTPUT', 'tool:structured_output'],
+  ]
+  for (const [alias, name] of aliases) {
+    it(`resolves the published constant name ${alias} to the placement of "${name}"`, () => {
+      expect(app.systemPrompt.getSectionOrder(alias)).to.equal(SECTION_PLACEMENTS[name as keyof typeof SECTION_PLACEMENTS])
+    })
+  }
+
+  it('resolves the two newer published placements, TOOL_COMPUTER_USE 3000 and MCP_SERVERS 3100', () => {
+    expect([app.systemPrompt.getSectionOrder('TOOL_COMPUTER_USE'), app.systemPrompt.getSectionOrder('MCP_SERVERS')]).to.deep.equal([3000, 3100])
+  })
+
+  it('gives the persona suffix, by name or as DEPLOYMENT_PERSONA_SUFFIX, its nominal order', () => {
+    expect([app.systemPrompt.getSectionOrder('deployment:persona-suffix'), app.systemPrompt.getSectionOrder('DEPLOYMENT_PERSONA_SUFFIX')])
+      .to.deep.equal([Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER])
+  })
+
+  it('resolves the published context constant names', () => {
+    expect(['SANDBOX_POLICY', 'APPROVAL_POLICY', 'SUBAGENT_DELEGATION'].map((n) => app.systemPrompt.getContextOrder(n))).to.deep.equal([110, 115, 120])
   })
 
   it('places first-party sections that ask for their order as the allocation says', async () => {
     const plugin = await pluginContext(app, 'first-party', ['systemPrompt'])
-    for (const name of ['tool:read', 'tool:bash', 'harness:source', 'tool:pwsh', 'tools:sdk']) {
+    for (const name of ['tool:read', 'tool:bash', 'harness:source', 'tool:pwsh', 'tools:sdk'] as const) {
       plugin.systemPrompt.section({ name, order: plugin.systemPrompt.getSectionOrder(name), text: name })
     }
     plugin.systemPrompt.section({ name: 'external', order: 1005, text: 'external' })
@@ -91,7 +118,3 @@ describe('dsh-system-prompt: named placements', () => {
     await plugin.fiber.dispose()
   })
 })
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-}

@@ -1,8 +1,8 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
 import fc from 'fast-check'
-import { TOOL_ORDER_REST, type AssembleContext, type ToolSchema } from 'dsh-system-prompt'
-import { bootApp, pluginContext, rejection, scope } from 'dsh-testing'
+import { DEPLOYMENT_LOADED, SystemPrompt, TOOL_ORDER_REST, type AssembleContext, type ToolSchema } from 'dsh-system-prompt'
+import { bootApp, captureLogs, pluginContext, rejection, scope, type CapturedLog } from 'dsh-testing'
 import { BARE, toolNames } from './helpers.js'
 
 const REST = '<unlisted-tools>'
@@ -168,5 +168,86 @@ describe('dsh-system-prompt: tools', () => {
       expect(toolNames(await deployment.systemPrompt.assemble({ scope: agent.key }))).to.deep.equal(['agent_tool', 'a', 'b'])
       expect(toolNames(await deployment.systemPrompt.assemble())).to.deep.equal(['a', 'b'])
     })
+  })
+})
+
+describe('dsh-system-prompt: the tool check once the deployment has loaded (SPEC §7)', () => {
+  let app: Context
+  let host: Context
+  let logs: CapturedLog[]
+  const warnings = () => logs.filter((log) => log.name === 'dsh-system-prompt' && log.type === 'warn').map((log) => log.text)
+
+  async function boot(toolOrder?: string[]) {
+    ({ app, host } = await bootApp({ systemPrompt: { ...BARE, ...toolOrder && { toolOrder } } }))
+    logs = captureLogs(app)
+  }
+
+  it('warns about a toolOrder naming an unregistered tool, with the assembly message', async () => {
+    await boot(['search', TOOL_ORDER_REST])
+    host.systemPrompt.tools(() => ({ schemas: [{ name: 'read' }, { name: 'bash' }] }))
+    app.emit(DEPLOYMENT_LOADED, {})
+    expect(warnings()).to.deep.equal(['toolOrder lists unregistered tool "search"; known tools: bash, read'])
+  })
+
+  it('uses the plural wording and "(none)" like the assembly does', async () => {
+    await boot(['web_fetch', TOOL_ORDER_REST, 'web_search'])
+    app.emit(DEPLOYMENT_LOADED, {})
+    expect(warnings()).to.deep.equal(['toolOrder lists unregistered tools "web_fetch", "web_search"; known tools: (none)'])
+  })
+
+  it('warns about a provider returning the reserved rest-entry name', async () => {
+    await boot()
+    host.systemPrompt.tools(() => ({ schemas: [{ name: TOOL_ORDER_REST }] }))
+    app.emit(DEPLOYMENT_LOADED, {})
+    expect(warnings()).to.deep.equal(['tool provider returned reserved tool name "<unlisted-tools>" (reserved for toolOrder\'s rest entry)'])
+  })
+
+  it('says nothing when the tools are fine, and counts a provider\'s knownNames as known', async () => {
+    await boot(['search', TOOL_ORDER_REST])
+    host.systemPrompt.tools(() => ({ schemas: [], knownNames: ['search'] }))
+    app.emit(DEPLOYMENT_LOADED, {})
+    expect(warnings()).to.deep.equal([])
+  })
+
+  it('leaves other tool failures to the assembly: a throwing provider or a name provided twice is not warned about', async () => {
+    await boot(['search', TOOL_ORDER_REST])
+    host.systemPrompt.tools(() => ({ schemas: [{ name: 'read' }] }))
+    host.systemPrompt.tools(() => ({ schemas: [{ name: 'read' }] }))
+    app.emit(DEPLOYMENT_LOADED, {})
+    const { app: other, host: otherHost } = await bootApp({ systemPrompt: BARE })
+    const otherLogs = captureLogs(other)
+    otherHost.systemPrompt.tools(() => { throw new Error('offline') })
+    other.emit(DEPLOYMENT_LOADED, {})
+    expect([...warnings(), ...otherLogs.filter((log) => log.type === 'warn')]).to.deep.equal([])
+  })
+
+  it('runs only the tool providers: no text provider, variable provider or listener is called', async () => {
+    await boot(['search', TOOL_ORDER_REST])
+    const calls: string[] = []
+    host.systemPrompt.section({ name: 's', order: 1, text: () => { calls.push('section'); return 'S' } })
+    host.systemPrompt.variable('v', () => { calls.push('variable'); return 'v' })
+    host.on('system-prompt/assemble', (_assembly, _context, next) => { calls.push('listener'); return next() })
+    app.emit(DEPLOYMENT_LOADED, {})
+    expect(calls).to.deep.equal([])
+    expect(warnings()).to.have.length(1)
+  })
+
+  it('runs again for each deployment/loaded, and not at all without one', async () => {
+    await boot(['search', TOOL_ORDER_REST])
+    expect(warnings()).to.deep.equal([])
+    app.emit(DEPLOYMENT_LOADED, {})
+    app.emit(DEPLOYMENT_LOADED, {})
+    expect(warnings()).to.have.length(2)
+  })
+
+  it('stops listening when the service is disposed', async () => {
+    const root = new Context()
+    logs = captureLogs(root)
+    const fiber = await root.plugin(SystemPrompt, { toolOrder: ['search', TOOL_ORDER_REST] })
+    root.emit(DEPLOYMENT_LOADED, {})
+    expect(warnings()).to.have.length(1)
+    await fiber.dispose()
+    root.emit(DEPLOYMENT_LOADED, {})
+    expect(warnings()).to.have.length(1)
   })
 })

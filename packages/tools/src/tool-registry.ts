@@ -1,8 +1,8 @@
 import { Context, Service } from 'cordis'
 import z from 'schemastery'
-import { ownEffect, ownerName, ScopedLayers, scopeChain, scopeOf, type ScopeKey } from 'dsh-scope'
-import { SECTION_PLACEMENTS, type AssembleContext, type SystemPrompt, type ToolSchema } from 'dsh-system-prompt'
-import { compareCodeUnits, deepFreeze, markNoShadow } from 'dsh-system-prompt/internal'
+import { markNoShadow, ScopedRegistry, scopeChain, scopeOf, type ScopeKey } from 'dsh-scope'
+import type { AssembleContext, SystemPrompt, ToolSchema } from 'dsh-system-prompt'
+import { compareCodeUnits, deepFreeze, getSectionOrder } from 'dsh-system-prompt/internal'
 import {
   changeListenerFailed, duplicateGlobalTool, duplicateScopedTool, guidanceWithoutOrder, invalidDescription, invalidGuidance,
   invalidRestriction, invalidToolName, restrictNeedsScope, unknownRestrictedTools,
@@ -54,6 +54,7 @@ export interface ToolChangeEvent {
 
 interface ToolEntry {
   readonly kind: 'tool'
+  readonly name: string
   readonly schema: ToolSchema
   readonly owner: string
   readonly scope: ScopeKey | undefined
@@ -61,10 +62,11 @@ interface ToolEntry {
 
 interface RestrictionEntry {
   readonly kind: 'restriction'
+  readonly id?: number
   readonly allow: ReadonlySet<string> | undefined
   readonly deny: ReadonlySet<string>
   readonly owner: string
-  readonly scope: ScopeKey
+  readonly scope: ScopeKey | undefined
 }
 
 /** The tools a chain sees. */
@@ -90,14 +92,21 @@ export class ToolRegistry extends Service {
   static inject = ['systemPrompt']
   static Config: z<{}> = z.object({})
   declare ctx: Context
-  private readonly layers = new ScopedLayers<ToolEntry | RestrictionEntry>()
+  /** Tools by name and restrictions by id, filed by `dsh-scope`'s scoped registry. */
+  private readonly registry: ScopedRegistry<ToolEntry | RestrictionEntry>
   private readonly prompt: SystemPrompt
-  private restrictionIds = 0
 
   constructor(ctx: Context) {
     super(ctx, 'tools')
     markNoShadow(this)
     this.prompt = ctx.systemPrompt
+    // A change notification is news, not a veto: a throwing listener is reported, the change stands.
+    this.registry = new ScopedRegistry<ToolEntry | RestrictionEntry>({
+      onDuplicate: (entry, scoped) => (scoped ? duplicateScopedTool : duplicateGlobalTool)(entry.name),
+      onChange: ({ action, entry }) => ctx.root.events.emit('tools/change', changeEvent(entry, action)),
+      changeFailed: ({ action, entry }, error) => changeListenerFailed(changeEvent(entry, action), error),
+      logger: ctx.logger('dsh-tools'),
+    })
     ctx.systemPrompt.tools((context: AssembleContext) => {
       const view = this.view(context.scope)
       return { schemas: view.visible, knownNames: view.known, layers: view.layers }
@@ -112,37 +121,14 @@ export class ToolRegistry extends Service {
     validateParameters(name, parameters)
     const section = guidance === undefined ? undefined : guidanceSection(name, guidance)
     const ctx = this.ctx
-    const scope = scopeOf(ctx)
-    const entry: ToolEntry = {
-      kind: 'tool',
-      schema: deepFreeze({ name, description, parameters: structuredClone(parameters) }),
-      owner: ownerName(ctx),
-      scope,
-    }
-    if (this.layers.has(scope, 't:' + name)) throw scope === undefined ? duplicateGlobalTool(name) : duplicateScopedTool(name)
-    // The guidance goes through the caller's context, so it lands in the same layer with the same owner.
-    // It is shown with its tool (`tool: name`): where a scope restricts the tool away, or shadows it with a
-    // tool of its own (the provider reports each tool's layer), the assembly leaves it out and says so.
-    let disposeGuidance: (() => void) | undefined
-    if (section) {
-      const prompt = ctx.reflect.trace(this.prompt) as SystemPrompt
-      disposeGuidance = prompt.section({ name: section.name, order: section.order, interpolate: false, tool: name, text: section.text })
-    }
-    let dispose: () => void
-    try {
-      dispose = ownEffect(ctx, () => {
-        disposeGuidance?.()
-        if (this.layers.remove(scope, 't:' + name, entry)) {
-          this.emit(ctx, { kind: 'tool', action: 'dispose', name, scope, owner: entry.owner })
-        }
-      })
-    } catch (error) {
-      disposeGuidance?.()
-      throw error
-    }
-    this.layers.add(scope, 't:' + name, entry)
-    this.emit(ctx, { kind: 'tool', action: 'register', name, scope, owner: entry.owner })
-    return dispose
+    const schema = deepFreeze({ name, description, parameters: structuredClone(parameters) })
+    // The guidance goes through the caller's context, so it lands in the same layer with the same owner,
+    // once the tool's name is known to be free. It is shown with its tool (`tool: name`): where a scope
+    // restricts the tool away, or shadows it with a tool of its own (the provider reports each tool's
+    // layer), the assembly leaves it out and says so.
+    const attach = section && (() => (ctx.reflect.trace(this.prompt) as SystemPrompt)
+      .section({ name: section.name, order: section.order, interpolate: false, tool: name, text: section.text }))
+    return this.registry.register(ctx, { kind: 'tool', name, schema }, attach)
   }
 
   /**
@@ -162,22 +148,13 @@ export class ToolRegistry extends Service {
     const knownSet = new Set(known)
     const unknown = [...(allow ?? []), ...deny].filter((name) => !knownSet.has(name))
     if (unknown.length) throw unknownRestrictedTools([...new Set(unknown)], known)
-    const entry: RestrictionEntry = {
-      kind: 'restriction', allow: allow && new Set(allow), deny: new Set(deny), owner: ownerName(ctx), scope,
-    }
-    const key = 'r:' + ++this.restrictionIds
-    const dispose = ownEffect(ctx, () => {
-      if (this.layers.remove(scope, key, entry)) this.emit(ctx, { kind: 'restriction', action: 'dispose', scope, owner: entry.owner })
-    })
-    this.layers.add(scope, key, entry)
-    this.emit(ctx, { kind: 'restriction', action: 'register', scope, owner: entry.owner })
-    return dispose
+    return this.registry.register(ctx, { kind: 'restriction', allow: allow && new Set(allow), deny: new Set(deny) })
   }
 
   /** The tools an assembly for `scope` sees (memoised per chain until a layer on it changes). */
   view(scope?: ScopeKey): ToolView {
     const chain = scopeChain(this.ctx, scope)
-    return this.layers.memo(chain, () => this.computeView(chain))
+    return this.registry.layers.memo(chain, () => this.computeView(chain))
   }
 
   /** A visible tool's schema for `scope`, e.g. to execute a call the model made; `undefined` if hidden. */
@@ -187,13 +164,13 @@ export class ToolRegistry extends Service {
 
   /** Introspection for tests and tooling. */
   stats(): { layers: number; scopeLayers: number; entries: number } {
-    return this.layers.stats()
+    return this.registry.layers.stats()
   }
 
   private computeView(chain: readonly ScopeKey[]): ToolView {
     const tools: ToolEntry[] = []
     const restrictions: RestrictionEntry[] = []
-    for (const { value } of this.layers.resolve(chain).values()) {
+    for (const { value } of this.registry.layers.resolve(chain).values()) {
       if (value.kind === 'tool') tools.push(value)
       else restrictions.push(value)
     }
@@ -206,17 +183,14 @@ export class ToolRegistry extends Service {
     const layers = new Map(visible.map((t) => [t.schema.name, t.scope]))
     return { visible: visible.map((t) => t.schema), known: tools.map((t) => t.schema.name), names: new Set(origin.keys()), origin, layers }
   }
+}
 
-  private emit(ctx: Context, event: ToolChangeEvent): void {
-    if (event.scope === undefined) delete event.scope
-    if (event.name === undefined) delete event.name
-    // A change notification is news, not a veto: a throwing listener is reported, the change stands.
-    try {
-      ctx.emit('tools/change', event)
-    } catch (error) {
-      ctx.logger('dsh-tools').warn('%s', changeListenerFailed(event, error).message)
-    }
-  }
+/** The `tools/change` event of a registry change (absent fields left out). */
+function changeEvent(entry: ToolEntry | RestrictionEntry, action: ToolChangeEvent['action']): ToolChangeEvent {
+  const event: ToolChangeEvent = { kind: entry.kind, action, owner: entry.owner }
+  if (entry.kind === 'tool') event.name = entry.name
+  if (entry.scope !== undefined) event.scope = entry.scope
+  return event
 }
 
 function guidanceSection(name: string, guidance: ToolDefinition['guidance']): { name: string; order: number; text: string } {
@@ -224,8 +198,9 @@ function guidanceSection(name: string, guidance: ToolDefinition['guidance']): { 
   const spec = typeof guidance === 'string' ? { text: guidance } : guidance
   if (typeof spec !== 'object' || spec === null || typeof spec.text !== 'string') throw invalidGuidance(name)
   if (spec.order !== undefined) return { name: sectionName, order: spec.order, text: spec.text }
-  if (!Object.hasOwn(SECTION_PLACEMENTS, sectionName)) throw guidanceWithoutOrder(name)
-  return { name: sectionName, order: SECTION_PLACEMENTS[sectionName], text: spec.text }
+  const order = getSectionOrder(sectionName)
+  if (order === undefined) throw guidanceWithoutOrder(name)
+  return { name: sectionName, order, text: spec.text }
 }
 
 function nameList(value: unknown, key: 'allow' | 'deny'): string[] | undefined {

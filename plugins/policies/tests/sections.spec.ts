@@ -24,7 +24,7 @@ describe('dsh-plugin-policies: plan:policy and team:policy', () => {
   })
 
   it('the sections sit after the persona and before tool guidance', async () => {
-    const order = (name: string) => app.systemPrompt.getSectionOrder(name)
+    const order = (name: 'deployment:persona' | 'plan:policy' | 'team:policy' | 'tool:bash') => app.systemPrompt.getSectionOrder(name)
     expect(order('deployment:persona')).to.be.below(order('plan:policy'))
     expect(order('team:policy')).to.be.below(order('tool:bash'))
   })

@@ -1,10 +1,10 @@
 /**
- * The lifecycle workload of the reliability suite: create a scope (through `dsh-agent`, or `createScope`
- * directly), register one of everything through it, assemble and render, dispose. Imported by
- * `reliability-lifecycle.spec.ts` for the bookkeeping checks, and run as a script (in a child process
- * with `--expose-gc`) for the heap check:
+ * The workload of the lifecycle tests: create a scope (through `dsh-agent`, or `createScope` directly),
+ * register one of everything through it, assemble and render, dispose. Imported by `lifecycle.spec.ts`
+ * for the bookkeeping checks, and run as a script (in a child process with `--expose-gc`) for the heap
+ * check:
  *
- *   node --expose-gc --conditions=source --import tsx/esm packages/agent/tests/reliability-leak-probe.ts <cycles>
+ *   node --expose-gc --conditions=source --import tsx/esm packages/agent/tests/lifecycle-leak-probe.ts <cycles>
  *
  * prints one JSON line: `{ cycles, heapBefore, heapAfter, before, after }` (bytes, and the bookkeeping).
  */

@@ -2,12 +2,12 @@
  * The determinism suite's world: random sets of plugins (as data), a reference model of what SPEC §4–§9
  * say an assembly of them must be, and a runner that activates them as real Cordis plugins. The model is
  * independent of `src/`: it resolves layers, sorts, filters and renders with its own code (rendering
- * through the reference interpolator of the renderer suite).
+ * through the reference interpolator of `packages/system-prompt/tests/render-reference.ts`).
  */
 import fc from 'fast-check'
 import {
   codeUnitOrder, referencePrompt, referenceSnapshot, type Outcome,
-} from '../../system-prompt/tests/reliability-reference.js'
+} from '../../system-prompt/tests/render-reference.js'
 
 /** The layers of the world: the global one and a preset P with agents A and B, and A's sub-agent S. */
 export const LAYERS = ['global', 'P', 'A', 'B', 'S'] as const

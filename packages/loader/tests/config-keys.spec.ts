@@ -21,11 +21,11 @@ export const Config = z.object({
 export function apply() {}
 `
 
-describe('reliability: config keys the schema does not declare', () => {
+describe('dsh-loader: config keys the schema does not declare', () => {
   // Next to this file, so the plugin resolves schemastery from the workspace; made only when the tests run.
   let folder: string
   before(() => {
-    folder = mkdtempSync(join(fileURLToPath(new URL('.', import.meta.url)), '.reliability-'))
+    folder = mkdtempSync(join(fileURLToPath(new URL('.', import.meta.url)), '.config-keys-'))
     writeFileSync(join(folder, 'nested.mjs'), PLUGIN)
   })
   after(() => rmSync(folder, { recursive: true, force: true }))

@@ -1,8 +1,8 @@
 /**
  * A reference model of strict rendering (SPEC §9 and the `{{#raw}}…{{/raw}}` escape), written from the
- * specification alone for the reliability suites: it shares no code with `src/` and works differently
- * (a sticky regular expression at each `{{` instead of index searches), so agreeing with it means
- * agreeing with the rules, not with ourselves.
+ * specification alone for `render.property.spec.ts` and the determinism model of dsh-tools: it shares no
+ * code with `src/` and works differently (a sticky regular expression at each `{{` instead of index
+ * searches), so agreeing with it means agreeing with the rules, not with ourselves.
  */
 
 /** What rendering one text gives: the text, or the error (type name and message) it must fail with. */

@@ -11,7 +11,7 @@ import { BARE } from './helpers.js'
 const MB = 1024 * 1024
 const RULE = '/^[a-z][a-z0-9_]*$/'
 
-describe('reliability: security', () => {
+describe('dsh-system-prompt: security against hostile names, values and texts', () => {
   const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).sort()
   let app: Context
   let plugin: Context

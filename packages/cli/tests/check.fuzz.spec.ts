@@ -1,9 +1,9 @@
 /**
- * The CLI half of issue 6 item 5: the built `dsh-prompt check` on broken deployment files generated from
- * a seed by the loader's corpus (`packages/loader/tests/reliability-corpus.ts`). Nothing is committed but
- * the seed. Each file costs one process (the CLI checks one file per run), so the normal suite runs a
- * sample of 12 files that covers every mutation family; `DSH_SOAK=1` runs the whole corpus (294 files,
- * less the syntax mutations that happen to leave valid YAML, see {@link isBroken}).
+ * The CLI side of `packages/loader/tests/problems.fuzz.spec.ts`: the built `dsh-prompt check` on broken
+ * deployment files generated from a seed by the loader's corpus (`packages/loader/tests/fuzz-corpus.ts`).
+ * Nothing is committed but the seed. Each file costs one process (the CLI checks one file per run), so
+ * the normal suite runs a sample of 12 files that covers every mutation family; `DSH_SOAK=1` runs the
+ * whole corpus (294 files, less the syntax mutations that happen to leave valid YAML, see {@link isBroken}).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -15,7 +15,7 @@ import { parseKeyPath } from 'dsh-loader'
 import type * as Yaml from 'yaml'
 import { SOAK } from 'dsh-testing'
 import { random } from 'dsh-testing'
-import { brokenCorpus, type BrokenCase } from '../../loader/tests/reliability-corpus.js'
+import { brokenCorpus, type BrokenCase } from '../../loader/tests/fuzz-corpus.js'
 import { assertBuilt, cli, lines, runAll, type Run } from './helpers.js'
 
 const SEED = 0x5eed_0c11
@@ -98,7 +98,7 @@ function namesKey(message: string, key: string): boolean {
   return last === 'name' && /plugin "/.test(message)
 }
 
-describe('reliability: dsh-prompt check on a fuzzed corpus of broken deployments', function () {
+describe('dsh-prompt check on a fuzzed corpus of broken deployments (soak)', function () {
   this.timeout(SOAK ? 0 : 90_000)
   let folder = ''
   const generated = brokenCorpus(SEED, ROUNDS, './greeter.mjs')

@@ -1,8 +1,8 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
 import { SOAK } from 'dsh-testing'
-import { activate, expectModel } from './reliability-runner.js'
-import { worlds, type World } from './reliability-world.js'
+import { activate, expectModel } from './determinism-runner.js'
+import { worlds, type World } from './determinism-world.js'
 import { bootApp, pluginContext } from 'dsh-testing'
 
 const RUNS = SOAK ? 3_000 : 150
@@ -14,7 +14,7 @@ const scenario = worlds.chain((world) => {
   return fc.tuple(fc.constant(world), permutation, permutation, permutation)
 })
 
-describe('reliability: determinism across activation and disposal orders', function () {
+describe('dsh-tools: determinism across activation and disposal orders (soak)', function () {
   this.timeout(SOAK ? 0 : 60_000)
 
   it(`two activation orders give byte-identical assemblies, prompts, snapshots and tools in every view, equal to the model (${RUNS} worlds)`, async () => {

@@ -4,14 +4,14 @@ import {
   interpolate, PromptError, renderAssembly, renderContextSnapshot, renderPrompt, type AssembledContext, type AssembledSection,
 } from 'dsh-system-prompt'
 import { SOAK } from 'dsh-testing'
-import { outcomeOf, referenceInterpolate, referencePrompt, referenceSnapshot } from './reliability-reference.js'
+import { outcomeOf, referenceInterpolate, referencePrompt, referenceSnapshot } from './render-reference.js'
 
 // Normal runs stay well inside the suite's budget; `DSH_SOAK=1` runs the long counts (1,000,000 texts).
 const RUNS = SOAK ? 1_000_000 : 20_000
 const PROMPT_RUNS = SOAK ? 200_000 : 1_000
 
 const NAMES = ['a', 'b', 'model', 'x_1', 'z9', 'constructor', 'prototype'] as const
-// The alphabet of the issue: braces, letters, digits, `_`, space, newline (plus the raw markers' `#` and `/`).
+// The alphabet docs/guarantees.md states the guarantee for: braces, letters, digits, `_`, space, newline (plus the raw markers' `#` and `/`).
 const CHAR = fc.constantFrom('{', '}', 'a', 'b', 'm', 'Z', 'x', '0', '9', '_', ' ', '\n')
 const TOKEN = fc.oneof(
   { weight: 5, arbitrary: CHAR },
@@ -41,7 +41,7 @@ const DOCUMENTED = [
   /^unterminated \{\{#raw\}\} block in (section|context) ".*" \(close it with \{\{\/raw\}\}\)$/s,
 ]
 
-describe('reliability: the renderer against a reference model (SPEC §9)', function () {
+describe('dsh-system-prompt: rendering agrees with a reference model of SPEC §9 (soak)', function () {
   if (SOAK) this.timeout(0)
 
   it(`interpolate() gives the reference's text, or its error type and message, for ${RUNS} random texts and tables`, () => {

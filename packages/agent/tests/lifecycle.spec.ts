@@ -6,15 +6,15 @@ import type { Context } from 'cordis'
 import { createScope } from 'dsh-scope'
 import { renderPrompt, type PromptAssembly } from 'dsh-system-prompt'
 import { SOAK } from 'dsh-testing'
-import { bookkeeping, cycle, workbench, type Workbench } from './reliability-leak-probe.js'
+import { bookkeeping, cycle, workbench, type Workbench } from './lifecycle-leak-probe.js'
 import { rejection, tick } from 'dsh-testing'
 
 const CYCLES = SOAK ? 100_000 : 10_000
-const PROBE = fileURLToPath(new URL('./reliability-leak-probe.ts', import.meta.url))
+const PROBE = fileURLToPath(new URL('./lifecycle-leak-probe.ts', import.meta.url))
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const MB = 1024 * 1024
 
-describe('reliability: lifecycle and leaks', function () {
+describe('dsh-agent: lifecycle: many cycles leak nothing, and assemblies in flight survive disposal and registration (soak)', function () {
   this.timeout(SOAK ? 0 : 120_000)
   let bench: Workbench
   let baseline: ReturnType<typeof bookkeeping>

@@ -6,7 +6,7 @@ import fc from 'fast-check'
 import { DeploymentError, loadDeployment, type Problem } from 'dsh-loader'
 import { displayPath, firstInvalidUtf8 } from '../src/source.js'
 import { SOAK } from 'dsh-testing'
-import { brokenCorpus, type BrokenCase } from './reliability-corpus.js'
+import { brokenCorpus, type BrokenCase } from './fuzz-corpus.js'
 import { bootApp, rejection } from 'dsh-testing'
 import { fixture } from './helpers.js'
 
@@ -16,7 +16,7 @@ const ROUNDS = SOAK ? 40 : 4
 // file) a line, and no key.
 const KEYLESS = [/^YAML syntax error: /, /^the deployment file is not valid UTF-8: /, /^the deployment is empty /, /^the top level must be a mapping/, /^missing top-level key "plugins"/]
 
-describe('reliability: a fuzzed corpus of broken deployments', function () {
+describe('dsh-loader: problems reported for a fuzzed corpus of broken deployments (soak)', function () {
   this.timeout(SOAK ? 0 : 120_000)
   const folder = mkdtempSync(join(tmpdir(), 'dsh-fuzz-'))
   const corpus = brokenCorpus(SEED, ROUNDS, fixture('plugins/greeter.ts'))
@@ -85,7 +85,7 @@ describe('reliability: a fuzzed corpus of broken deployments', function () {
   })
 })
 
-describe('reliability: the loader\'s UTF-8 check', () => {
+describe('dsh-loader: the UTF-8 check of deployment files (soak)', () => {
   it('finds the first invalid byte exactly where a strict decoder fails, and nothing in valid text', () => {
     const strict = new TextDecoder('utf-8', { fatal: true })
     fc.assert(fc.property(fc.uint8Array({ maxLength: 24 }), fc.string({ unit: 'binary', maxLength: 8 }), (noise, valid) => {

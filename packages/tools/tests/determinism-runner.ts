@@ -7,8 +7,8 @@ import type { Context, Fiber } from 'cordis'
 import { createScope, type ScopeHandle } from 'dsh-scope'
 import { renderContextSnapshot, renderPrompt, type PromptAssembly } from 'dsh-system-prompt'
 import { bootApp } from 'dsh-testing'
-import { outcomeOf, type Outcome } from '../../system-prompt/tests/reliability-reference.js'
-import { LAYERS, model, PARENT, type Layer, type PluginSpec, type World } from './reliability-world.js'
+import { outcomeOf, type Outcome } from '../../system-prompt/tests/render-reference.js'
+import { LAYERS, model, PARENT, type Layer, type PluginSpec, type World } from './determinism-world.js'
 
 type ScopeLayer = Exclude<Layer, 'global'>
 
