@@ -14,7 +14,7 @@ import { readFile } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import OpenAI from 'openai'
-import { bootDeployment, type Agent, type RecordedMessage } from 'dsh-agent'
+import { bootDeployment, type Agent } from 'dsh-agent'
 import { startMockServer } from './mock-server.js'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
@@ -47,11 +47,10 @@ async function runTool(call: OpenAI.Chat.ChatCompletionMessageToolCall): Promise
 async function turn(client: OpenAI, agent: Agent, input: string): Promise<{ answer: string; requests: number }> {
   let request = await agent.step(input)
   for (let requests = 1; requests <= 4; requests++) {
-    // dsh-agent's ChatRequest is not yet assignable to the SDK's type (one ChatMessage interface with a role
-    // union instead of a discriminated union; issue 10 part 4): cast until SDK-compatible types land.
-    const completion = await client.chat.completions.create(request as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming)
+    // dsh-agent's request is the SDK's request type, and its reply goes back into the record as the SDK types it.
+    const completion = await client.chat.completions.create(request)
     const message = completion.choices[0].message
-    agent.record(message as RecordedMessage)
+    agent.record(message)
     if (!message.tool_calls?.length) return { answer: message.content ?? '', requests }
     for (const call of message.tool_calls) agent.record({ role: 'tool', tool_call_id: call.id, content: await runTool(call) })
     request = await agent.step()

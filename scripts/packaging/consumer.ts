@@ -5,6 +5,7 @@
 // nothing from `cordis` itself: under nodenext, cordis 4.0.0-rc.10's declarations export nothing (their
 // relative re-exports have no file extension), so that part is `consumer-cordis.ts`, checked with
 // `--moduleResolution bundler`.
+import OpenAI from 'openai'
 import { bootDeployment, type Agent, type BootedDeployment, type ChatRequest, type RecordedMessage } from 'dsh-agent'
 import { DeploymentError, type Problem } from 'dsh-loader'
 import { main as cli } from 'dsh-prompt'
@@ -29,6 +30,10 @@ export async function harness(file: string): Promise<string> {
   const request: ChatRequest = await agent.step('hi')
   const reply: RecordedMessage = { role: 'assistant', content: 'hello' }
   agent.record(reply)
+  // The request is the official SDK's type, and the SDK's reply type goes back into the record, no cast.
+  const body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = await agent.step('and now?')
+  const completion = await new OpenAI({ apiKey: 'unused', baseURL: 'http://127.0.0.1:9/v1' }).chat.completions.create(body)
+  agent.record(completion.choices[0].message)
   const persona: string | undefined = booted.services.systemPrompt.config.persona
   // @ts-expect-error the persona is a string, not a number
   const wrong: number = booted.services.systemPrompt.config.persona

@@ -4,7 +4,8 @@ import { renderAssembly, type PromptAssembly, type RenderedPrompt, type SystemPr
 import { deepFreeze } from 'dsh-system-prompt/internal'
 import { agentDisposed, invalidInput, invalidRecord } from './errors.js'
 import {
-  buildMessages, entry, stepEntries, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type ToolCall,
+  buildMessages, entry, stepEntries, type AssistantMessage, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type ToolCall,
+  type ToolMessage,
 } from './conversation.js'
 
 declare module 'dsh-system-prompt' {
@@ -27,9 +28,13 @@ export interface ChatRequest {
   tools?: RequestTool[]
 }
 
-/** What the model sent back, or a tool result, as given to `agent.record()`. */
+/**
+ * What the model sent back, or a tool result, as given to `agent.record()`. The assistant form accepts
+ * the OpenAI SDK's `completion.choices[0].message` as it is typed (its other fields, such as `refusal`
+ * or `annotations`, are not recorded).
+ */
 export type RecordedMessage =
-  | { role: 'assistant'; content?: string | null; tool_calls?: ToolCall[] }
+  | { role: 'assistant'; content?: string | null; tool_calls?: readonly ToolCall[] }
   | { role: 'tool'; tool_call_id: string; content: string; name?: string }
 
 /** Options of one step. */
@@ -184,14 +189,15 @@ export class Agent {
       if (content !== null && typeof content !== 'string') throw invalidRecord(this.id, 'assistant content must be a string or null')
       if (tool_calls !== undefined && !Array.isArray(tool_calls)) throw invalidRecord(this.id, 'tool_calls must be an array')
       if (content === null && !tool_calls?.length) throw invalidRecord(this.id, 'an assistant message needs content or tool_calls')
-      const extra = tool_calls?.length ? { tool_calls: deepFreeze(structuredClone(tool_calls)) } : {}
-      this.record_.push(entry('assistant', content, 'assistant', extra))
+      const reply: AssistantMessage = { role: 'assistant', content }
+      if (tool_calls?.length) reply.tool_calls = deepFreeze(structuredClone(tool_calls)) as ToolCall[]
+      this.record_.push(entry(reply, 'assistant'))
     } else if (message.role === 'tool') {
       if (typeof message.tool_call_id !== 'string' || !message.tool_call_id) throw invalidRecord(this.id, 'a tool message needs a tool_call_id')
       if (typeof message.content !== 'string') throw invalidRecord(this.id, 'tool content must be a string')
-      const extra: Partial<ChatMessage> = { tool_call_id: message.tool_call_id }
-      if (message.name !== undefined) extra.name = message.name
-      this.record_.push(entry('tool', message.content, 'tool', extra))
+      const result: ToolMessage = { role: 'tool', content: message.content, tool_call_id: message.tool_call_id }
+      if (message.name !== undefined) result.name = message.name
+      this.record_.push(entry(result, 'tool'))
     } else {
       throw invalidRecord(this.id, `role must be "assistant" or "tool" (user input goes through step(input)), received ${JSON.stringify((message as { role?: unknown }).role)}`)
     }

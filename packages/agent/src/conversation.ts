@@ -11,26 +11,58 @@ import { RUNTIME_CONTEXT_NONE } from 'dsh-system-prompt'
 /** Where a conversation entry came from. */
 export type EntrySource = 'system-prompt' | 'runtime-context' | 'user' | 'assistant' | 'tool'
 
-/** A tool call the model made (OpenAI-compatible). */
-export interface ToolCall {
+/** A function tool call the model made (OpenAI-compatible). */
+export interface FunctionToolCall {
   id: string
   type: 'function'
   function: { name: string; arguments: string }
 }
 
-/** A chat-completions message as sent. */
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant' | 'tool'
+/** A custom (free-form input) tool call, as the OpenAI SDK types one; recorded and sent back as it came. */
+export interface CustomToolCall {
+  id: string
+  type: 'custom'
+  custom: { name: string; input: string }
+}
+
+/** A tool call the model made. */
+export type ToolCall = FunctionToolCall | CustomToolCall
+
+/** The system prompt (or a version of it appended later), as sent. */
+export interface SystemMessage {
+  role: 'system'
+  content: string
+}
+
+/** User input or a runtime-context snapshot, as sent. */
+export interface UserMessage {
+  role: 'user'
+  content: string
+}
+
+/** The model's reply: text, tool calls, or both. */
+export interface AssistantMessage {
+  role: 'assistant'
   content: string | null
   tool_calls?: ToolCall[]
-  tool_call_id?: string
+}
+
+/** A tool result for the call `tool_call_id`. */
+export interface ToolMessage {
+  role: 'tool'
+  content: string
+  tool_call_id: string
   name?: string
 }
 
+/**
+ * A chat-completions message as sent: a union told apart by `role`, so a request is assignable to the
+ * official SDK's request type (`ChatCompletionCreateParamsNonStreaming` of `openai`) without a cast.
+ */
+export type ChatMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage
+
 /** One entry of the append-only record: the message plus where it came from. Frozen. */
-export interface ConversationEntry extends ChatMessage {
-  readonly source: EntrySource
-}
+export type ConversationEntry = ChatMessage & { readonly source: EntrySource }
 
 /** How a changed system prompt enters the requests. */
 export type PromptChangePolicy = 'append' | 'replace'
@@ -46,14 +78,14 @@ export function stepEntries(
   const added: ConversationEntry[] = []
   const lastSystem = lastOf(previous, 'system-prompt')
   if (lastSystem === undefined ? system !== '' : lastSystem.content !== system) {
-    added.push(entry('system', system, 'system-prompt'))
+    added.push(entry({ role: 'system', content: system }, 'system-prompt'))
   }
-  if (input !== undefined) added.push(entry('user', input, 'user'))
+  if (input !== undefined) added.push(entry({ role: 'user', content: input }, 'user'))
   const lastSnapshot = lastOf(previous, 'runtime-context')?.content
   if (snapshot) {
-    if (snapshot !== lastSnapshot) added.push(entry('user', snapshot, 'runtime-context'))
+    if (snapshot !== lastSnapshot) added.push(entry({ role: 'user', content: snapshot }, 'runtime-context'))
   } else if (lastSnapshot !== undefined && lastSnapshot !== RUNTIME_CONTEXT_NONE) {
-    added.push(entry('user', RUNTIME_CONTEXT_NONE, 'runtime-context'))
+    added.push(entry({ role: 'user', content: RUNTIME_CONTEXT_NONE }, 'runtime-context'))
   }
   return added
 }
@@ -84,8 +116,8 @@ export function buildMessages(record: readonly ConversationEntry[], policy: Prom
 }
 
 /** A frozen conversation entry. */
-export function entry(role: ChatMessage['role'], content: string | null, source: EntrySource, extra: Partial<ChatMessage> = {}): ConversationEntry {
-  return Object.freeze({ role, content, ...extra, source }) as ConversationEntry
+export function entry<M extends ChatMessage>(message: M, source: EntrySource): ConversationEntry {
+  return Object.freeze({ ...message, source }) as unknown as ConversationEntry
 }
 
 const wires = new WeakMap<ConversationEntry, ChatMessage>()

@@ -11,7 +11,10 @@ export type { CreateAgentOptions, PresetHandle } from './agents.js'
 export { Agent, toRequestTool } from './agent.js'
 export type { AgentOptions, ChatRequest, RequestTool, RecordedMessage, StepOptions, StepResult, AgentInit } from './agent.js'
 export { buildMessages, stepEntries } from './conversation.js'
-export type { ChatMessage, ConversationEntry, EntrySource, PromptChangePolicy, ToolCall } from './conversation.js'
+export type {
+  AssistantMessage, ChatMessage, ConversationEntry, CustomToolCall, EntrySource, FunctionToolCall, PromptChangePolicy, SystemMessage, ToolCall,
+  ToolMessage, UserMessage,
+} from './conversation.js'
 export { bootDeployment } from './boot.js'
 export type { BootedDeployment, BootOptions, DeploymentServices } from './boot.js'
 export { AgentsSection, AgentRow } from './agents-section.js'

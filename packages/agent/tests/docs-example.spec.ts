@@ -23,7 +23,7 @@ const RESULT = { role: 'tool', content: 'export function total(items) { return s
 
 /** The page's stand-in for a token stream: role names and texts in order. */
 const text = (messages: readonly ChatMessage[]) =>
-  messages.map((m) => `<${m.role}>${m.content ?? ''}${m.tool_calls ? JSON.stringify(m.tool_calls) : ''}`).join('')
+  messages.map((m) => `<${m.role}>${m.content ?? ''}${m.role === 'assistant' && m.tool_calls ? JSON.stringify(m.tool_calls) : ''}`).join('')
 const sharedPrefix = (x: string, y: string) => { let i = 0; while (i < x.length && i < y.length && x[i] === y[i]) i++; return i }
 
 async function runExample(): Promise<Record<'append' | 'replace', ChatRequest[]>> {

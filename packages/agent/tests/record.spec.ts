@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
-import type { Agent, RecordedMessage, ToolCall } from 'dsh-agent'
+import type { Agent, FunctionToolCall, RecordedMessage, ToolCall } from 'dsh-agent'
 import { rejection, thrown, tool } from 'dsh-testing'
 import { briefAgent } from './helpers.js'
 
@@ -38,10 +38,11 @@ describe('dsh-agent: record() and the request shape', () => {
   })
 
   it('keeps its own frozen copy of the tool calls', () => {
-    const calls: ToolCall[] = [{ id: 'c', type: 'function', function: { name: 'read', arguments: '{}' } }]
+    const calls: FunctionToolCall[] = [{ id: 'c', type: 'function', function: { name: 'read', arguments: '{}' } }]
     agent.record({ role: 'assistant', content: null, tool_calls: calls })
     calls[0].function.arguments = '{"changed":true}'
-    const recorded = agent.conversation[0].tool_calls!
+    const reply = agent.conversation[0]
+    const recorded = (reply.role === 'assistant' ? reply.tool_calls : undefined) as FunctionToolCall[]
     expect(recorded[0].function.arguments).to.equal('{}')
     expect(Object.isFrozen(recorded[0].function)).to.equal(true)
   })

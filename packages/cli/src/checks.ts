@@ -80,7 +80,9 @@ export function variableFindings(booted: Booted, assembly: PromptAssembly): RawF
 
 /** First-party sections (names in `SECTION_PLACEMENTS`) next to each other with orders less than ten apart. */
 export function placementFindings(booted: Booted, assembly: PromptAssembly): RawFinding[] {
-  const firstParty = assembly.sections.filter((section) => Object.hasOwn(SECTION_PLACEMENTS, section.name))
+  // Sections a listener added without an order have no placement to compare.
+  const firstParty = assembly.sections.filter((section): section is AssembledSection & { order: number } =>
+    Object.hasOwn(SECTION_PLACEMENTS, section.name) && section.order !== undefined)
   const findings: RawFinding[] = []
   for (let i = 1; i < firstParty.length; i++) {
     const [a, b] = [firstParty[i - 1], firstParty[i]]

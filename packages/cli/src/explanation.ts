@@ -16,8 +16,11 @@ import { snapshotAbsence, toolOrigins, type PromptView } from './view.js'
 export interface ExplainedText {
   /** 1-based position in the rendered prompt (or snapshot). */
   position: number
-  /** The `order` number; `last` for a section in band `last` (the persona suffix: rendered after all others). */
-  order: number | 'last'
+  /**
+   * The `order` number; `last` for a section in band `last` (the persona suffix: rendered after all
+   * others); `null` for one a listener added without an order.
+   */
+  order: number | 'last' | null
   name: string
   owner: string
   layer: string
@@ -98,7 +101,7 @@ export function explain(booted: Booted, view: PromptView, tokenizer: Tokenizer):
   const texts = (rendered: readonly RenderedPart[], inspected: readonly InspectedText[]): ExplainedText[] =>
     rendered.map(({ name, text, entry }, index) => ({
       position: index + 1,
-      order: 'band' in entry && entry.band === 'last' ? 'last' : entry.order,
+      order: 'band' in entry && entry.band === 'last' ? 'last' : entry.order ?? null,
       name,
       owner: entry.owner === undefined ? LISTENER_OWNER : owners.plugin(entry.owner),
       layer: owners.layer(entry.scope),

@@ -110,6 +110,7 @@ export class ScopedRegistry<E extends RegistryEntry> {
   /** Every filed entry, by layer; read it for views (`memo(scopeChain(ctx, scope), ...)`) and lookups. */
   readonly layers = new ScopedLayers<E>()
   private ids = 0
+  private readonly prefixes = new Map<string, string>()
   /** The one teardown every plain registration shares (a registration costs one closure, its disposer). */
   private readonly unregister = (entry: E): void => { this.remove(entry) }
   private readonly unregisterAttached = (attached: Attached<E>): void => {
@@ -169,9 +170,11 @@ export class ScopedRegistry<E extends RegistryEntry> {
    * and a name never meets an id. The same key in two layers is shadowing, not a duplicate.
    */
   keyOf(entry: Pick<RegistryEntry, 'kind' | 'name' | 'id'>): string {
-    // The kind's length first, so no kind, name or id can run into another.
-    const kind = `${entry.kind.length}:${entry.kind}`
-    return entry.name !== undefined ? `${kind}:${entry.name}` : `${kind}#${entry.id}`
+    // Each kind gets a short numbered prefix, so no kind, name or id can run into another and keys stay
+    // as short as the names they hold.
+    let prefix = this.prefixes.get(entry.kind)
+    if (prefix === undefined) this.prefixes.set(entry.kind, prefix = `${this.prefixes.size}`)
+    return entry.name !== undefined ? prefix + ':' + entry.name : prefix + '#' + entry.id
   }
 
   /** Reports a change; a throwing `onChange` is logged as the caller's warning, and the change stands. */

@@ -8,7 +8,7 @@ import {
   listenerFailed, listenerNextTwice, malformedAssembly, multipleComplete, providerFailed, providerReturned,
   PromptError, duplicateToolName, reservedToolName, toolOrderUnregistered, type CodedError,
 } from './errors.js'
-import { assemblyProblem } from './assembly-shape.js'
+import { assemblyProblem, knownUnique } from './assembly-shape.js'
 import { deepFreeze } from './freeze.js'
 import type { ResolvedView, TextEntry } from './registry.js'
 import { compareCodeUnits, orderTools, TOOL_ORDER_REST, unregisteredTools } from './tool-order.js'
@@ -55,8 +55,10 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
   const complete = view.complete.length ? sections.find((s) => s.complete) : undefined
 
   signal?.throwIfAborted()
-  let assembly: PromptAssembly = { sections, contexts, tools: check.tools.slice(), variables }
+  let assembly: PromptAssembly = { sections, contexts, tools: check.tools.map(copyTool), variables }
   if (input.listeners.length) {
+    // Built from one resolved view, so its names are unique: the waterfall's checks start from that.
+    knownUnique(assembly)
     const pristine = complete && { ...complete }
     assembly = await abortable(runWaterfall(input.listeners, assembly, context), signal)
     signal?.throwIfAborted()
@@ -66,7 +68,7 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
   } else if (complete) {
     assembly.sections = [complete]
   }
-  notes.set(assembly, { hiddenWithTool, tools: check })
+  Object.defineProperty(assembly, kNotes, { value: { hiddenWithTool, tools: check } satisfies AssemblyNotes })
   return assembly
 }
 
@@ -85,12 +87,17 @@ export interface HiddenSection {
   readonly tool: string
 }
 
-const notes = new WeakMap<PromptAssembly, AssemblyNotes>()
+/**
+ * Where an assembly keeps its notes: a non-enumerable property of its own, so copies, JSON and deep
+ * comparisons never see it. Not a WeakMap keyed by assemblies: V8 never shrinks a WeakMap's table for
+ * entries the collector clears, and a harness makes assemblies by the hundred thousand.
+ */
+const kNotes = Symbol('dsh.assemblyNotes')
 const NONE_HIDDEN: readonly HiddenSection[] = Object.freeze([])
 
 /** The notes of an assembly `assemble()` returned (`undefined` for any other object). */
 export function assemblyNotes(assembly: PromptAssembly): AssemblyNotes | undefined {
-  return notes.get(assembly)
+  return (assembly as unknown as Record<symbol, AssemblyNotes | undefined>)[kNotes]
 }
 
 /**
@@ -333,15 +340,35 @@ function isAbort(error: unknown): boolean {
 }
 
 /**
- * A listener's result, copied one level down (new arrays, section/context objects and variable
- * record) so a listener that keeps a reference cannot change it later; tool schemas are frozen instead.
+ * A listener's result, copied one level down (new arrays, section/context/tool objects and variable
+ * record) so a listener that keeps a reference cannot change it later; what a tool holds below its top
+ * level (its `parameters`) is frozen instead, which costs a lookup when it already is.
  */
 function detach(assembly: PromptAssembly): PromptAssembly {
   return {
     ...assembly,
     sections: assembly.sections.map((s) => ({ ...s })),
     contexts: assembly.contexts.map((c) => ({ ...c })),
-    tools: assembly.tools.map((t) => deepFreeze(t)),
+    tools: assembly.tools.map(detachTool),
     variables: { ...assembly.variables },
   }
+}
+
+/**
+ * A tool schema as an assembly hands it out: a shallow copy of the registered, deeply frozen schema, so
+ * a listener may reassign its top-level fields (`description += ' (beta)'`, as plugins written for the
+ * published package do) while the registry and later assemblies keep theirs. `parameters` stay frozen
+ * and shared: copying them per assembly is what made the published implementation slow.
+ */
+function copyTool(tool: ToolSchema): ToolSchema {
+  return { ...tool }
+}
+
+function detachTool(tool: ToolSchema): ToolSchema {
+  const copy = { ...tool }
+  for (const key in copy) {
+    const value = copy[key]
+    if (typeof value === 'object' && value !== null) deepFreeze(value)
+  }
+  return copy
 }

@@ -4,13 +4,27 @@ import { TOOL_ORDER_REST, toolOrderProblem } from './tool-order.js'
 /** The identity line registered as `harness:identity` unless turned off. */
 export const DEFAULT_IDENTITY = 'You are an AI agent powered by the DeepSeek Harness SDK.'
 
-/** Configuration of the `systemPrompt` service (`dsh-system-prompt`). */
+/**
+ * Configuration of the `systemPrompt` service (`dsh-system-prompt`), as a deployment or a harness writes
+ * it: every key optional (`const config: Config = { persona: 'x' }`); the service applies the defaults.
+ */
 export interface Config {
-  includeHarnessIdentity: boolean
-  identity: string
-  persona: string
-  personaSuffix: string
-  includeRuntimeContext: boolean
+  /** Register the harness identity line as `harness:identity` (default `true`). */
+  includeHarnessIdentity?: boolean
+  /** The identity line's text (default {@link DEFAULT_IDENTITY}). */
+  identity?: string
+  /** The persona prefix, a strict template (default `''`). */
+  persona?: string
+  /** The persona suffix, a strict template rendered last (default `''`). */
+  personaSuffix?: string
+  /** `false` turns the runtime context off for the deployment (default `true`). */
+  includeRuntimeContext?: boolean
+  /** Explicit tool order with exactly one `<unlisted-tools>` rest entry (default: name order). */
+  toolOrder?: string[]
+}
+
+/** The configuration with every default applied: what `systemPrompt.config` holds. */
+export interface ResolvedConfig extends Required<Omit<Config, 'toolOrder'>> {
   toolOrder?: string[]
 }
 
@@ -21,7 +35,7 @@ const toolOrder = z.transform(z.array(z.string()), (value: string[]) => {
 })
 
 /** The schemastery schema of {@link Config}; every key is described for config UIs. */
-export const Config: z<Partial<Config>, Config> = z.object({
+export const Config: z<Config, ResolvedConfig> = z.object({
   includeHarnessIdentity: z.boolean().default(true)
     .description('Register the harness identity line as section `harness:identity` (order -1000).'),
   identity: z.string().default(DEFAULT_IDENTITY)

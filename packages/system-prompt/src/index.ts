@@ -7,7 +7,7 @@
 import { SystemPrompt } from './system-prompt.js'
 
 export { SystemPrompt, ASSEMBLE_EVENT, DEPLOYMENT_LOADED } from './system-prompt.js'
-export { Config, DEFAULT_IDENTITY } from './config.js'
+export { Config, DEFAULT_IDENTITY, type ResolvedConfig } from './config.js'
 export {
   PERSONA_SECTION, PERSONA_ORDER, PERSONA_SUFFIX_SECTION, PERSONA_SUFFIX_ORDER, IDENTITY_SECTION,
   SECTION_PLACEMENTS, CONTEXT_PLACEMENTS, SECTION_PLACEMENT_ALIASES, CONTEXT_PLACEMENT_ALIASES,

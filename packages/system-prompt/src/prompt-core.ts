@@ -7,7 +7,7 @@
 import type { Context } from 'cordis'
 import { listenersFor, scopeChain, scopedListenerStats, type ScopeKey, type WarningLogger } from 'dsh-scope'
 import { checkTools, runAssembly, type ToolCheck } from './assemble.js'
-import type { Config } from './config.js'
+import type { ResolvedConfig } from './config.js'
 import {
   changeListenerFailed, duplicateGlobal, duplicateScoped, invalidBand, invalidName, invalidProvider, invalidSectionTool, invalidText,
   invalidVariableName, isVariableName, nonFiniteOrder, type TextKind,
@@ -37,7 +37,7 @@ export class PromptCore {
    * `emit` reports a change (`system-prompt/change`); a change report is news, not a veto: when it
    * throws, `logger` gets the catalogue's warning and the registration (or disposal) stands.
    */
-  constructor(readonly config: Config, emit: (event: PromptChangeEvent) => void, logger: WarningLogger) {
+  constructor(readonly config: ResolvedConfig, emit: (event: PromptChangeEvent) => void, logger: WarningLogger) {
     this.registry = new PromptRegistry({
       onDuplicate: (entry, scoped) => (scoped ? duplicateScoped : duplicateGlobal)(entry.kind as TextKind | 'variable', entry.name),
       onChange: ({ action, entry }) => emit(changeEvent(entry, action)),

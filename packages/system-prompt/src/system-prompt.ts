@@ -1,6 +1,6 @@
 import { Context, Service } from 'cordis'
 import { defineScopedEvent, markNoShadow, type ScopeKey } from 'dsh-scope'
-import { Config } from './config.js'
+import { Config, type ResolvedConfig } from './config.js'
 import { ASSEMBLE_EVENT, DEPLOYMENT_LOADED, PromptCore } from './prompt-core.js'
 import type { ToolCheck } from './assemble.js'
 import type { Inspection } from './registry.js'
@@ -37,14 +37,22 @@ export class SystemPrompt extends Service {
   /** @internal The state and logic, on plain objects (see prompt-core.ts); symbol-keyed, so reading it is cheap. */
   readonly [kCore]: PromptCore
 
-  constructor(ctx: Context, readonly config: Config) {
+  /** The configuration with every default applied. */
+  readonly config: ResolvedConfig
+
+  /**
+   * Loaded as a plugin (`ctx.plugin(SystemPrompt, config)`) Cordis validates `config` first; constructed
+   * directly (`new SystemPrompt(ctx, {})`) the same schema applies the defaults and refuses what it refuses.
+   */
+  constructor(ctx: Context, config: Config = {}) {
     super(ctx, 'systemPrompt')
+    const resolved = this.config = Config(config)
     markNoShadow(this)
     const events = ctx.root.events
     const logger = ctx.logger('dsh-system-prompt')
     // A change notification is news, not a veto: the core logs a listener that throws, and the
     // registration (or disposal) it was told about stands.
-    this[kCore] = new PromptCore(config, (event: PromptChangeEvent) => events.emit('system-prompt/change', event), logger)
+    this[kCore] = new PromptCore(resolved, (event: PromptChangeEvent) => events.emit('system-prompt/change', event), logger)
     defineScopedEvent(ctx, ASSEMBLE_EVENT)
     // SPEC §7: the assembly-time tool check also runs once the deployment has loaded, as a warning.
     ctx.on(DEPLOYMENT_LOADED, () => {
@@ -56,11 +64,11 @@ export class SystemPrompt extends Service {
       }
       if (problem) logger.warn('%s', problem.message)
     })
-    if (config.includeHarnessIdentity) {
-      this[kCore].section(ctx, { name: IDENTITY_SECTION, order: SECTION_PLACEMENTS[IDENTITY_SECTION], text: config.identity, interpolate: false })
+    if (resolved.includeHarnessIdentity) {
+      this[kCore].section(ctx, { name: IDENTITY_SECTION, order: SECTION_PLACEMENTS[IDENTITY_SECTION], text: resolved.identity, interpolate: false })
     }
-    this[kCore].section(ctx, { name: PERSONA_SECTION, order: PERSONA_ORDER, text: config.persona })
-    this[kCore].section(ctx, { name: PERSONA_SUFFIX_SECTION, order: PERSONA_SUFFIX_ORDER, text: config.personaSuffix })
+    this[kCore].section(ctx, { name: PERSONA_SECTION, order: PERSONA_ORDER, text: resolved.persona })
+    this[kCore].section(ctx, { name: PERSONA_SUFFIX_SECTION, order: PERSONA_SUFFIX_ORDER, text: resolved.personaSuffix })
   }
 
   /** Registers a system-prompt section in the calling context's layer. Returns its disposer. */

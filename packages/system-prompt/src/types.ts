@@ -51,10 +51,14 @@ export interface PromptContext {
   interpolate?: boolean
 }
 
-/** A section as it stands in an assembly: text resolved but not yet interpolated. */
+/**
+ * A section as it stands in an assembly: text resolved but not yet interpolated. `order` is what the
+ * registration said; a listener may add a section without one (`{ name, text }`, as plugins written for
+ * the published package do): it keeps the position the listener gave it. When present it is finite.
+ */
 export interface AssembledSection {
   name: string
-  order: number
+  order?: number
   text: string
   complete?: boolean
   interpolate?: boolean
@@ -66,17 +70,20 @@ export interface AssembledSection {
   scope?: ScopeKey
 }
 
-/** A runtime context as it stands in an assembly. */
+/** A runtime context as it stands in an assembly (`order` optional, as for sections). */
 export interface AssembledContext {
   name: string
-  order: number
+  order?: number
   text: string
   interpolate?: boolean
   owner?: string
   scope?: ScopeKey
 }
 
-/** A tool schema offered to the model. Schemas in an assembly are deeply frozen. */
+/**
+ * A tool schema offered to the model. In an assembly each schema is a fresh shallow copy (its top-level
+ * fields may be reassigned by a listener); what it holds (`parameters`) is deeply frozen and shared.
+ */
 export interface ToolSchema {
   name: string
   description?: string

@@ -77,13 +77,15 @@ describe('dsh-system-prompt: detached assemblies', () => {
     }, { scope: agent.key })
   })
 
-  it('hands out tool schemas deeply frozen: a write throws TypeError', async () => {
+  it('hands out tool schemas as per-assembly copies whose parameters are deeply frozen and shared (SPEC §5)', async () => {
     const [read] = (await app.systemPrompt.assemble()).tools
     const parameters = read.parameters as { properties: { path: { type: string } }; required: string[] }
-    expect(thrown(() => { read.description = 'hacked' })).to.be.instanceOf(TypeError)
     expect(thrown(() => { parameters.properties.path.type = 'number' })).to.be.instanceOf(TypeError)
     expect(thrown(() => { parameters.required.push('more') })).to.be.instanceOf(TypeError)
-    expect(thrown(() => { (read as Record<string, unknown>).added = true })).to.be.instanceOf(TypeError)
+    read.description = 'rewritten'
+    ;(read as Record<string, unknown>).added = true
+    const [again] = (await app.systemPrompt.assemble()).tools
+    expect([again.description, 'added' in again, again.parameters === read.parameters]).to.deep.equal(['Read a file.', false, true])
   })
 
   it('leaves the provider\'s result intact after attempted writes', async () => {

@@ -49,7 +49,7 @@ function printExplanation(output: Output, x: Explanation): void {
   }
   const style = { header: c.dim }
   const textRows = (list: readonly ExplainedText[]) => list.map((t) => [
-    String(t.position), String(t.order), t.name + (t.dynamic ? ' *' : ''), t.owner, t.layer, formatCount(t.bytes), formatCount(t.tokens), t.shadows.join('; '),
+    String(t.position), t.order === null ? '-' : String(t.order), t.name + (t.dynamic ? ' *' : ''), t.owner, t.layer, formatCount(t.bytes), formatCount(t.tokens), t.shadows.join('; '),
   ])
   const names = (list: readonly DroppedText[]) => list.map((d) => `${d.name} (${d.owner}, ${d.layer})`).join(', ')
   // One line per reason; the "empty" line always shows, the others only when they have entries.

@@ -1,0 +1,55 @@
+import { expect } from 'chai'
+import { Context } from 'cordis'
+import SystemPrompt, { renderAssembly, type Config } from 'dsh-system-prompt'
+import { bootApp, rejection } from 'dsh-testing'
+import { BARE } from './helpers.js'
+import * as auditListener from './fixtures/published/audit-listener.js'
+import * as badOrderListener from './fixtures/published/bad-order-listener.js'
+import * as betaTools from './fixtures/published/beta-tools.js'
+import * as placementNames from './fixtures/published/placement-names.js'
+
+// Plugins written for the published dsh-system-prompt must run unchanged (SPEC §5 and §8); each is a
+// plugin module of its own under fixtures/published, loaded like any plugin.
+describe('dsh-system-prompt: plugins written for the published package run unchanged', () => {
+  let app: Context
+  beforeEach(async () => { ({ app } = await bootApp({ systemPrompt: BARE })) })
+
+  it('keeps an order-less section and context a listener appends where it put them', async () => {
+    await app.plugin(auditListener)
+    app.systemPrompt.context({ name: 'clock', order: 1, text: 'Clock.' })
+    const assembly = await app.systemPrompt.assemble()
+    expect(assembly.sections.at(-1)).to.deep.equal({ name: 'audit', text: 'Every action is audited.' })
+    const rendered = renderAssembly(assembly)
+    expect(rendered.sections.at(-1)?.name).to.equal('audit')
+    expect(rendered.snapshot.endsWith('Clock.\n\nAudit window: open.')).to.equal(true)
+  })
+
+  it('places sections by the published constant names and falls back with ?? for an unknown one', async () => {
+    await app.plugin(placementNames)
+    const assembly = await app.systemPrompt.assemble()
+    expect(assembly.sections.filter((s) => s.name.endsWith('-notes')).map((s) => [s.name, s.order])).to.deep.equal([
+      ['persona-notes', 1], ['plan-notes', 500], ['new-tool-notes', 1005], ['read-notes', 1100],
+    ])
+  })
+
+  it('lets a listener rewrite a tool description in place; the registry and the next assembly keep theirs', async () => {
+    app.systemPrompt.tools(() => ({ schemas: [{ name: 'read', description: 'Read a file.', parameters: { type: 'object' } }] }))
+    await app.plugin(betaTools)
+    // Once per assembly, never accumulated: each assembly starts from the registered schema.
+    expect((await app.systemPrompt.assemble()).tools[0].description).to.equal('Read a file. (beta)')
+    expect((await app.systemPrompt.assemble()).tools[0].description).to.equal('Read a file. (beta)')
+  })
+
+  it('still refuses a listener addition whose order is not a finite number, naming the listener\'s plugin', async () => {
+    await app.plugin(badOrderListener)
+    expect((await rejection(app.systemPrompt.assemble())).message).to.equal(
+      'system-prompt/assemble listener of plugin "bad-order-listener" returned a malformed assembly: sections[2] ("broken") order is not a finite number')
+  })
+
+  it('accepts a partial Config, and direct construction applies the defaults', () => {
+    const config: Config = { persona: 'x' }
+    const service = new SystemPrompt(new Context(), {})
+    expect(service.config).to.deep.equal({ includeHarnessIdentity: true, identity: 'You are an AI agent powered by the DeepSeek Harness SDK.', persona: '', personaSuffix: '', includeRuntimeContext: true })
+    expect(new SystemPrompt(new Context(), config).config.persona).to.equal('x')
+  })
+})
