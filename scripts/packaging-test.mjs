@@ -7,14 +7,17 @@
 //   3. compiles the embedding example (examples/harness) and a consumer file with tsc against the
 //      installed declarations (--module nodenext --strict --skipLibCheck; a second file that imports
 //      cordis itself with --moduleResolution bundler), then runs the example.
-// Run: `yarn test:pack` (part of `yarn test`). DSH_PACK_KEEP=1 keeps the temporary folder.
+// Run: `yarn test:pack`; `yarn test` runs it last (scripts/tests/adoption.spec.ts). DSH_PACK_KEEP=1 keeps
+// the temporary folder.
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
+import { basename, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const REPO = fileURLToPath(new URL('..', import.meta.url))
+/** Yarn as this run was started with (`yarn test:pack` sets npm_execpath), else the `yarn` on PATH. */
+const YARN = process.env.npm_execpath && basename(process.env.npm_execpath) === 'yarn' ? process.env.npm_execpath : 'yarn'
 const root = readJson(join(REPO, 'package.json'))
 const started = Date.now()
 
@@ -79,13 +82,13 @@ function run(command, args, options = {}) {
 const inProject = (command, args) => run(command, args, { cwd: project, env: cleanEnv() })
 
 step('build the workspace (tsc -b, esbuild)', () => {
-  run('yarn', ['build'], { cwd: REPO })
+  run(YARN, ['build'], { cwd: REPO })
 })
 
 step(`pack the ${published.length} non-private workspaces with yarn pack`, () => {
   const unpublished = workspaces.filter((w) => w.manifest.private).map((w) => w.manifest.name)
   if (JSON.stringify(unpublished) !== JSON.stringify(['dsh-testing'])) throw new Error(`private workspaces: ${unpublished.join(', ')}; only dsh-testing should be`)
-  run('yarn', ['workspaces', 'foreach', '-A', '--no-private', 'pack', '--out', join(packs, '%s.tgz')], { cwd: REPO })
+  run(YARN, ['workspaces', 'foreach', '-A', '--no-private', 'pack', '--out', join(packs, '%s.tgz')], { cwd: REPO })
   const made = readdirSync(packs).sort()
   const expected = published.map((w) => `${w.manifest.name}.tgz`).sort()
   if (JSON.stringify(made) !== JSON.stringify(expected)) throw new Error(`tarballs ${made.join(', ')}; expected ${expected.join(', ')}`)
