@@ -56,6 +56,15 @@ export function interpolate(text: string, variables: VariableTable, kind: TextKi
   return out
 }
 
+/**
+ * The variable names `text` references, in order of first use, up to its first malformed form (what
+ * rendering would look up); `[]` for a text without references.
+ */
+export function templateVariables(text: string): string[] {
+  if (!text.includes('{{')) return []
+  return [...new Set((cache.get(text) ?? compile(text)).names)]
+}
+
 function compile(text: string): Compiled {
   const literals: string[] = []
   const names: string[] = []
