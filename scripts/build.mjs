@@ -2,7 +2,7 @@
 // Dependencies stay external, so cordis and our own services exist once at run time.
 // Declarations come from `tsc -b` (see tsconfig.json at the root).
 import { build } from 'esbuild'
-import { readdirSync, existsSync, readFileSync } from 'node:fs'
+import { readdirSync, existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 
 const roots = ['packages', 'plugins']
@@ -20,6 +20,9 @@ await Promise.all(entries.map(async (dir) => {
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
   // Yarn writes a bin named like its package as a plain string.
   const bins = typeof manifest.bin === 'string' ? [manifest.bin] : Object.values(manifest.bin ?? {})
+  // Chunks of an earlier build (their names are content hashes) would otherwise be packed with the new ones.
+  const lib = join(dir, 'lib')
+  for (const name of existsSync(lib) ? readdirSync(lib) : []) if (/\.js(\.map)?$/.test(name)) rmSync(join(lib, name))
   await build({
     // The root entry, an `internal` entry where the package has one, and the bins.
     entryPoints: [join(dir, 'src/index.ts'), ...(existsSync(join(dir, 'src/internal.ts')) ? [join(dir, 'src/internal.ts')] : []), ...bins.map((bin) => join(dir, String(bin).replace(/^\.\/lib\//, 'src/').replace(/\.js$/, '.ts')))],

@@ -1,6 +1,7 @@
 /**
  * `dsh-agent`: the `agents` service. One scope per agent, presets as standing parent scopes, the loop
- * variables, and the conversation record that turns assemblies into cache-friendly requests.
+ * variables, and the conversation record that turns assemblies into cache-friendly requests. Also
+ * `bootDeployment`, the one call that boots a deployment file for a harness.
  * @module
  */
 import { Agents } from './agents.js'
@@ -14,6 +15,11 @@ export type {
   AssistantMessage, ChatMessage, ConversationEntry, CustomToolCall, EntrySource, FunctionToolCall, PromptChangePolicy, SystemMessage, ToolCall,
   ToolMessage, UserMessage,
 } from './conversation.js'
+export { bootDeployment } from './boot.js'
+export type { BootedDeployment, BootOptions, DeploymentServices } from './boot.js'
+export { AgentsSection, AgentRow } from './agents-section.js'
+export type { AgentSpec, AgentsSchema } from './agents-section.js'
+export type { AgentSections } from './after-load.js'
 export * as AgentErrors from './errors.js'
 
 export default Agents

@@ -10,12 +10,13 @@ import type { ScopeKey } from 'dsh-scope'
 import {
   interpolate, SECTION_PLACEMENTS, validatePromptTemplate, type AssembledContext, type AssembledSection, type Inspection, type PromptAssembly,
 } from 'dsh-system-prompt'
+import type { BootedDeployment as Booted } from 'dsh-agent'
 import { templateVariables } from 'dsh-system-prompt/internal'
-import type { Booted } from './boot.js'
 import { codeOf } from './codes.js'
 import { assemblyFailed, completeSections, inEntry, placementsTooClose, unstableText, valuelessAt } from './errors.js'
 import { firstDifferentByte } from './prefix.js'
 import type { Target } from './view.js'
+import { ownersOf } from './owners.js'
 
 /** Which rule found a finding (its `code` says exactly what is wrong). */
 export type FindingKind = 'load' | 'agent' | 'assembly' | 'complete' | 'variable' | 'placement' | 'unstable' | 'preset'
@@ -36,13 +37,13 @@ export async function checkTarget(booted: Booted, target: Target, gap: number): 
   let first: PromptAssembly
   let second: PromptAssembly
   try {
-    first = await booted.prompt.assemble(context)
+    first = await booted.services.systemPrompt.assemble(context)
     await new Promise((resolve) => setTimeout(resolve, gap))
-    second = await booted.prompt.assemble(context)
+    second = await booted.services.systemPrompt.assemble(context)
   } catch (error) {
     return [assemblyFinding(booted, target, error)]
   }
-  const volatile = declaredVolatile(booted.prompt.inspect(target.agent))
+  const volatile = declaredVolatile(booted.services.systemPrompt.inspect(target.agent))
   return [...variableFindings(booted, first), ...placementFindings(booted, first), ...unstableFindings(booted, first, second, volatile)]
 }
 
@@ -50,11 +51,11 @@ export async function checkTarget(booted: Booted, target: Target, gap: number): 
 export function assemblyFinding(booted: Booted, target: Target, error: unknown): RawFinding {
   const failure = assemblyFailed(error)
   if (codeOf(error) !== 'PROMPT_MULTIPLE_COMPLETE') return { kind: 'assembly', ...failure }
-  const complete = booted.prompt.inspect(target.agent).sections.filter((section) => section.complete)
+  const complete = booted.services.systemPrompt.inspect(target.agent).sections.filter((section) => section.complete)
   const origin = complete[complete.length - 1]
   return {
     kind: 'complete',
-    ...completeSections(failure, complete.map((s) => `${JSON.stringify(s.name)} from ${booted.owners.describe(s)}`)),
+    ...completeSections(failure, complete.map((s) => `${JSON.stringify(s.name)} from ${ownersOf(booted).describe(s)}`)),
     origin: origin && { owner: origin.owner, scope: origin.scope, name: origin.name },
   }
 }
@@ -67,7 +68,7 @@ export function variableFindings(booted: Booted, assembly: PromptAssembly): RawF
   const scan = (kind: 'section' | 'context', entry: AssembledSection | AssembledContext) => {
     if (entry.interpolate === false) return
     const found = (problem: { code: string; message: string }) =>
-      findings.push({ kind: 'variable', ...inEntry(kind, entry.name, booted.owners.describe(entry), problem), origin: { owner: entry.owner, scope: entry.scope, name: entry.name } })
+      findings.push({ kind: 'variable', ...inEntry(kind, entry.name, ownersOf(booted).describe(entry), problem), origin: { owner: entry.owner, scope: entry.scope, name: entry.name } })
     for (const problem of validatePromptTemplate(entry.text, registered)) found(problem)
     for (const problem of validatePromptTemplate(entry.text, valued)) {
       if (problem.code !== 'PROMPT_UNKNOWN_VARIABLE') continue
@@ -123,7 +124,7 @@ export function unstableFindings(
       if (byte === undefined) continue
       findings.push({
         kind: 'unstable',
-        ...unstableText(kind, entry.name, booted.owners.describe(entry), byte),
+        ...unstableText(kind, entry.name, ownersOf(booted).describe(entry), byte),
         origin: { owner: entry.owner, scope: entry.scope, name: entry.name },
       })
     }

@@ -5,10 +5,11 @@
  */
 import { createTwoFilesPatch } from 'diff'
 import { RUNTIME_CONTEXT_HEADING } from 'dsh-system-prompt'
-import type { Booted } from './boot.js'
+import type { BootedDeployment as Booted } from 'dsh-agent'
 import { comparePart, pieced, type PartComparison, type PiecedText } from './prefix.js'
 import type { Tokenizer } from './tokens.js'
 import { toolOrigins, type PromptView } from './view.js'
+import { ownersOf } from './owners.js'
 
 /** The parts of a request `diff` compares, in the order it reports them. */
 export const PARTS = ['system', 'tools', 'snapshot'] as const
@@ -64,7 +65,7 @@ export function compareSides(a: Side, b: Side, tokenizer: Tokenizer): Comparison
 /** A part's text as the request carries it, with its pieces and their owners. */
 export function piecesOf(side: Side, part: PartName): PiecedText {
   const { booted, view } = side
-  const owners = booted.owners
+  const owners = ownersOf(booted)
   if (part === 'tools') {
     const originOf = toolOrigins(booted, view.target)
     // The request's JSON: `[tool,tool,...]`; no tools at all means no `tools` field, compared as ''.

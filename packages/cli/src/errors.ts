@@ -68,31 +68,6 @@ export const USAGE_HINT = '(run "dsh-prompt --help" or "dsh-prompt <command> --h
 
 // ---- the deployment ---------------------------------------------------------------------------
 
-/** No row provides `systemPrompt` (missing or disabled `dsh-system-prompt`). */
-export const noPromptService = () => ({
-  code: 'CLI_NO_PROMPT_SERVICE' as const,
-  message: 'no plugin provides the systemPrompt service: add a row "- name: dsh-system-prompt" under plugins:',
-  details: {},
-})
-
-/** `agents:` without a row that provides `agents` (`dsh-agent`). */
-export const noAgentsService = () => ({
-  code: 'CLI_NO_AGENTS_SERVICE' as const,
-  message: 'agents are declared but no plugin provides the agents service: add a row "- name: dsh-agent" under plugins:',
-  details: {},
-})
-
-/** `agents.create()` refused an agent (an unknown preset, ...): the problem takes the refusal's code. */
-export const agentNotCreated = (id: string, cause: unknown) => ({
-  code: codeOf(cause) ?? 'CLI_AGENT_NOT_CREATED',
-  message: `agent ${JSON.stringify(id)} could not be created: ${describeError(cause)}`,
-  details: { agent: id, reason: describeError(cause) },
-})
-
-/** A `toolOrder` (or reserved tool name) problem that only some of the assemblies have; it keeps the cause's code. */
-export const inAssemblies = (cause: CliMessage, where: readonly string[]) =>
-  ({ code: cause.code, message: `${cause.message} (in the assembly for ${where.join(', ')})`, details: { ...cause.details, where } })
-
 /**
  * An assembly or render failure of one target; the cause's message (and code, in `details.cause`)
  * follows. `valueless` is the variable the cause says has no value, for the hint on `cwd` and `provider`.
@@ -107,56 +82,6 @@ export const loadFailed = (file: string, count: number) =>
 
 /** After two or more problems that start with a YAML syntax error: the later ones often follow from it. */
 export const YAML_CASCADE_HINT = '(the problems after the first YAML syntax error often follow from it: fix that one first, then run again)'
-
-// ---- agents: section --------------------------------------------------------------------------
-
-/** The keys an `agents:` row may have. */
-export const AGENT_KEYS = ['id', 'model', 'provider', 'cwd', 'preset', 'parent', 'promptChange'] as const
-
-/** `agents:` is not a list. */
-export const agentsNotList = () =>
-  ({ code: 'CLI_AGENTS_NOT_LIST' as const, message: 'expected a list of agents like "- { id: main, model: deepseek-chat }"', details: {} })
-
-// These read like schemastery's messages: `$[<index>].<key> ...` (the loader keeps a message that starts with `$`).
-
-/** A row of `agents:` its schema refuses; `path` is inside the row, `error` is schemastery's (its `$.path ` prefix dropped). */
-export const invalidAgentRow = (index: number, path: ReadonlyArray<string | number>, error: unknown) => {
-  const issue = (error instanceof Error ? error.message : String(error)).replace(/^\$\S*\s/, '')
-  return {
-    code: codeOf(error) ?? 'CLI_INVALID_AGENT_ROW',
-    message: `$[${index}]${path.map((key) => typeof key === 'number' ? `[${key}]` : `.${key}`).join('')} ${issue}`,
-    details: { index, path, issue },
-  }
-}
-
-/** A key of an agent row that is not one of {@link AGENT_KEYS}. */
-export const unknownAgentKey = (index: number, key: string) =>
-  ({ code: 'CLI_UNKNOWN_AGENT_KEY' as const, message: `$[${index}].${key} is not a key of an agent (allowed: ${AGENT_KEYS.join(', ')})`, details: { index, key, allowed: AGENT_KEYS } })
-
-/** An agent id an earlier row already has. */
-export const duplicateAgentId = (index: number, id: string, first: number) => ({
-  code: 'CLI_DUPLICATE_AGENT_ID' as const,
-  message: `$[${index}].id ${JSON.stringify(id)} is already the id of agents[${first}] (agent ids are unique in the file)`,
-  details: { index, id, first },
-})
-
-/** A `parent` that is not an agent listed before the row (agents are created in file order). */
-export const parentNotBefore = (index: number, id: string, parent: string) => ({
-  code: 'CLI_PARENT_NOT_BEFORE' as const,
-  message: `$[${index}].parent ${JSON.stringify(parent)} is not an agent listed before ${JSON.stringify(id)} (list parents before their children)`,
-  details: { index, id, parent },
-})
-
-/** An agent's `cwd` or `provider` that is the empty string (often a `${VAR}` that is set but empty). */
-export const emptyAgentValue = (index: number, key: 'cwd' | 'provider') => ({
-  code: 'CLI_EMPTY_AGENT_VALUE' as const,
-  message: `$[${index}].${key} is empty, so {{${key}}} would render as nothing (set a value or leave ${key} out; a \${VAR} that is set but empty gives "", \${VAR:-default} falls back to the default)`,
-  details: { index, key },
-})
-
-/** An agent naming itself as its parent. */
-export const ownParent = (index: number, id: string) =>
-  ({ code: 'CLI_OWN_PARENT' as const, message: `$[${index}].parent names the agent itself (${JSON.stringify(id)})`, details: { index, id } })
 
 // ---- check ------------------------------------------------------------------------------------
 

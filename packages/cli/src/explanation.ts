@@ -6,8 +6,8 @@
  */
 import type { ScopeKey } from 'dsh-scope'
 import { assemblyNotes, type EntryChange, type EntryOrigin, type InspectedText, type RenderedPart } from 'dsh-system-prompt'
-import type { Booted } from './boot.js'
-import { LISTENER_OWNER } from './owners.js'
+import type { BootedDeployment as Booted } from 'dsh-agent'
+import { LISTENER_OWNER, ownersOf } from './owners.js'
 import { byteLength } from './table.js'
 import type { Tokenizer } from './tokens.js'
 import { snapshotAbsence, toolOrigins, type PromptView } from './view.js'
@@ -97,9 +97,9 @@ export interface Explanation {
 
 /** Builds the explanation of `view` (which must come from `booted`). */
 export function explain(booted: Booted, view: PromptView, tokenizer: Tokenizer): Explanation {
-  const { owners } = booted
+  const owners = ownersOf(booted)
   const scope = view.target.agent as ScopeKey | undefined
-  const inspection = booted.prompt.inspect(scope)
+  const inspection = booted.services.systemPrompt.inspect(scope)
   const shadowsOf = (list: readonly InspectedText[], name: string) =>
     (list.find((entry) => entry.name === name)?.shadows ?? []).map((origin: EntryOrigin) => `${owners.plugin(origin.owner)} (${owners.layer(origin.scope)})`)
   const dynamicOf = (list: readonly InspectedText[], name: string) => !!list.find((entry) => entry.name === name)?.dynamic

@@ -1,16 +1,13 @@
 /**
  * `dsh-prompt`: boots a YAML deployment and renders, explains, diffs and checks what the model will
- * see. The `dsh-prompt` bin runs {@link main}; the functions behind each command (boot, pick a target,
- * view it, explain, compare, check) are exported for tools that want the same data without the command
- * line. Formatting helpers (tables, colours, prefix pieces) are the CLI's own and are not exported.
+ * see. The `dsh-prompt` bin runs {@link main}; the functions behind each command (pick a target, view
+ * it, explain, compare, check) are exported for tools that want the same data without the command line.
+ * They take what `bootDeployment` of `dsh-agent` returns (the CLI boots through it too). Formatting
+ * helpers (tables, colours, prefix pieces) are the CLI's own and are not exported.
  * @module
  */
 export { main, VERSION } from './program.js'
 export type { CliIO } from './program.js'
-export { bootDeployment } from './boot.js'
-export type { Booted, BootOptions } from './boot.js'
-export { AgentsSection } from './agents-section.js'
-export type { AgentSpec, AgentsSchema } from './agents-section.js'
 export { pickTarget, viewOf, describeTarget } from './view.js'
 export type { PromptView, Target } from './view.js'
 export { explain } from './explanation.js'

@@ -5,7 +5,7 @@
  */
 import { Option, type Command } from 'commander'
 import type { LogLevel } from 'dsh-loader'
-import type { BootOptions } from './boot.js'
+import type { BootOptions } from 'dsh-agent'
 import type { Output } from './output.js'
 
 /** The options every command has, as commander parses them. */

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Context } from 'cordis'
+import type { BootedDeployment } from 'dsh-agent'
 import type { Deployment, DeploymentEntry } from 'dsh-loader'
 import { scopeLabel, type ScopeKey } from 'dsh-scope'
 
@@ -56,6 +57,15 @@ export class Owners {
   describe(origin: { owner?: string; scope?: ScopeKey }): string {
     return originPhrase(this.plugin(origin.owner), this.layer(origin.scope))
   }
+}
+
+const OWNERS = new WeakMap<BootedDeployment, Owners>()
+
+/** The names of a booted deployment's owners and layers, made once per boot. */
+export function ownersOf(booted: BootedDeployment): Owners {
+  let owners = OWNERS.get(booted)
+  if (!owners) OWNERS.set(booted, owners = new Owners(booted.ctx, booted.deployment))
+  return owners
 }
 
 /** `owner, layer`, or the owner alone when the layer says the same (a scope's own registrations). */

@@ -7,9 +7,10 @@
 import { toRequestTool, type Agent, type ChatRequest, type RequestTool } from 'dsh-agent'
 import { renderAssembly, type PromptAssembly, type RenderedContext, type RenderedPrompt, type RenderedSection } from 'dsh-system-prompt'
 import type { ScopeKey } from 'dsh-scope'
-import type { Booted } from './boot.js'
+import type { BootedDeployment as Booted } from 'dsh-agent'
 import { detailsOf } from './codes.js'
 import { renderFailed, unknownAgent, type CliError } from './errors.js'
+import { ownersOf } from './owners.js'
 
 /** What a command looks at: one agent, or the deployment-level assembly (no scope). */
 export interface Target {
@@ -46,7 +47,7 @@ export interface PromptView {
 export function pickTarget(booted: Booted, id?: string): Target {
   if (id !== undefined) {
     const agent = booted.agents.find((candidate) => candidate.id === id)
-    if (!agent) throw unknownAgent(id, booted.deployment.displayFile, booted.specs.map((spec) => spec.id))
+    if (!agent) throw unknownAgent(id, booted.deployment.displayFile, (booted.deployment.sections.agents ?? []).map((spec) => spec.id))
     return { agent, label: `agent "${agent.id}"` }
   }
   const first = booted.agents[0]
@@ -64,7 +65,7 @@ export async function viewOf(booted: Booted, target: Target, input?: string): Pr
       const step = await target.agent.stepDetailed(input)
       return viewFrom(target, step.assembly, step.rendered, step.request.tools ?? [], step.request)
     }
-    const assembly = await booted.prompt.assemble({})
+    const assembly = await booted.services.systemPrompt.assemble({})
     return viewFrom(target, assembly, renderAssembly(assembly), assembly.tools.map(toRequestTool))
   } catch (error) {
     throw renderFailure(target.label, error)
@@ -90,10 +91,10 @@ export function describeTarget(target: Target): string {
 
 /** Why a runtime-context snapshot is empty, in words. */
 export function snapshotAbsence(booted: Booted, target: Target): string {
-  if (!booted.prompt.config.includeRuntimeContext) return '(off for the deployment: includeRuntimeContext is false)'
-  const suppressors = booted.prompt.inspect(target.agent).suppressors
+  if (!booted.services.systemPrompt.config.includeRuntimeContext) return '(off for the deployment: includeRuntimeContext is false)'
+  const suppressors = booted.services.systemPrompt.inspect(target.agent).suppressors
   if (suppressors.length) {
-    return `(off for this ${target.agent ? 'agent' : 'assembly'}: suppressed by ${suppressors.map((s) => booted.owners.layer(s.scope)).join(', ')})`
+    return `(off for this ${target.agent ? 'agent' : 'assembly'}: suppressed by ${suppressors.map((s) => ownersOf(booted).layer(s.scope)).join(', ')})`
   }
   return '(none: no runtime context has text, so the request carries no runtime-context message)'
 }
@@ -104,11 +105,11 @@ export function snapshotAbsence(booted: Booted, target: Target): string {
  */
 export function toolOrigins(booted: Booted, target: Target): (name: string) => { owner: string; layer: string } {
   const scope = target.agent as ScopeKey | undefined
-  const origin = booted.tools?.view(scope).origin
-  const providers = booted.prompt.inspect(scope).toolProviders
+  const origin = booted.services.tools?.view(scope).origin
+  const providers = booted.services.systemPrompt.inspect(scope).toolProviders
   return (name) => {
     const from = origin?.get(name) ?? (providers.length === 1 ? providers[0] : undefined)
-    return from ? { owner: booted.owners.plugin(from.owner), layer: booted.owners.layer(from.scope) } : { owner: '(tool provider)', layer: '' }
+    return from ? { owner: ownersOf(booted).plugin(from.owner), layer: ownersOf(booted).layer(from.scope) } : { owner: '(tool provider)', layer: '' }
   }
 }
 

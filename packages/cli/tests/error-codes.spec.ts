@@ -1,7 +1,6 @@
 import { expect } from 'chai'
 import type { Problem } from 'dsh-loader'
-import { agentKeyOf, loadTimeAssemblyError } from '../src/after-load.js'
-import { bootDeployment } from '../src/boot.js'
+import { bootDeployment } from 'dsh-agent'
 import { assemblyFinding } from '../src/checks.js'
 import * as CliErrors from '../src/errors.js'
 import { yamlCascade } from '../src/report.js'
@@ -21,16 +20,6 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
   ]
   const messages = [
     CliErrors.oneAgentOnly('render', 'a', 'b'),
-    CliErrors.noPromptService(),
-    CliErrors.noAgentsService(),
-    CliErrors.agentNotCreated('main', new Error('no')),
-    CliErrors.agentsNotList(),
-    CliErrors.invalidAgentRow(1, ['model'], new Error('$.model missing required value')),
-    CliErrors.unknownAgentKey(0, 'modle'),
-    CliErrors.duplicateAgentId(2, 'a', 0),
-    CliErrors.parentNotBefore(2, 'a', 'c'),
-    CliErrors.emptyAgentValue(0, 'cwd'),
-    CliErrors.ownParent(3, 'c'),
     CliErrors.assemblyFailed(new Error('odd')),
     CliErrors.valuelessAt('cwd', 1, 5),
     CliErrors.unstableText('section', 'clock', 'clock.mjs', 12),
@@ -59,16 +48,6 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
   it('each message that is not thrown is a { code, message, details } object, the words unchanged', () => {
     expect(messages.map(({ code, details }) => ({ code, details }))).to.deep.equal([
       { code: 'CLI_ONE_AGENT_ONLY', details: { command: 'render', first: 'a', second: 'b' } },
-      { code: 'CLI_NO_PROMPT_SERVICE', details: {} },
-      { code: 'CLI_NO_AGENTS_SERVICE', details: {} },
-      { code: 'CLI_AGENT_NOT_CREATED', details: { agent: 'main', reason: 'no' } },
-      { code: 'CLI_AGENTS_NOT_LIST', details: {} },
-      { code: 'CLI_INVALID_AGENT_ROW', details: { index: 1, path: ['model'], issue: 'missing required value' } },
-      { code: 'CLI_UNKNOWN_AGENT_KEY', details: { index: 0, key: 'modle', allowed: CliErrors.AGENT_KEYS } },
-      { code: 'CLI_DUPLICATE_AGENT_ID', details: { index: 2, id: 'a', first: 0 } },
-      { code: 'CLI_PARENT_NOT_BEFORE', details: { index: 2, id: 'a', parent: 'c' } },
-      { code: 'CLI_EMPTY_AGENT_VALUE', details: { index: 0, key: 'cwd' } },
-      { code: 'CLI_OWN_PARENT', details: { index: 3, id: 'c' } },
       { code: 'CLI_ASSEMBLY_FAILED', details: {} },
       { code: 'CLI_VALUELESS_AT', details: { variable: 'cwd', line: 1, column: 5 } },
       { code: 'CLI_UNSTABLE_TEXT', details: { kind: 'section', name: 'clock', origin: 'clock.mjs', byte: 12 } },
@@ -78,16 +57,6 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
     ])
     expect(messages.map((m) => m.message)).to.deep.equal([
       'render shows one agent, but --agent was given twice (a, b); to compare two agents, run "dsh-prompt diff <deployment> --agent a --agent b"',
-      'no plugin provides the systemPrompt service: add a row "- name: dsh-system-prompt" under plugins:',
-      'agents are declared but no plugin provides the agents service: add a row "- name: dsh-agent" under plugins:',
-      'agent "main" could not be created: no',
-      'expected a list of agents like "- { id: main, model: deepseek-chat }"',
-      '$[1].model missing required value',
-      '$[0].modle is not a key of an agent (allowed: id, model, provider, cwd, preset, parent, promptChange)',
-      '$[2].id "a" is already the id of agents[0] (agent ids are unique in the file)',
-      '$[2].parent "c" is not an agent listed before "a" (list parents before their children)',
-      '$[0].cwd is empty, so {{cwd}} would render as nothing (set a value or leave cwd out; a ${VAR} that is set but empty gives "", ${VAR:-default} falls back to the default)',
-      '$[3].parent names the agent itself ("c")',
       'odd',
       'prompt variable "{{cwd}}" has no value for this assembly at line 1, column 5; set cwd: on the agent in agents:',
       'section "clock" (clock.mjs) renders differently on two renders in a row (from byte 12): a clock or random value changes the system prompt on every request and defeats the provider\'s prefix cache',
@@ -98,11 +67,6 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
   })
 
   it('a message that reports another error keeps that error\'s code (and the CLI\'s own when it has none)', () => {
-    const cause = { code: 'PROMPT_TOOL_ORDER_UNREGISTERED', message: 'toolOrder lists unregistered tool "x"; known tools: (none)', details: { missing: ['x'], known: [] } }
-    expect(CliErrors.inAssemblies(cause, ['agent "main"'])).to.deep.equal({
-      code: 'PROMPT_TOOL_ORDER_UNREGISTERED', message: `${cause.message} (in the assembly for agent "main")`, details: { missing: ['x'], known: [], where: ['agent "main"'] },
-    })
-    expect(CliErrors.agentNotCreated('main', coded('AGENT_UNKNOWN_PRESET')).code).to.equal('AGENT_UNKNOWN_PRESET')
     expect(CliErrors.assemblyFailed(coded('PROMPT_LISTENER_FAILED')).code).to.equal('PROMPT_LISTENER_FAILED')
     expect(CliErrors.completeSections({ code: 'PROMPT_MULTIPLE_COMPLETE', message: 'm' }, ['"a" from x']))
       .to.deep.equal({ code: 'PROMPT_MULTIPLE_COMPLETE', message: 'm ("a" from x)', details: { origins: ['"a" from x'] } })
@@ -113,7 +77,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
   it('covers every factory of the catalogue (the class, the usage helper and the text helpers make no message of their own)', () => {
     const helpers = ['CliError', 'usage', 'loadFailed', 'loopVariableHint', 'describeError']
     const factories = Object.entries(CliErrors).filter(([name, value]) => typeof value === 'function' && !helpers.includes(name))
-    expect(factories.length).to.equal(errors.length + messages.length + ['inAssemblies', 'completeSections', 'inEntry'].length)
+    expect(factories.length).to.equal(errors.length + messages.length + ['completeSections', 'inEntry'].length)
   })
 })
 
@@ -124,21 +88,6 @@ describe('dsh-prompt: decisions read codes and details, never the words', () => 
   it('a YAML cascade is a first problem coded LOADER_YAML_SYNTAX, whatever it says', () => {
     expect(yamlCascade([problem('LOADER_YAML_SYNTAX', 'something else'), problem('LOADER_WRONG_TYPE', 'x')])).to.equal(true)
     expect(yamlCascade([problem('LOADER_INVALID_CONFIG', yamlLike), problem('LOADER_WRONG_TYPE', 'x')])).to.equal(false)
-  })
-
-  it('an agent refusal points at preset or promptChange by its AGENT_ code, else at the id', () => {
-    expect([coded('AGENT_UNKNOWN_PRESET'), coded('AGENT_INVALID_PROMPT_CHANGE'), coded('AGENT_INVALID_MODEL')].map(agentKeyOf)).to.deep.equal(['preset', 'promptChange', 'id'])
-    expect(agentKeyOf(new Error('unknown preset "auditor"; known presets: (none)'))).to.equal('id')
-    expect(agentKeyOf(new TypeError('promptChange must be "append" or "replace", received "merge"'))).to.equal('id')
-    expect(agentKeyOf(coded('constructor'))).to.equal('id')
-  })
-
-  it('the load reports an assembly error by its PROMPT_ code, not by how its message starts', () => {
-    const missing = coded('PROMPT_TOOL_ORDER_UNREGISTERED', { missing: ['x'], known: [] })
-    expect(loadTimeAssemblyError(missing)).to.deep.equal({ code: 'PROMPT_TOOL_ORDER_UNREGISTERED', message: missing.message, details: { missing: ['x'], known: [] } })
-    expect(loadTimeAssemblyError(coded('PROMPT_RESERVED_TOOL_NAME', { owner: 'p' }))?.code).to.equal('PROMPT_RESERVED_TOOL_NAME')
-    expect(loadTimeAssemblyError(coded('PROMPT_PROVIDER_FAILED', {}, 'toolOrder lists unregistered tool "x"; known tools: (none)'))).to.equal(undefined)
-    expect(loadTimeAssemblyError(new Error('tool provider returned reserved tool name "<unlisted-tools>"'))).to.equal(undefined)
   })
 
   it('the loop-variable hint follows PROMPT_VALUELESS_VARIABLE and its details.variable', () => {

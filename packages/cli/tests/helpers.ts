@@ -116,14 +116,19 @@ export function runBeforeAll<K extends string>(jobs: Record<K, () => Promise<Run
   return results
 }
 
-/** Fails with a clear message when the CLI has not been built, or is older than its sources. */
+/** Fails with a clear message when the CLI has not been built, or is older than its sources (or the boot it uses). */
 export function assertBuilt(): void {
   if (!existsSync(CLI)) throw new Error(`${CLI} does not exist: build first (yarn build, or npx tsc -b && node scripts/build.mjs)`)
-  const built = statSync(CLI).mtimeMs
-  const sources = ['program.ts', 'boot.ts', 'view.ts', 'checks.ts', 'commands/check.ts', 'commands/render.ts']
-  for (const source of sources) {
-    if (statSync(join(REPO, 'packages/cli/src', source)).mtimeMs > built) {
-      throw new Error(`${CLI} is older than src/${source}: build again (yarn build)`)
+  const builds: Array<[string, string[]]> = [
+    ['packages/cli', ['program.ts', 'owners.ts', 'view.ts', 'checks.ts', 'commands/check.ts', 'commands/render.ts']],
+    ['packages/agent', ['boot.ts', 'after-load.ts', 'agents-section.ts']],
+  ]
+  for (const [pkg, sources] of builds) {
+    const built = statSync(join(REPO, pkg, 'lib/index.js')).mtimeMs
+    for (const source of sources) {
+      if (statSync(join(REPO, pkg, 'src', source)).mtimeMs > built) {
+        throw new Error(`${pkg}/lib is older than src/${source}: build again (yarn build)`)
+      }
     }
   }
 }

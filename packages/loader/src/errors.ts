@@ -7,6 +7,9 @@
  * @module
  */
 import z from 'schemastery'
+import { describeError, oneLine } from './text.js'
+
+export { describeError, describeValue, oneLine } from './text.js'
 
 /** A message with its stable code and the structured fields it is about. */
 export interface LoaderMessage<C extends string = string, D extends object = object> {
@@ -19,6 +22,13 @@ export interface LoaderMessage<C extends string = string, D extends object = obj
 export function codeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null | undefined)?.code
   return typeof code === 'string' && code ? code : undefined
+}
+
+/** The `details` of `error` when its code is `code` (an empty object if it has none), else `undefined`. */
+export function detailsOf<D extends object>(error: unknown, code: string): Partial<D> | undefined {
+  if (codeOf(error) !== code) return undefined
+  const details = (error as { details?: unknown }).details
+  return typeof details === 'object' && details !== null ? details as Partial<D> : {}
 }
 
 // ---- the file ---------------------------------------------------------------------------------
@@ -158,6 +168,38 @@ export const unknownFile = (name: string, path: string) =>
 export const unresolvable = (name: string, message: string) =>
   ({ code: 'LOADER_UNRESOLVABLE' as const, message: `cannot resolve plugin ${JSON.stringify(name)}: ${oneLine(message)}`, details: { name, reason: oneLine(message) } })
 
+/**
+ * A folder row whose folder names no plugin file: no `package.json` (or one without `exports` and
+ * `main`) and none of the index files. `manifest` is the `package.json` shown, when there is one.
+ */
+export const folderNoEntry = (name: string, folder: string, manifest: string | undefined, tried: readonly string[]) => ({
+  code: 'LOADER_FOLDER_NO_ENTRY' as const,
+  message: `cannot resolve plugin ${JSON.stringify(name)}: ${manifest ? `${manifest} names no entry ("exports" or "main") and the folder has none of` : `the folder ${folder} has no package.json and none of`} ${tried.join(', ')} (add a package.json whose "exports" or "main" names the plugin's file, or name the file itself in the row, such as ${JSON.stringify(`${name.replace(/\/+$/, '')}/plugin.js`)})`,
+  details: { name, folder, manifest, tried },
+})
+
+/** A folder row whose `package.json` names an entry (`field` is `exports` or `main`) that is not there. */
+export const folderBadEntry = (name: string, manifest: string, field: 'exports' | 'main', entry: string) => ({
+  code: 'LOADER_FOLDER_BAD_ENTRY' as const,
+  message: `cannot resolve plugin ${JSON.stringify(name)}: ${manifest} names ${JSON.stringify(entry)} in "${field}", but there is no such file (build the plugin first, or point "${field}" at the plugin's file)`,
+  details: { name, manifest, field, entry },
+})
+
+/**
+ * A `.ts` plugin file that Node.js cannot load by itself, when tsx (which would) was not found (`tried`
+ * says from where), could not be registered (`reason`), or is turned off (`tried` empty, no `reason`).
+ */
+export const typeScriptUnsupported = (name: string, path: string, tried: readonly string[], reason?: string) => {
+  const off = !tried.length && reason === undefined
+  const why = reason ?? (off ? 'loading TypeScript through tsx is turned off (tsx: false)' : `tsx was not found from ${tried.join(' or from ')}`)
+  const install = off ? '' : 'install tsx next to the deployment (npm install --save-dev tsx) and it is used; or '
+  return {
+    code: 'LOADER_TYPESCRIPT_UNSUPPORTED' as const,
+    message: `cannot load plugin ${JSON.stringify(name)} from ${path}: Node.js cannot run TypeScript by itself and ${why} (to load it: ${install}start node with --import tsx/esm; or compile the plugin to JavaScript and name the .js file)`,
+    details: { name, path, tried, reason },
+  }
+}
+
 /** A module that was found but threw (or failed to compile) while loading. */
 export const importFailed = (name: string, path: string, message: string) => ({
   code: 'LOADER_IMPORT_FAILED' as const,
@@ -262,28 +304,3 @@ export const invalidTarget = (found: string) =>
   Object.assign(new z.ValidationError(`LoggerBridge target must be a writable stream, found ${found}`, { path: ['target'] }), {
     code: 'LOADER_INVALID_TARGET' as const, details: { found },
   })
-
-// ---- helpers ----------------------------------------------------------------------------------
-
-/** An error as one line: its message, prefixed by its name unless that is plain `Error`. */
-export function describeError(error: unknown): string {
-  if (error instanceof Error) {
-    const name = error.name && error.name !== 'Error' ? `${error.name}: ` : ''
-    return name + oneLine(error.message)
-  }
-  return oneLine(String(error))
-}
-
-/** Collapses a multi-line text into one line (problems are one line each). */
-export function oneLine(text: string): string {
-  return text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean).join(' ')
-}
-
-/** A short description of a found value, for "must be X, found Y" messages. */
-export function describeValue(value: unknown): string {
-  if (value === null || value === undefined) return 'nothing'
-  if (Array.isArray(value)) return 'a list'
-  if (typeof value === 'string') return `a string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`
-  if (typeof value === 'object') return 'a mapping'
-  return `a ${typeof value} (${String(value)})`
-}

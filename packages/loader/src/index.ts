@@ -7,7 +7,7 @@
 export { loadDeployment } from './load.js'
 export { DeploymentError, formatProblem } from './problems.js'
 export type { Problem } from './problems.js'
-export { codeOf } from './errors.js'
+export { codeOf, detailsOf } from './errors.js'
 export type { LoaderMessage } from './errors.js'
 export * as LoaderErrors from './errors.js'
 export type {

@@ -5,7 +5,7 @@ import { substituteTree, type Environment } from './env.js'
 import {
   checkProblem, configNotStandard, describeError, duplicateId, hookFailed, importFailed, loadedListenerFailed, noPlugin,
   invalidConfig, invalidSection, invalidUtf8, PLUGIN_LOGGER_REASON, protoKey, unknownConfigKey, unknownSectionKey,
-  unreadable, unsupportedPlugin, yamlSyntax, yamlValue, type LoaderMessage,
+  typeScriptUnsupported, unreadable, unsupportedPlugin, yamlSyntax, yamlValue, type LoaderMessage,
 } from './errors.js'
 import { strayKeys } from './config-keys.js'
 import { readLayout, type Layout, type Row } from './layout.js'
@@ -51,7 +51,7 @@ export async function loadDeployment<S extends SectionSchemas = {}>(ctx: Context
   substitute(layout, options.env ?? process.env, problems)
   checkIds(layout.rows, source, problems)
   const sections = await readSections(source, layout, schemas, problems)
-  const requests = await resolveRows(source, layout.rows, problems)
+  const requests = await resolveRows(source, layout.rows, problems, options.tsx)
   if (problems.size) throw problems.error()
 
   const { mounted, failures } = await mountAll(ctx, requests)
@@ -135,7 +135,7 @@ async function readSections<S extends SectionSchemas>(source: DeploymentSource, 
 }
 
 /** Resolves, imports and config-checks every enabled, well-formed row. */
-async function resolveRows(source: DeploymentSource, rows: readonly Row[], problems: ProblemList): Promise<Request[]> {
+async function resolveRows(source: DeploymentSource, rows: readonly Row[], problems: ProblemList, tsx: boolean | undefined): Promise<Request[]> {
   const requests: Request[] = []
   for (const row of rows) {
     if (row.disabled || !row.valid || row.id === undefined) continue
@@ -151,9 +151,12 @@ async function resolveRows(source: DeploymentSource, rows: readonly Row[], probl
       fail(resolved)
       continue
     }
-    const imported = await importModule(resolved.path)
+    const imported = await importModule(resolved.path, { deploymentFile: source.file, tsx })
     if (!imported.ok) {
-      fail(importFailed(name, displayPath(resolved.path), describeError(imported.error)))
+      const { typeScript } = imported
+      fail(typeScript
+        ? typeScriptUnsupported(name, displayPath(resolved.path), typeScript.tried, typeScript.reason)
+        : importFailed(name, displayPath(resolved.path), describeError(imported.error)))
       continue
     }
     const plugin = pluginOf(imported.module)

@@ -4,7 +4,9 @@ import { dirname, isAbsolute, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Plugin } from 'cordis'
 import { unknownFile, unknownPackage, unresolvable, type LoaderMessage } from './errors.js'
+import { resolveFolder } from './folder.js'
 import { displayPath } from './source.js'
+import { isTypeScriptPath, isUnknownExtension, registerTsx } from './typescript.js'
 
 /** The file a row's `name` resolves to, or the message (with its code) saying why it does not. */
 export type Resolution = { ok: true; path: string } | ({ ok: false } & LoaderMessage)
@@ -20,7 +22,8 @@ export function isPathName(name: string): boolean {
 }
 
 /**
- * Resolves a row's `name` to a file. A path is taken relative to the deployment file. A package name
+ * Resolves a row's `name` to a file. A path is taken relative to the deployment file; a folder resolves
+ * through its `package.json` (`exports`, `main`) or an index file. A package name
  * is resolved first from the deployment file's folder, then from the loader package, with
  * `createRequire(...).resolve` (which honours `exports` and the active `--conditions`, so runs with
  * `--conditions=source` get workspace packages' TypeScript sources).
@@ -36,13 +39,7 @@ export function resolvePluginModule(name: string, deploymentFile: string): Resol
       return { ok: false, ...unresolvable(name, (error as { code?: string }).code ?? messageOf(error)) }
     }
     if (stat?.isFile()) return { ok: true, path: target }
-    if (stat?.isDirectory()) {
-      try {
-        return { ok: true, path: createRequire(deploymentFile).resolve(target) }
-      } catch (error) {
-        return { ok: false, ...unresolvable(name, messageOf(error)) }
-      }
-    }
+    if (stat?.isDirectory()) return resolveFolder(name, target)
     return { ok: false, ...unknownFile(name, displayPath(target)) }
   }
   const tried: string[] = []
@@ -57,10 +54,30 @@ export function resolvePluginModule(name: string, deploymentFile: string): Resol
   return { ok: false, ...unknownPackage(name, tried) }
 }
 
-/** Imports a resolved plugin module; a module that throws while loading is a failure, not a crash. */
-export async function importModule(path: string): Promise<{ ok: true; module: Record<string, unknown> } | { ok: false; error: unknown }> {
+/** What importing a plugin module gave; `typeScript` says why a `.ts` file could not be loaded. */
+export type Imported =
+  | { ok: true; module: Record<string, unknown> }
+  | { ok: false; error: unknown; typeScript?: { tried: string[]; reason?: string } }
+
+/**
+ * Imports a resolved plugin module; a module that throws while loading is a failure, not a crash. A
+ * `.ts` file that Node.js cannot load by itself is loaded through tsx (registered for the process, see
+ * `typescript.ts`) unless `options.tsx` is `false`.
+ */
+export async function importModule(path: string, options: { deploymentFile: string; tsx?: boolean }): Promise<Imported> {
+  const url = pathToFileURL(path).href
+  const first = await tryImport(url)
+  if (first.ok || !isTypeScriptPath(path) || !isUnknownExtension(first.error)) return first
+  if (options.tsx === false) return { ok: false, error: first.error, typeScript: { tried: [] } }
+  const tsx = await registerTsx([[options.deploymentFile, dirname(options.deploymentFile)], [LOADER_FILE, LOADER_ROOT]])
+  if (!tsx.ok) return { ok: false, error: first.error, typeScript: { tried: tsx.tried, reason: tsx.reason } }
+  // Node keeps the failed import of this URL, so the retry asks for the same file under another one.
+  return tryImport(`${url}?tsx`)
+}
+
+async function tryImport(url: string): Promise<Imported> {
   try {
-    return { ok: true, module: await import(pathToFileURL(path).href) }
+    return { ok: true, module: await import(url) }
   } catch (error) {
     return { ok: false, error }
   }

@@ -51,6 +51,12 @@ export interface LoadOptions<S extends SectionSchemas = {}> {
   env?: Environment
   /** Checks run after everything has loaded; their problems join the same error. */
   afterLoad?: AfterLoadHook<S> | ReadonlyArray<AfterLoadHook<S>>
+  /**
+   * How a `.ts` plugin file loads when Node.js cannot run it by itself: through tsx, found next to the
+   * file or the loader and registered for the process (default `true`); `false` makes such a row the
+   * problem `LOADER_TYPESCRIPT_UNSUPPORTED` instead.
+   */
+  tsx?: boolean
 }
 
 /** One mounted `plugins:` row. */

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { codeOf, DeploymentError, loadDeployment, LoaderErrors, type LoadOptions, type Problem } from 'dsh-loader'
+import { codeOf, DeploymentError, detailsOf, loadDeployment, LoaderErrors, type LoadOptions, type Problem } from 'dsh-loader'
 import { bootApp, rejection } from 'dsh-testing'
 import { fixture } from './helpers.js'
 
@@ -41,6 +41,9 @@ describe('dsh-loader: every message carries a stable code and the fields it is a
     LoaderErrors.unknownPackage('dsh-nothing', ['a', 'b']),
     LoaderErrors.unknownFile('./x.ts', 'x.ts'),
     LoaderErrors.unresolvable('pkg', 'ERR_PACKAGE_PATH_NOT_EXPORTED'),
+    LoaderErrors.folderNoEntry('./rules', 'rules', undefined, ['index.js']),
+    LoaderErrors.folderBadEntry('./rules', 'rules/package.json', 'main', 'lib/main.js'),
+    LoaderErrors.typeScriptUnsupported('./x.ts', 'x.ts', ['.', 'packages/loader']),
     LoaderErrors.importFailed('./x.ts', 'x.ts', 'SyntaxError: oops'),
     LoaderErrors.noPlugin('./x.ts', []),
     LoaderErrors.unsupportedPlugin('p', 'a reason'),
@@ -83,6 +86,12 @@ describe('dsh-loader: every message carries a stable code and the fields it is a
       { code: 'LOADER_UNKNOWN_PACKAGE', details: { name: 'dsh-nothing', tried: ['a', 'b'] }, message: 'unknown plugin "dsh-nothing": no package of that name found from a or from b' },
       { code: 'LOADER_UNKNOWN_FILE', details: { name: './x.ts', path: 'x.ts' }, message: 'unknown plugin "./x.ts": no file x.ts' },
       { code: 'LOADER_UNRESOLVABLE', details: { name: 'pkg', reason: 'ERR_PACKAGE_PATH_NOT_EXPORTED' }, message: 'cannot resolve plugin "pkg": ERR_PACKAGE_PATH_NOT_EXPORTED' },
+      { code: 'LOADER_FOLDER_NO_ENTRY', details: { name: './rules', folder: 'rules', manifest: undefined, tried: ['index.js'] },
+        message: 'cannot resolve plugin "./rules": the folder rules has no package.json and none of index.js (add a package.json whose "exports" or "main" names the plugin\'s file, or name the file itself in the row, such as "./rules/plugin.js")' },
+      { code: 'LOADER_FOLDER_BAD_ENTRY', details: { name: './rules', manifest: 'rules/package.json', field: 'main', entry: 'lib/main.js' },
+        message: 'cannot resolve plugin "./rules": rules/package.json names "lib/main.js" in "main", but there is no such file (build the plugin first, or point "main" at the plugin\'s file)' },
+      { code: 'LOADER_TYPESCRIPT_UNSUPPORTED', details: { name: './x.ts', path: 'x.ts', tried: ['.', 'packages/loader'], reason: undefined },
+        message: 'cannot load plugin "./x.ts" from x.ts: Node.js cannot run TypeScript by itself and tsx was not found from . or from packages/loader (to load it: install tsx next to the deployment (npm install --save-dev tsx) and it is used; or start node with --import tsx/esm; or compile the plugin to JavaScript and name the .js file)' },
       { code: 'LOADER_IMPORT_FAILED', details: { name: './x.ts', path: 'x.ts', reason: 'SyntaxError: oops' }, message: 'cannot load plugin "./x.ts" from x.ts: SyntaxError: oops' },
       { code: 'LOADER_NO_PLUGIN', details: { name: './x.ts', exported: [] },
         message: 'module "./x.ts" exports no plugin (expected a default export that is a function, a class or an object with apply(), or an apply() export; found no exports)' },
@@ -110,6 +119,13 @@ describe('dsh-loader: every message carries a stable code and the fields it is a
       .to.deep.equal(['SOME_PLUGIN_FAILURE', 'SOME_PLUGIN_FAILURE', 'SOME_PLUGIN_FAILURE'])
     expect([LoaderErrors.invalidConfig('x', 'CAUSE_CODE').code, LoaderErrors.invalidSection('k', 'x', 'CAUSE_CODE').code]).to.deep.equal(['CAUSE_CODE', 'CAUSE_CODE'])
     expect([codeOf(coded), codeOf(new Error('plain')), codeOf({ code: '' }), codeOf(undefined)]).to.deep.equal(['SOME_PLUGIN_FAILURE', undefined, undefined, undefined])
+  })
+
+  it('detailsOf gives the details of an error with the code asked for, and nothing for another code', () => {
+    const withDetails = Object.assign(new Error('x'), { code: 'A_CODE', details: { owner: 'p' } })
+    expect(detailsOf(withDetails, 'A_CODE')).to.deep.equal({ owner: 'p' })
+    expect(detailsOf(Object.assign(new Error('x'), { code: 'A_CODE' }), 'A_CODE')).to.deep.equal({})
+    expect(detailsOf(withDetails, 'OTHER_CODE')).to.equal(undefined)
   })
 })
 

@@ -5,7 +5,7 @@
  */
 import { DeploymentError, type Problem } from 'dsh-loader'
 import { PERSONA_SECTION, PERSONA_SUFFIX_SECTION } from 'dsh-system-prompt'
-import { bootDeployment, type Booted } from '../boot.js'
+import { bootDeployment, type BootedDeployment as Booted } from 'dsh-agent'
 import { checkTarget, type FindingKind, type RawFinding } from '../checks.js'
 import { invalidGap, unresolvedAllow, unresolvedRestriction, YAML_CASCADE_HINT } from '../errors.js'
 import { bootOptionsOf, type CommonOptions } from '../options.js'
@@ -13,6 +13,7 @@ import type { Output } from '../output.js'
 import { problemLine, yamlCascade } from '../report.js'
 import { plural } from '../table.js'
 import type { Target } from '../view.js'
+import { ownersOf } from '../owners.js'
 
 /** Options of `check`. */
 export interface CheckOptions extends CommonOptions {
@@ -45,7 +46,7 @@ export async function checkCommand(file: string, options: CheckOptions, output: 
     const findings: Finding[] = booted.problems.map((problem) => ({ ...problem, kind: 'agent', where: [] }))
     const targets: Target[] = booted.agents.length
       ? booted.agents.map((agent) => ({ agent, label: `agent "${agent.id}"` }))
-      : booted.specs.length ? [] : [{ label: 'the deployment' }]
+      : (booted.deployment.sections.agents ?? []).length ? [] : [{ label: 'the deployment' }]
     for (const target of targets) {
       for (const raw of await checkTarget(booted, target, gap)) add(findings, place(booted, raw, target.label))
     }
@@ -80,7 +81,8 @@ function place(booted: Booted, raw: RawFinding, where: string | undefined): Find
 
 /** The key path of the YAML value behind a registration, as far as the CLI can tell. */
 function pathOf(booted: Booted, origin: NonNullable<RawFinding['origin']>): Array<string | number> | undefined {
-  const { deployment, owners } = booted
+  const { deployment } = booted
+  const owners = ownersOf(booted)
   const layer = owners.layer(origin.scope)
   const key = origin.name === PERSONA_SECTION ? 'persona' : origin.name === PERSONA_SUFFIX_SECTION ? 'personaSuffix' : undefined
   if (layer.startsWith('preset:')) {
@@ -95,7 +97,7 @@ function pathOf(booted: Booted, origin: NonNullable<RawFinding['origin']>): Arra
     }
   }
   if (layer.startsWith('agent:')) {
-    const index = booted.specs.findIndex((spec) => `agent:${spec.id}` === layer)
+    const index = (booted.deployment.sections.agents ?? []).findIndex((spec) => `agent:${spec.id}` === layer)
     return index < 0 ? undefined : ['agents', index]
   }
   const entry = owners.entry(origin.owner)
@@ -110,7 +112,7 @@ function presetFindings(booted: Booted): RawFinding[] {
   if (!presets || typeof presets.ids !== 'function') return []
   const findings: RawFinding[] = []
   for (const id of presets.ids()) {
-    const origin = { scope: booted.agentsService?.preset(id)?.key }
+    const origin = { scope: booted.services.agents?.preset(id)?.key }
     const preset = presets.get(id)
     for (const warning of preset?.warnings ?? []) findings.push({ kind: 'preset', code: warning.code, message: warning.message, origin })
     const unresolved = presets.unresolvedTools?.(id) ?? []

@@ -4,7 +4,7 @@
  * Exit status as diff(1): 0 identical, 1 different, 2 trouble.
  * @module
  */
-import { bootDeployment, type Booted } from '../boot.js'
+import { bootDeployment, type BootedDeployment as Booted } from 'dsh-agent'
 import { compareSides, PART_TITLES, PIECE_KINDS, type Comparison, type PartDiff, type Side } from '../comparison.js'
 import { diffArguments, EXIT } from '../errors.js'
 import { bootOptionsOf, type CommonOptions } from '../options.js'

@@ -3,7 +3,7 @@
  * of one request comes from, and what each costs.
  * @module
  */
-import { bootDeployment } from '../boot.js'
+import { bootDeployment } from 'dsh-agent'
 import { explain, type DroppedText, type ExplainedText, type Explanation } from '../explanation.js'
 import { bootOptionsOf, type CommonOptions } from '../options.js'
 import type { Output } from '../output.js'

@@ -4,12 +4,13 @@
  * @module
  */
 import type { RenderedPart } from 'dsh-system-prompt'
-import { bootDeployment, type Booted } from '../boot.js'
+import { bootDeployment, type BootedDeployment as Booted } from 'dsh-agent'
 import { requestNeedsAgent } from '../errors.js'
 import { bootOptionsOf, type CommonOptions } from '../options.js'
 import type { Output } from '../output.js'
 import { byteLength, formatCount, plural } from '../table.js'
 import { describeTarget, pickTarget, snapshotAbsence, viewOf, type PromptView } from '../view.js'
+import { ownersOf } from '../owners.js'
 
 /** Options of `render`. */
 export interface RenderOptions extends CommonOptions {
@@ -58,7 +59,7 @@ function printRender(output: Output, booted: Booted, view: PromptView, input: st
 function renderJson(booted: Booted, view: PromptView, input: string | undefined) {
   const agent = view.target.agent
   const part = (p: RenderedPart) => ({
-    name: p.name, owner: booted.owners.plugin(p.entry.owner), layer: booted.owners.layer(p.entry.scope), bytes: byteLength(p.text),
+    name: p.name, owner: ownersOf(booted).plugin(p.entry.owner), layer: ownersOf(booted).layer(p.entry.scope), bytes: byteLength(p.text),
   })
   return {
     ok: true,

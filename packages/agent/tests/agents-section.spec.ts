@@ -25,18 +25,18 @@ describe('the agents: section', () => {
     ])
     expect(result).to.deep.equal({
       issues: [
-        { code: 'CLI_UNKNOWN_AGENT_KEY', message: '$[0].modle is not a key of an agent (allowed: id, model, provider, cwd, preset, parent, promptChange)', path: [0, 'modle'] },
-        { code: 'CLI_INVALID_AGENT_ROW', message: '$[1].model missing required value', path: [1, 'model'] },
-        { code: 'CLI_DUPLICATE_AGENT_ID', message: '$[2].id "a" is already the id of agents[0] (agent ids are unique in the file)', path: [2, 'id'] },
-        { code: 'CLI_PARENT_NOT_BEFORE', message: '$[2].parent "c" is not an agent listed before "a" (list parents before their children)', path: [2, 'parent'] },
-        { code: 'CLI_OWN_PARENT', message: '$[3].parent names the agent itself ("c")', path: [3, 'parent'] },
-        { code: 'CLI_INVALID_AGENT_ROW', message: '$[4] expected object but got agent', path: [4] },
+        { code: 'AGENT_UNKNOWN_ROW_KEY', message: '$[0].modle is not a key of an agent (allowed: id, model, provider, cwd, preset, parent, promptChange)', path: [0, 'modle'] },
+        { code: 'AGENT_INVALID_ROW', message: '$[1].model missing required value', path: [1, 'model'] },
+        { code: 'AGENT_DUPLICATE_ROW_ID', message: '$[2].id "a" is already the id of agents[0] (agent ids are unique in the file)', path: [2, 'id'] },
+        { code: 'AGENT_PARENT_NOT_BEFORE', message: '$[2].parent "c" is not an agent listed before "a" (list parents before their children)', path: [2, 'parent'] },
+        { code: 'AGENT_OWN_PARENT', message: '$[3].parent names the agent itself ("c")', path: [3, 'parent'] },
+        { code: 'AGENT_INVALID_ROW', message: '$[4] expected object but got agent', path: [4] },
       ],
     })
   })
 
   it('refuses a section that is not a list', () => {
-    expect(validateAgents({ main: {} })).to.deep.equal({ issues: [{ code: 'CLI_AGENTS_NOT_LIST', message: 'expected a list of agents like "- { id: main, model: deepseek-chat }"', path: [] }] })
+    expect(validateAgents({ main: {} })).to.deep.equal({ issues: [{ code: 'AGENT_ROWS_NOT_LIST', message: 'expected a list of agents like "- { id: main, model: deepseek-chat }"', path: [] }] })
   })
 
   it('is a Standard Schema the loader can call', () => {

@@ -5,18 +5,18 @@
  * @module
  */
 import type { Context, Fiber } from 'cordis'
-import type { Agent, Agents } from 'dsh-agent'
-import { parseKeyPath, type Deployment, type Problem, type ProblemInput } from 'dsh-loader'
+import { codeOf, detailsOf, parseKeyPath, type Deployment, type LoaderMessage, type Problem, type ProblemInput } from 'dsh-loader'
 import SystemPrompt from 'dsh-system-prompt'
+import type { Agent } from './agent.js'
+import type { Agents } from './agents.js'
 import type { AgentSpec, AgentsSchema } from './agents-section.js'
-import { codeOf, detailsOf } from './codes.js'
-import { agentNotCreated, inAssemblies, noAgentsService, noPromptService, type CliMessage } from './errors.js'
+import { agentNotCreated, inAssemblies, noAgentsService, noPromptService } from './errors.js'
 
-/** A problem the CLI reports after loading: always with its code. */
+/** A problem reported after loading: always with its code. */
 type CodedInput = ProblemInput & { code: string }
 
-/** The sections the CLI declares to the loader. */
-export type CliSections = { agents: AgentsSchema }
+/** The sections `bootDeployment` declares to the loader: `agents:`. */
+export type AgentSections = { agents: AgentsSchema }
 
 /** What the hook leaves behind for the boot. */
 export interface HookState {
@@ -41,12 +41,12 @@ const RESERVED = 'PROMPT_RESERVED_TOOL_NAME'
  * (for `check`, which goes on with the other agents) instead of failing the load.
  */
 export function afterLoadHook(state: HookState, lenient: boolean) {
-  return async (ctx: Context, deployment: Deployment<CliSections>): Promise<CodedInput[]> => {
+  return async (ctx: Context, deployment: Deployment<AgentSections>): Promise<CodedInput[]> => {
     if (!ctx.get('systemPrompt')) return [{ key: 'plugins', ...noPromptService() }]
     const hasAgents = !!ctx.get('agents')
     const hasTools = !!ctx.get('tools')
     const inject = ['systemPrompt', ...(hasAgents ? ['agents'] : []), ...(hasTools ? ['tools'] : [])]
-    state.fiber = ctx.plugin({ name: 'dsh-prompt', inject, apply(host: Context) { state.ctx = host } })
+    state.fiber = ctx.plugin({ name: 'dsh-host', inject, apply(host: Context) { state.ctx = host } })
     await state.fiber
     const host = state.ctx!
     const specs = deployment.sections.agents ?? []
@@ -90,10 +90,10 @@ export function agentKeyOf(error: unknown): string {
  * The assembly error the load reports, as `{ code, message, details }`: a `toolOrder` naming an
  * unregistered tool, or a provider returning the reserved name (told apart by code); else `undefined`.
  */
-export function loadTimeAssemblyError(error: unknown): CliMessage | undefined {
+export function loadTimeAssemblyError(error: unknown): LoaderMessage | undefined {
   const code = codeOf(error)
   if (code !== TOOL_ORDER && code !== RESERVED) return undefined
-  const { message, details } = error as CliMessage
+  const { message, details } = error as LoaderMessage
   return { code, message, details }
 }
 
@@ -103,9 +103,9 @@ export function loadTimeAssemblyError(error: unknown): CliMessage | undefined {
  * `toolOrder` naming an unregistered tool against the `dsh-system-prompt` row's `config.toolOrder`, and a
  * provider returning the reserved name against its own row. A failing tool provider is left to the commands.
  */
-async function checkToolOrder(host: Context, deployment: Deployment<CliSections>, agents: readonly Agent[]): Promise<CodedInput[]> {
+async function checkToolOrder(host: Context, deployment: Deployment<AgentSections>, agents: readonly Agent[]): Promise<CodedInput[]> {
   // The same error in several assemblies is reported once: errors are the same when code and details are.
-  const found = new Map<string, { cause: CliMessage; where: string[] }>()
+  const found = new Map<string, { cause: LoaderMessage; where: string[] }>()
   const targets: Array<{ label: string; agent?: Agent }> = [{ label: 'the deployment' }, ...agents.map((agent) => ({ label: `agent "${agent.id}"`, agent }))]
   for (const target of targets) {
     let problem: Error | undefined
@@ -143,7 +143,7 @@ function toolOrderKey(config: unknown, name: string | undefined): string {
 }
 
 /** A problem made here rather than by the loader (lenient mode), placed in the file like the loader would. */
-function toProblem(deployment: Deployment<CliSections>, input: CodedInput): Problem {
+function toProblem(deployment: Deployment<AgentSections>, input: CodedInput): Problem {
   const position = deployment.locate(input.key ? parseKeyPath(input.key) : [])
   const problem: Problem = { file: deployment.displayFile, code: input.code, message: input.message }
   if (position) {

@@ -1,14 +1,15 @@
 /**
- * The `agents:` section of a deployment file, declared to the loader through `options.sections`.
+ * The `agents:` section of a deployment file, declared to the loader through `options.sections` (by
+ * `bootDeployment`, and by anyone calling `loadDeployment` who wants the same section).
  * Each row is checked with a schemastery schema (every key described); the list as a whole is checked
  * for unknown keys, duplicate ids and parents listed after their children, and every problem of the
  * list is reported at once, each with its own path (`agents[1].preset`).
  * @module
  */
-import type { AgentOptions } from 'dsh-agent'
 import z from 'schemastery'
+import type { AgentOptions } from './agent.js'
 import {
-  AGENT_KEYS, agentsNotList, duplicateAgentId, emptyAgentValue, invalidAgentRow, ownParent, parentNotBefore, unknownAgentKey, type CliMessage,
+  AGENT_KEYS, agentsNotList, duplicateAgentId, emptyAgentValue, invalidAgentRow, ownParent, parentNotBefore, unknownAgentKey,
 } from './errors.js'
 
 /** One agent as declared in `agents:`: `agents.create()`'s options, the parent named by the id of an agent listed before. */
@@ -33,7 +34,7 @@ export interface Issue {
 }
 
 /** An issue from a message of the catalogue: its code and words, at `path`. */
-const issue = ({ code, message }: CliMessage, path: Array<string | number>): Issue => ({ code, message, path })
+const issue = ({ code, message }: { code: string; message: string }, path: Array<string | number>): Issue => ({ code, message, path })
 
 /** Validates the `agents:` list: every row's schema issues, unknown keys, duplicate ids, parent order. */
 export function validateAgents(value: unknown): { value: AgentSpec[] } | { issues: Issue[] } {
@@ -83,5 +84,5 @@ export interface AgentsSchema {
 
 /** The `agents:` section as a Standard Schema (what `loadDeployment`'s `options.sections` takes). */
 export const AgentsSection: AgentsSchema = {
-  '~standard': { version: 1, vendor: 'dsh-prompt', validate: validateAgents },
+  '~standard': { version: 1, vendor: 'dsh-agent', validate: validateAgents },
 }

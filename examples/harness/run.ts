@@ -1,0 +1,95 @@
+/**
+ * A complete harness loop on dsh: one call boots the deployment file next to this one, then six user
+ * turns go through the official `openai` client to a local OpenAI-compatible mock server (127.0.0.1,
+ * an ephemeral port). One turn has a tool call: the harness runs `read` and sends the result back. At
+ * turn 4 the harness adds a fact to the runtime context, and at turn 6 takes it away again.
+ *
+ *   yarn harness                                   (from the repository root, no build needed)
+ *   node --import tsx/esm examples/harness/run.ts  (the same, by hand)
+ *
+ * It exits 1, naming what went wrong, when the mock server refused a request or the loop went astray.
+ * @module
+ */
+import { readFile } from 'node:fs/promises'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import OpenAI from 'openai'
+import { bootDeployment, type Agent } from 'dsh-agent'
+import { startMockServer } from './mock-server.js'
+
+const HERE = dirname(fileURLToPath(import.meta.url))
+const NOTES = join(HERE, 'notes.md')
+
+/** The user's six turns; the third makes the model call `read`. */
+const TURNS = [
+  'Hello! What can you do?',
+  'I keep my release notes in a file.',
+  'What does notes.md say about the first release?',
+  'Thanks. Keep that file in mind.',
+  'Which file is open now?',
+  'That is all for today.',
+]
+
+/** Runs one tool call the way a harness does: here only `read`, and only inside this folder. */
+async function runTool(call: OpenAI.Chat.ChatCompletionMessageToolCall): Promise<string> {
+  if (call.type !== 'function' || call.function.name !== 'read') return `error: unknown tool ${JSON.stringify(call.type === 'function' ? call.function.name : call.type)}`
+  const { path } = JSON.parse(call.function.arguments) as { path: string }
+  if (relative(HERE, path).startsWith('..')) return `error: ${path} is outside the notes folder`
+  const lines = (await readFile(path, 'utf8')).split('\n')
+  if (lines.at(-1) === '') lines.pop()
+  return lines.map((line, index) => `${String(index + 1).padStart(6)}\t${line}`).join('\n')
+}
+
+/**
+ * One user turn: step (records the input and whatever changed in the prompt or the runtime context),
+ * send, record the reply; while the reply calls tools, run them, record each result and step again.
+ */
+async function turn(client: OpenAI, agent: Agent, input: string): Promise<{ answer: string; requests: number }> {
+  let request = await agent.step(input)
+  for (let requests = 1; requests <= 4; requests++) {
+    // dsh-agent's request is the SDK's request type, and its reply goes back into the record as the SDK types it.
+    const completion = await client.chat.completions.create(request)
+    const message = completion.choices[0].message
+    agent.record(message)
+    if (!message.tool_calls?.length) return { answer: message.content ?? '', requests }
+    for (const call of message.tool_calls) agent.record({ role: 'tool', tool_call_id: call.id, content: await runTool(call) })
+    request = await agent.step()
+  }
+  throw new Error('the model kept calling tools for four requests in a row')
+}
+
+async function main(): Promise<void> {
+  const server = await startMockServer({ model: 'mock-model', tool: 'read', file: NOTES })
+  // Everything the file declares, and the agent `notes` of its agents:, with {{cwd}} set to this folder.
+  const dsh = await bootDeployment(join(HERE, 'deployment.yml'), { env: { ...process.env, NOTES_DIR: HERE } })
+  let sent = 0
+  try {
+    const client = new OpenAI({ baseURL: server.url, apiKey: 'not-used-by-the-mock', maxRetries: 0 })
+    const agent = dsh.agent('notes')!
+    let closeFile: (() => void) | undefined
+    for (const [index, input] of TURNS.entries()) {
+      // A runtime-context change: the next step appends a new snapshot; the system prompt stays as it was.
+      if (index === 3) closeFile = dsh.ctx.systemPrompt.context({ name: 'harness:open-file', order: 200, text: `Open file: ${NOTES}` })
+      if (index === 5) closeFile?.()
+      const { answer, requests } = await turn(client, agent, input)
+      sent += requests
+      console.log(`turn ${index + 1}: ${input}\n  -> ${answer}${requests > 1 ? ` (${requests} requests: a tool call and its result)` : ''}`)
+    }
+    const systems = agent.conversation.filter((entry) => entry.source === 'system-prompt').length
+    const snapshots = agent.conversation.filter((entry) => entry.source === 'runtime-context').length
+    if (sent !== 7 || server.requests.length !== 7) throw new Error(`expected 7 requests (6 turns, one with a tool result), the server got ${server.requests.length}`)
+    if (systems !== 1 || snapshots !== 3) throw new Error(`expected 1 system prompt and 3 runtime-context snapshots in the record, found ${systems} and ${snapshots}`)
+    console.log(`ok: ${TURNS.length} turns, ${sent} requests, ${agent.conversation.length} messages in the record (1 system prompt, ${snapshots} runtime-context snapshots)`)
+  } finally {
+    await dsh.dispose()
+    await server.close()
+  }
+  if (server.failures.length) throw new Error(`the mock server refused requests:\n  ${server.failures.join('\n  ')}`)
+}
+
+main().catch((error: unknown) => {
+  console.error(`harness example failed: ${error instanceof Error ? error.message : String(error)}`)
+  const problems = (error as { details?: { problems?: unknown[] } }).details?.problems
+  if (problems) console.error(JSON.stringify(problems, null, 2))
+  process.exitCode = 1
+})

@@ -1,0 +1,132 @@
+/**
+ * `bootDeployment`: the one call that boots a deployment file for a harness (and for `dsh-prompt`, which
+ * uses it too). A fresh Cordis app with the `LoggerBridge`, the rows of the file through `dsh-loader`,
+ * then, from a host plugin that injects the services, the agents of `agents:`.
+ * @module
+ */
+import type { Writable } from 'node:stream'
+import { Context } from 'cordis'
+import { loadDeployment, LoggerBridge, type Deployment, type LogLevel, type Problem } from 'dsh-loader'
+import type { SystemPrompt } from 'dsh-system-prompt'
+import type { ToolRegistry } from 'dsh-tools'
+import type { Agent } from './agent.js'
+import type { Agents, CreateAgentOptions } from './agents.js'
+import { afterLoadHook, type AgentSections, type HookState } from './after-load.js'
+import { AgentsSection } from './agents-section.js'
+import { noAgentsService } from './errors.js'
+
+/** Options of {@link bootDeployment}. */
+export interface BootOptions {
+  /** The log level of the bridge (default `warn`); `debug` shows the agents' `section=<name> bytes=<n>` lines. */
+  logLevel?: LogLevel
+  /** Print logged errors with their stack. */
+  stack?: boolean
+  /** `false` turns log colours off; otherwise they follow the target (TTY, `NO_COLOR`). */
+  color?: boolean
+  /** Where log lines go (default `process.stderr`). */
+  logTarget?: Writable
+  /** Variables for `${VAR}` substitution (default `process.env`). */
+  env?: NodeJS.ProcessEnv
+  /**
+   * Keep problems creating agents out of the load and return them in `problems` (what `dsh-prompt
+   * check` does to go on with the other agents). Otherwise they fail the load like every other problem.
+   */
+  lenientAgents?: boolean
+}
+
+/** The services of a booted deployment, read through the host context; `agents` and `tools` when a row provides them. */
+export interface DeploymentServices {
+  readonly systemPrompt: SystemPrompt
+  readonly agents?: Agents
+  readonly tools?: ToolRegistry
+}
+
+/** A loaded deployment with its agents: what a harness needs, and `dispose()` to unload it all. */
+export interface BootedDeployment {
+  /** The Cordis app everything lives in. */
+  readonly app: Context
+  /**
+   * The host plugin's context. It injects every service in {@link services}; what is registered
+   * through it (a section, a runtime context, a listener) lives until {@link dispose}.
+   */
+  readonly ctx: Context
+  /** The loaded file: its rows (`entries`), its `agents:` rows (`sections.agents`), `locate()`. */
+  readonly deployment: Deployment<AgentSections>
+  readonly services: DeploymentServices
+  /** The agents of `agents:` that were created, in file order. */
+  readonly agents: readonly Agent[]
+  /** Problems creating agents (only with `lenientAgents`; otherwise they fail the boot). */
+  readonly problems: readonly Problem[]
+  /** A live agent by id: one of `agents:` or one made by {@link createAgent}. */
+  agent(id: string): Agent | undefined
+  /**
+   * Creates an agent in code, owned by the host context (it goes with {@link dispose}, or with its own
+   * `dispose()`). Throws `AGENT_NO_AGENTS_SERVICE` when no row provides the `agents` service, and the
+   * `AGENT_*` errors of `agents.create()`.
+   */
+  createAgent(options: CreateAgentOptions): Promise<Agent>
+  /** Unloads everything, in the reverse order of the boot: the host (and its agents), the rows, the logger bridge. Idempotent. */
+  dispose(): Promise<void>
+}
+
+/**
+ * Boots the deployment file `file` for a harness: loads every row into a fresh Cordis app, provides the
+ * services through a host context and creates the agents of `agents:` in file order. Every problem of
+ * the file (and of its agents, and of `toolOrder`) is thrown together as one `DeploymentError`
+ * (`code` `LOADER_DEPLOYMENT_FAILED`, `details.problems`); nothing is left loaded when it throws.
+ */
+export async function bootDeployment(file: string, options: BootOptions = {}): Promise<BootedDeployment> {
+  const app = new Context()
+  const bridge = app.plugin(LoggerBridge, {
+    level: options.logLevel ?? 'warn',
+    stack: !!options.stack,
+    colors: options.color === false ? false : 'auto',
+    target: options.logTarget,
+  })
+  await bridge
+  let loaderCtx: Context | undefined
+  const loader = app.plugin({ name: 'dsh-deployment', apply(ctx: Context) { loaderCtx = ctx } })
+  await loader
+  const state: HookState = { agents: [], problems: [] }
+  const unload = async (deployment?: Deployment<AgentSections>) => {
+    await state.fiber?.dispose()
+    await deployment?.dispose()
+    await loader.dispose()
+    await bridge.dispose()
+  }
+  let deployment: Deployment<AgentSections>
+  try {
+    deployment = await loadDeployment(loaderCtx!, file, {
+      env: options.env,
+      sections: { agents: AgentsSection },
+      afterLoad: afterLoadHook(state, !!options.lenientAgents),
+    })
+  } catch (error) {
+    await unload()
+    throw error
+  }
+  return booted(app, state, deployment, once(() => unload(deployment)))
+}
+
+/** The result of a clean boot, read from the host context. */
+function booted(app: Context, state: HookState, deployment: Deployment<AgentSections>, dispose: () => Promise<void>): BootedDeployment {
+  const ctx = state.ctx!
+  const agents = ctx.get('agents') ?? undefined
+  const services: DeploymentServices = { systemPrompt: ctx.systemPrompt, agents, tools: ctx.get('tools') ?? undefined }
+  return {
+    app, ctx, deployment, services, dispose,
+    agents: state.agents,
+    problems: state.problems,
+    agent: (id) => agents?.get(id),
+    async createAgent(options) {
+      if (!agents) throw Object.assign(new Error(noAgentsService().message), noAgentsService())
+      return agents.create(options)
+    },
+  }
+}
+
+/** `fn` run once; later calls get the first call's promise. */
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined
+  return () => (done ??= fn())
+}

@@ -1,0 +1,79 @@
+import { expect } from 'chai'
+import { fileURLToPath } from 'node:url'
+import { bootDeployment, type BootedDeployment } from 'dsh-agent'
+import { DeploymentError } from 'dsh-loader'
+import { rejection } from 'dsh-testing'
+
+const fixture = (name: string) => fileURLToPath(new URL(`fixtures/${name}`, import.meta.url))
+const DISPOSED = 4
+
+describe('bootDeployment: one call boots a deployment file for a harness', () => {
+  let booted: BootedDeployment | undefined
+  afterEach(async () => {
+    await booted?.dispose()
+    booted = undefined
+  })
+
+  it('hands back the services, the agents of agents: in file order, and each by id', async () => {
+    booted = await bootDeployment(fixture('deployment.yml'), { logLevel: 'silent' })
+    expect(booted.agents.map((agent) => [agent.id, agent.model, agent.parent?.id])).to.deep.equal([['main', 'model-a', undefined], ['helper', 'model-b', 'main']])
+    expect(booted.agent('helper')).to.equal(booted.agents[1])
+    expect(booted.agent('nobody')).to.equal(undefined)
+    expect(booted.services.systemPrompt.config.persona).to.equal('You are {{model}}.')
+    expect(booted.services.agents?.list().map((agent) => agent.id)).to.deep.equal(['main', 'helper'])
+    expect(booted.services.tools?.view().visible.map((tool) => tool.name)).to.deep.equal(['echo'])
+    expect(booted.problems).to.deep.equal([])
+  })
+
+  it('gives a step request with the system prompt first and the tools of the deployment', async () => {
+    booted = await bootDeployment(fixture('deployment.yml'), { logLevel: 'silent' })
+    const request = await booted.agents[0].step('hi')
+    expect(request.model).to.equal('model-a')
+    expect(request.messages.slice(0, 2)).to.deep.equal([{ role: 'system', content: 'You are model-a.' }, { role: 'user', content: 'hi' }])
+    expect(request.tools?.map((tool) => tool.function.name)).to.deep.equal(['echo'])
+  })
+
+  it('creates agents in code, owned by the host: they see the deployment and go with dispose()', async () => {
+    booted = await bootDeployment(fixture('deployment.yml'), { logLevel: 'silent' })
+    const extra = await booted.createAgent({ id: 'extra', model: 'model-c', parent: 'main' })
+    expect(booted.agent('extra')).to.equal(extra)
+    expect(extra.parent).to.equal(booted.agents[0])
+    expect((await extra.step()).messages[0]).to.deep.equal({ role: 'system', content: 'You are model-c.' })
+    const error = await rejection(booted.createAgent({ id: 'extra', model: 'm' }))
+    expect((error as { code?: string }).code).to.equal('AGENT_DUPLICATE_ID')
+    await booted.dispose()
+    expect([extra.disposed, ...booted.agents.map((agent) => agent.disposed)]).to.deep.equal([true, true, true])
+  })
+
+  it('dispose() unloads every row, the host and the agents, and a second call changes nothing', async () => {
+    booted = await bootDeployment(fixture('deployment.yml'), { logLevel: 'silent' })
+    const { deployment, ctx } = booted
+    await booted.dispose()
+    expect(deployment.entries.map((entry) => entry.state)).to.deep.equal(deployment.entries.map(() => DISPOSED))
+    expect(ctx.fiber.state).to.equal(DISPOSED)
+    await booted.dispose()
+  })
+
+  it('refuses createAgent() when no row provides the agents service, with a code', async () => {
+    booted = await bootDeployment(fixture('no-agents-service.yml'), { logLevel: 'silent' })
+    expect([booted.services.agents, booted.services.tools, booted.agents.length]).to.deep.equal([undefined, undefined, 0])
+    const error = await rejection(booted.createAgent({ id: 'a', model: 'm' }))
+    expect([(error as { code?: string }).code, (error as Error).message]).to.deep.equal([
+      'AGENT_NO_AGENTS_SERVICE', 'agents are declared but no plugin provides the agents service: add a row "- name: dsh-agent" under plugins:',
+    ])
+  })
+
+  it('throws every problem together as one DeploymentError, and leaves nothing loaded', async () => {
+    const error = await rejection(bootDeployment(fixture('unknown-preset.yml'), { logLevel: 'silent' }))
+    expect(DeploymentError.is(error)).to.equal(true)
+    expect((error as DeploymentError).problems.map((problem) => [problem.code, problem.key, problem.message])).to.deep.equal([
+      ['AGENT_UNKNOWN_PRESET', 'agents[0].preset', 'agent "main" could not be created: unknown preset "nowhere"; known presets: (none)'],
+    ])
+  })
+
+  it('with lenientAgents, keeps agent problems out of the load and returns them', async () => {
+    booted = await bootDeployment(fixture('unknown-preset.yml'), { logLevel: 'silent', lenientAgents: true })
+    expect(booted.agents).to.deep.equal([])
+    expect(booted.problems.map((problem) => [problem.code, problem.line, problem.key])).to.deep.equal([['AGENT_UNKNOWN_PRESET', 8, 'agents[0].preset']])
+  })
+})

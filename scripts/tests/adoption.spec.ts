@@ -1,0 +1,50 @@
+/**
+ * What a harness author does first, run as tests so CI runs them and counts them (they come last: the
+ * spec globs of `.mocharc.yml` list `scripts/tests` after the packages): the CLI from the repository
+ * root, the harness example, and the packaging test (`scripts/packaging-test.mjs`, which prints its
+ * steps as it goes).
+ */
+import { spawn } from 'node:child_process'
+import { basename } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { expect } from 'chai'
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url))
+
+/** Yarn as the test run was started with (`yarn test` sets npm_execpath), else the `yarn` on PATH. */
+const YARN = process.env.npm_execpath && basename(process.env.npm_execpath) === 'yarn' ? process.env.npm_execpath : 'yarn'
+
+/** Runs a command from the repository root without mocha's `NODE_OPTIONS`; `show` also prints its output live. */
+function run(command: string, args: readonly string[], show = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { NODE_OPTIONS: _, ...env } = process.env
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; if (show) process.stdout.write(chunk) })
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; if (show) process.stderr.write(chunk) })
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+describe('adopting dsh: what a harness author runs first', function () {
+  this.timeout(10 * 60_000)
+
+  it('yarn dsh-prompt runs the CLI from the repository root, from its TypeScript sources (no build needed)', async () => {
+    const result = await run(YARN, ['dsh-prompt', 'check', 'examples/minimal/deployment.yml'])
+    expect([result.code, result.stdout, result.stderr]).to.deep.equal([0, 'ok: examples/minimal/deployment.yml: 2 plugins; 1 agent (assistant) assembled, rendered twice and checked: no problem found\n', ''])
+  })
+
+  it('yarn harness runs the harness example: six turns, one with a tool call, checked by its mock server', async () => {
+    const result = await run(YARN, ['harness'])
+    expect(result.code, result.stdout + result.stderr).to.equal(0)
+    expect(result.stdout.trim().split('\n').pop()).to.equal('ok: 6 turns, 7 requests, 18 messages in the record (1 system prompt, 3 runtime-context snapshots)')
+  })
+
+  it('the packaging test passes: packed, installed outside the workspace, imported, run and type-checked there', async () => {
+    const result = await run(process.execPath, ['scripts/packaging-test.mjs'], true)
+    expect(result.code, result.stderr).to.equal(0)
+    expect(result.stdout).to.match(/\npackaging test passed in [\d.]+ s\n$/)
+  })
+})
