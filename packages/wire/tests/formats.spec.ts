@@ -97,7 +97,7 @@ describe('dsh-wire: each format lowers one conversation record', () => {
 
   it('under replace, the latest version is the one set of instructions at the head, in every format', () => {
     const record = toolConversation()
-    const replace = (format: WireFormat) => buildRequest(format, input(record, { promptChange: 'replace', tools: [] }))
+    const replace = <F extends WireFormat>(format: F) => buildRequest(format, input(record, { promptChange: 'replace', tools: [] }))
     expect(replace('openai-chat').messages[0]).to.deep.equal({ role: 'system', content: 'Be careful.' })
     expect(replace('openai-chat').messages.filter((m) => m.role === 'system')).to.have.length(1)
     expect(replace('openai-responses').instructions).to.equal('Be careful.')
@@ -108,7 +108,7 @@ describe('dsh-wire: each format lowers one conversation record', () => {
 
   it('an empty render sends no instructions field at all, and no tools field without tools', () => {
     const record = [system('Be brief.'), user('Hi.'), reply('Hello.'), system(''), user('Again.')]
-    const bare = (format: WireFormat) => buildRequest(format, input(record, { tools: [] }))
+    const bare = <F extends WireFormat>(format: F) => buildRequest(format, input(record, { tools: [] }))
     expect(bare('openai-chat')).to.deep.equal({ model: 'm', messages: [{ role: 'user', content: 'Hi.' }, { role: 'assistant', content: 'Hello.' }, { role: 'user', content: 'Again.' }] })
     expect(bare('openai-responses')).to.have.all.keys('model', 'input')
     expect(bare('anthropic')).to.have.all.keys('model', 'max_tokens', 'messages')
@@ -119,7 +119,7 @@ describe('dsh-wire: each format lowers one conversation record', () => {
     for (const format of ['anthropic', 'gemini'] as const) {
       const bad = thrown(() => buildRequest(format, input([user('Go.'), call('c9', 'read', '[1]')])))
       expect(bad).to.include({ code: 'WIRE_INVALID_TOOL_ARGUMENTS', message: `${format}: tool call "c9" arguments must be a JSON object (received an array)` })
-      expect((bad as { details: unknown }).details).to.deep.equal({ format, callId: 'c9', problem: 'received an array' })
+      expect((bad as Error & { details?: unknown }).details).to.deep.equal({ format, callId: 'c9', problem: 'received an array' })
       const custom = thrown(() => buildRequest(format, input([user('Go.'), customCall('c2', 'patch', 'x')])))
       expect(custom).to.include({ code: 'WIRE_UNSUPPORTED_TOOL_CALL', message: `${format}: tool call "c2" is a custom tool call, which this format cannot carry` })
     }
