@@ -47,7 +47,8 @@ export const DEFAULT_MAX_TOKENS = 4096
 /** The `anthropic` body for `input`, with its breakpoints planned (unless `breakpoints: false`). */
 export function anthropicRequest(input: WireInput): AnthropicRequest {
   const { opening, rest } = splitOpening(sentEntries(input.record, input.promptChange))
-  const request: AnthropicRequest = { model: input.model, max_tokens: input.maxTokens ?? DEFAULT_MAX_TOKENS, messages: [] }
+  // Keys in the order the API hashes the parts: tools, system, messages.
+  const request: Omit<AnthropicRequest, 'messages'> = { model: input.model, max_tokens: input.maxTokens ?? DEFAULT_MAX_TOKENS }
   if (input.tools.length) {
     request.tools = input.tools.map((tool) => {
       const lowered: AnthropicTool = { name: tool.name, input_schema: { ...tool.parameters, type: 'object' } }
@@ -56,7 +57,10 @@ export function anthropicRequest(input: WireInput): AnthropicRequest {
     })
   }
   if (opening !== undefined) request.system = [{ type: 'text', text: opening }]
-  request.messages = rest.map(message)
+  return withBreakpoints({ ...request, messages: rest.map(message) }, rest, input)
+}
+
+function withBreakpoints(request: AnthropicRequest, rest: readonly ConversationEntry[], input: WireInput): AnthropicRequest {
   if (input.breakpoints !== false) applyBreakpoints(request, rest, input.record, input.breakpoints ?? {})
   return request
 }
