@@ -84,7 +84,7 @@ function items(item: ConversationEntry, calls: ReadonlyMap<string, { type: strin
       return [{ type: 'message', role: item.role, content: item.content }]
     case 'assistant': {
       const out: ResponsesInputItem[] = []
-      if (item.content) out.push({ type: 'message', role: 'assistant', content: item.content })
+      if (item.content || !item.tool_calls?.length) out.push({ type: 'message', role: 'assistant', content: item.content ?? '' })
       for (const call of item.tool_calls ?? []) {
         out.push(call.type === 'function'
           ? { type: 'function_call', call_id: call.id, name: call.function.name, arguments: call.function.arguments }
