@@ -37,6 +37,11 @@ export interface StepOptions<F extends WireFormat = 'openai-chat'> {
    * the format, so one conversation can be sent to several providers.
    */
   format?: F
+  /**
+   * `openai-responses`: the `prompt_cache_key` (default: the agent's id). Agent ids are unique among live
+   * agents only, so a harness that runs many conversations under one id passes its conversation id here.
+   */
+  conversationId?: string
   /** `anthropic`: the `max_tokens` of the body (default 4096). */
   maxTokens?: number
   /** `anthropic`: how `cache_control` breakpoints are planned, or `false` for none. */
@@ -190,7 +195,7 @@ export class Agent {
     const added = stepEntries(this.record_, system, input, snapshot)
     const record = [...this.record_, ...added]
     const request = buildRequest(format, {
-      record, tools: assembly.tools, model: this.model, promptChange: this.promptChange, conversationId: this.id,
+      record, tools: assembly.tools, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.id,
       ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
       ...(options.breakpoints === undefined ? {} : { breakpoints: options.breakpoints }),
     })

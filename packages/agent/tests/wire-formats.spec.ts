@@ -26,6 +26,12 @@ describe('dsh-agent: step(input, { format }) and record(reply, { usage })', () =
     expect(agent.conversation).to.have.length(2)
   })
 
+  it('openai-responses takes prompt_cache_key from the step\'s conversationId when given, else the agent id', async () => {
+    const { agent } = await briefAgent()
+    expect((await agent.step('Hi.', { format: 'openai-responses', conversationId: 'chat-7f3' })).prompt_cache_key).to.equal('chat-7f3')
+    expect((await agent.step(undefined, { format: 'openai-responses' })).prompt_cache_key).to.equal('a')
+  })
+
   it('a prompt change under append reaches anthropic as a marked user message after the earlier turns', async () => {
     const { agent } = await briefAgent()
     await agent.step('Hi.', { format: 'anthropic' })
