@@ -9,6 +9,7 @@ import { createScope, type ScopeHandle } from 'dsh-scope'
 import { pluginContext } from 'dsh-testing'
 import SystemPrompt, { renderAssembly, renderPrompt, type PromptAssembly } from 'dsh-system-prompt'
 import { createAgent, generate, registerGlobal, type Workload } from './workload.js'
+import { createHeavyScope, generateHeavy, registerHeavy } from './heavy.js'
 import { settledHeap, summarize, time, us, type Sample } from './measure.js'
 import { runSession } from './session.js'
 
@@ -57,6 +58,35 @@ async function assembleRender(prompt: SystemPrompt, scope: object): Promise<void
 const workload = generate()
 console.log(`dsh benchmark${quick ? ' (quick)' : ''}: node ${process.version}, ${workload.sections.length} sections, ` +
   `${workload.providers.flat().length} tools (${(workload.toolBytes / 1024).toFixed(1)} KB), ${workload.contexts.length} contexts\n`)
+
+// (h) the heavy workload, the headline case: assemble + render against its reference points
+{
+  const heavy = generateHeavy()
+  const app = new Context()
+  await app.plugin(SystemPrompt, { toolOrder: heavy.toolOrder })
+  const host = await pluginContext(app, 'bench-heavy', ['systemPrompt'])
+  const key = { heavy: true }
+  registerHeavy(host, heavy, key)
+  createHeavyScope(host, heavy, key)
+  const prompt = app.systemPrompt
+  console.log(`heavy workload: ${heavy.sections.length} sections (${(heavy.textChars / 1000).toFixed(1)} K characters), ${heavy.references} references, ` +
+    `${heavy.providers.flat().length} tools (${(heavy.toolBytes / 1024).toFixed(1)} KB), ${heavy.contexts.length} contexts`)
+  const assembled = await prompt.assemble({ scope: key })
+  const whole = await time(async () => renderAssembly(await prompt.assemble({ scope: key })), { rounds: ROUNDS, iterations: 2000 })
+  const assemble = await time(() => prompt.assemble({ scope: key }), { rounds: ROUNDS, iterations: 2000 })
+  const render = await time(() => renderPrompt(assembled), { rounds: ROUNDS, iterations: 5000 })
+  const floor = await time(() => assembled.sections.map((s) => s.text).join('\n\n'), { rounds: ROUNDS, iterations: 5000 })
+  const toolsJson = await time(() => JSON.stringify(assembled.tools), { rounds: ROUNDS, iterations: 2000 })
+  report('h. heavy: scoped assemble + renderAssembly', { unit: 'us', ...whole }, sampleText(whole))
+  report('h. heavy: scoped assemble', { unit: 'us', ...assemble }, sampleText(assemble))
+  report('h. heavy: renderPrompt', { unit: 'us', ...render }, sampleText(render))
+  report('h. heavy: join floor', { unit: 'us', ...floor }, sampleText(floor))
+  report('h. heavy: JSON.stringify(tools)', { unit: 'us', ...toolsJson }, sampleText(toolsJson))
+  report('h. heavy: ratio renderPrompt / join floor', { unit: 'ratio', value: render.median / floor.median, target: 1.5 }, `${(render.median / floor.median).toFixed(2)}x (target ≤ 1.5x)`)
+  report('h. heavy: ratio assemble+render / JSON.stringify(tools)', { unit: 'ratio', value: whole.median / toolsJson.median }, `${(whole.median / toolsJson.median).toFixed(2)}x`)
+  await app.registry.delete(SystemPrompt)
+  console.log('')
+}
 
 // (a) steady assemble + render + snapshot
 {

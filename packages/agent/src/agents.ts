@@ -50,9 +50,10 @@ export class Agents extends Service {
     super(ctx, 'agents')
     markNoShadow(this)
     this.prompt = ctx.systemPrompt
-    ctx.systemPrompt.variable('model', (context) => context.agent?.model)
-    ctx.systemPrompt.variable('provider', (context) => context.agent?.provider)
-    ctx.systemPrompt.variable('cwd', (context) => context.agent?.cwd)
+    // Fixed for one agent's conversation, different between agents.
+    ctx.systemPrompt.variable('model', (context) => context.agent?.model, { volatility: 'conversation' })
+    ctx.systemPrompt.variable('provider', (context) => context.agent?.provider, { volatility: 'conversation' })
+    ctx.systemPrompt.variable('cwd', (context) => context.agent?.cwd, { volatility: 'conversation' })
   }
 
   /**

@@ -1,14 +1,16 @@
 /**
  * The checks of `dsh-prompt check` for one target (an agent, or the deployment without agents): the
  * assembly succeeds, every `{{variable}}` of every section and context is known and has a value,
- * first-party sections keep ten apart, and no text changes between two renders in a row. Each rule
+ * first-party sections keep ten apart, and no text changes between two renders in a row unless it is
+ * declared to (a volatility other than `static`, its own or a referenced variable's). Each rule
  * returns findings; nothing here calls a model or records anything in a conversation.
  * @module
  */
 import type { ScopeKey } from 'dsh-scope'
 import {
-  interpolate, SECTION_PLACEMENTS, validatePromptTemplate, type AssembledContext, type AssembledSection, type PromptAssembly,
+  interpolate, SECTION_PLACEMENTS, validatePromptTemplate, type AssembledContext, type AssembledSection, type Inspection, type PromptAssembly,
 } from 'dsh-system-prompt'
+import { templateVariables } from 'dsh-system-prompt/internal'
 import type { Booted } from './boot.js'
 import { codeOf } from './codes.js'
 import { assemblyFailed, completeSections, inEntry, placementsTooClose, unstableText, valuelessAt } from './errors.js'
@@ -40,7 +42,8 @@ export async function checkTarget(booted: Booted, target: Target, gap: number): 
   } catch (error) {
     return [assemblyFinding(booted, target, error)]
   }
-  return [...variableFindings(booted, first), ...placementFindings(booted, first), ...unstableFindings(booted, first, second)]
+  const volatile = declaredVolatile(booted.prompt.inspect(target.agent))
+  return [...variableFindings(booted, first), ...placementFindings(booted, first), ...unstableFindings(booted, first, second, volatile)]
 }
 
 /** The finding for an assembly that failed: two complete sections (told apart by code) name where each comes from. */
@@ -92,14 +95,30 @@ export function placementFindings(booted: Booted, assembly: PromptAssembly): Raw
   return findings
 }
 
-/** Sections and contexts whose text differs between two assemblies made one after the other. */
-export function unstableFindings(booted: Booted, first: PromptAssembly, second: PromptAssembly): RawFinding[] {
+/**
+ * Whether a section or context may render differently by design (SPEC §13): it declares a volatility
+ * other than `static`, or its text references a variable that does. Read from the registrations.
+ */
+export function declaredVolatile(inspection: Inspection): (kind: 'section' | 'context', entry: AssembledSection) => boolean {
+  const variables = new Map(inspection.variables.map((v) => [v.name, v.volatility]))
+  const own = new Map(['section', 'context'].flatMap((kind) => (kind === 'section' ? inspection.sections : inspection.contexts).map((t) => [`${kind}:${t.name}`, t.volatility] as const)))
+  return (kind, entry) => (own.get(`${kind}:${entry.name}`) ?? 'static') !== 'static'
+    || (entry.interpolate !== false && templateVariables(entry.text).some((name) => (variables.get(name) ?? 'static') !== 'static'))
+}
+
+/**
+ * Sections and contexts whose text differs between two assemblies made one after the other, except those
+ * `volatile` says may change by design.
+ */
+export function unstableFindings(
+  booted: Booted, first: PromptAssembly, second: PromptAssembly, volatile: (kind: 'section' | 'context', entry: AssembledSection) => boolean = () => false,
+): RawFinding[] {
   const findings: RawFinding[] = []
   const compare = (kind: 'section' | 'context', before: ReadonlyArray<AssembledSection>, after: ReadonlyArray<AssembledSection>, variables: [PromptAssembly['variables'], PromptAssembly['variables']]) => {
     const later = new Map(after.map((entry) => [entry.name, entry]))
     for (const entry of before) {
       const other = later.get(entry.name)
-      if (!other) continue
+      if (!other || volatile(kind, entry)) continue
       const byte = firstDifferentByte(textOf(entry, variables[0], kind), textOf(other, variables[1], kind))
       if (byte === undefined) continue
       findings.push({

@@ -18,6 +18,7 @@ describe('dsh-prompt check', function () {
     // Coloured on purpose: the message is asserted without the escapes, and the escapes are asserted too.
     clock: () => cli(['check', F('clock')], { env: { FORCE_COLOR: '1' } }),
     close: () => cli(['check', F('close-sections')]),
+    declared: () => cli(['check', F('declared-clock'), '--json']),
     agents: () => cli(['check', F('agent-problems')]),
     shape: () => cli(['check', F('agents-shape')]),
     service: () => cli(['check', F('no-agent-service')]),
@@ -85,6 +86,12 @@ describe('dsh-prompt check', function () {
   it('reports two complete sections with the plugin that registered each', () => {
     expect(r.complete.code).to.equal(1)
     expect(lines(r.complete.stdout)[0]).to.equal('packages/cli/tests/fixtures/two-complete.yml:4:5: agent "main": multiple complete prompt sections are active: "house:rules", "legal:notice" ("house:rules" from ./complete-sections.mjs, global; "legal:notice" from ./complete-sections.mjs, global)')
+  })
+
+  it('accepts parts declared volatile, by themselves or through a variable, and still refuses an undeclared one (SPEC §13)', () => {
+    expect(r.declared.code).to.equal(1)
+    const problems = JSON.parse(r.declared.stdout).problems as { kind: string; message: string }[]
+    expect(problems.map((p) => [p.kind, p.message.split(' (')[0]])).to.deep.equal([['unstable', 'section "clock:undeclared"']])
   })
 
   it('reports a section whose text differs between two renders in a row (a clock)', () => {

@@ -8,7 +8,7 @@ import {
   listenerFailed, listenerNextTwice, malformedAssembly, multipleComplete, providerFailed, providerReturned,
   PromptError, duplicateToolName, reservedToolName, toolOrderUnregistered, type CodedError,
 } from './errors.js'
-import { assemblyProblem } from './assembly-shape.js'
+import { assemblyProblem, knownUnique } from './assembly-shape.js'
 import { deepFreeze } from './freeze.js'
 import type { ResolvedView, TextEntry } from './registry.js'
 import { compareCodeUnits, orderTools, TOOL_ORDER_REST, unregisteredTools } from './tool-order.js'
@@ -57,6 +57,8 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
   signal?.throwIfAborted()
   let assembly: PromptAssembly = { sections, contexts, tools: check.tools.map(copyTool), variables }
   if (input.listeners.length) {
+    // Built from one resolved view, so its names are unique: the waterfall's checks start from that.
+    knownUnique(assembly)
     const pristine = complete && { ...complete }
     assembly = await abortable(runWaterfall(input.listeners, assembly, context), signal)
     signal?.throwIfAborted()

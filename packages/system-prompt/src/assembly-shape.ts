@@ -39,10 +39,11 @@ function toolsProblem(list: unknown): string | undefined {
 }
 
 /**
- * The last list of each key found free of repeated names: its elements and their names as they were.
- * The waterfall checks the same lists again at every `next()` and every return; a list that still holds
- * exactly those elements with exactly those names cannot hold a name twice, so it is not hashed again.
- * Only a shortcut: any difference (another list, an element replaced, a name rewritten) checks in full.
+ * The last list of each key known to be free of repeated names: its elements and their names as they
+ * were. The waterfall checks the same lists again at every `next()` and every return. A list that still
+ * holds exactly those elements with exactly those names cannot hold a name twice, so it is not hashed
+ * again; a new list that starts with exactly those elements (a listener appended to a copy) needs only
+ * its new elements checked. Only a shortcut: any other difference checks in full.
  */
 interface NameMemo {
   list: readonly { name: string }[] | undefined
@@ -56,6 +57,22 @@ const memos: Record<'sections' | 'contexts' | 'tools', NameMemo> = {
   tools: { list: undefined, items: [], names: [] },
 }
 
+/**
+ * Records lists the assembly built itself from one resolved view, whose names are unique by
+ * construction, so the waterfall's first check of them costs no hashing.
+ */
+export function knownUnique(assembly: Pick<PromptAssembly, 'sections' | 'contexts' | 'tools'>): void {
+  remember(memos.sections, assembly.sections)
+  remember(memos.contexts, assembly.contexts)
+  remember(memos.tools, assembly.tools)
+}
+
+function remember(memo: NameMemo, items: readonly { name: string }[]): void {
+  memo.list = items
+  memo.items = items.slice()
+  memo.names = items.map((item) => item.name)
+}
+
 /** The first name that occurs twice in `items`, or `undefined`. */
 function repeatedName(items: readonly { name: string }[], memo: NameMemo): string | undefined {
   // Very short lists are checked pairwise without allocating.
@@ -66,21 +83,29 @@ function repeatedName(items: readonly { name: string }[], memo: NameMemo): strin
     }
     return undefined
   }
-  if (memo.list === items && unchanged(memo, items)) return undefined
-  const seen = new Set<string>()
-  for (const item of items) {
-    if (seen.has(item.name)) return item.name
-    seen.add(item.name)
+  const known = knownPrefix(memo, items)
+  if (known === items.length && memo.list === items) return undefined
+  if (known === memo.items.length && items.length - known <= 8) {
+    // Only the appended elements are new: each against the known names and the ones before it.
+    for (let i = known; i < items.length; i++) {
+      const name = items[i].name
+      if (memo.names.includes(name)) return name
+      for (let j = known; j < i; j++) if (items[j].name === name) return name
+    }
+  } else {
+    const seen = new Set<string>()
+    for (const item of items) {
+      if (seen.has(item.name)) return item.name
+      seen.add(item.name)
+    }
   }
-  memo.list = items
-  memo.items = items.slice()
-  memo.names = items.map((item) => item.name)
+  remember(memo, items)
 }
 
-function unchanged(memo: NameMemo, items: readonly { name: string }[]): boolean {
-  if (memo.items.length !== items.length) return false
-  for (let i = 0; i < items.length; i++) {
-    if (memo.items[i] !== items[i] || memo.names[i] !== items[i].name) return false
-  }
-  return true
+/** How many leading elements of `items` are exactly the memo's elements, with the memo's names. */
+function knownPrefix(memo: NameMemo, items: readonly { name: string }[]): number {
+  const length = Math.min(memo.items.length, items.length)
+  let i = 0
+  while (i < length && memo.items[i] === items[i] && memo.names[i] === items[i].name) i++
+  return i
 }

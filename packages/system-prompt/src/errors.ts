@@ -61,6 +61,13 @@ export const invalidName = (kind: TextKind | 'variable', name: unknown) =>
 export const invalidText = (kind: TextKind, name: string, text: unknown) =>
   coded(new TypeError(`prompt ${kind} "${name}" text must be a string or a function, received ${describe(text)}`), 'PROMPT_INVALID_TEXT', { kind, name, received: text })
 
+/** The volatility classes, in order of increasing change (SPEC §13). */
+export const VOLATILITIES = ['static', 'conversation', 'daily', 'turn'] as const
+
+/** A `volatility` that is not one of {@link VOLATILITIES}. */
+export const invalidVolatility = (kind: TextKind | 'variable', name: string, volatility: unknown) =>
+  coded(new TypeError(`prompt ${kind} "${name}" volatility must be one of ${VOLATILITIES.map((v) => JSON.stringify(v)).join(', ')}, received ${describe(volatility)}`), 'PROMPT_INVALID_VOLATILITY', { kind, name, received: volatility })
+
 /** A section's `band` that is not `first` or `last`. */
 export const invalidBand = (name: string, band: unknown) =>
   coded(new TypeError(`prompt section "${name}" band must be "first" or "last", received ${describe(band)}`), 'PROMPT_INVALID_BAND', { name, received: band })

@@ -9,4 +9,5 @@ export { orderTools, toolOrderProblem, unregisteredTools, compareCodeUnits } fro
 export { renderSectionParts } from './render.js'
 export { scanTemplate, RAW_OPEN, RAW_CLOSE, type TemplateToken, type TemplateVisitor } from './template.js'
 export { deepFreeze } from './freeze.js'
+export { templateVariables } from './interpolate.js'
 export * as PromptErrors from './errors.js'

@@ -3,36 +3,102 @@
  * Cordis-free. Variables are replaced by their values (an unknown name, or a name without a value, is an
  * error), a raw block emits its content verbatim, and every malformed form is an error. Substituted
  * values are never scanned again.
+ *
+ * A text is scanned once and kept compiled (its literal pieces, the names between them, and where its
+ * first malformed form stands), so rendering the same text again, as every assembly of an unchanged
+ * section does, only joins pieces and values. The cache holds a bounded number of texts.
  * @module
  */
 import {
-  malformedGroup, malformedOpening, unknownVariable, unterminatedRaw, valuelessVariable, type TextKind,
+  malformedGroup, malformedOpening, unknownVariable, unterminatedRaw, valuelessVariable, type TemplatePlace, type TextKind,
 } from './errors.js'
 import { scanTemplate } from './template.js'
 
 /** Variable values by name; lookup is own-property only. */
 export type VariableTable = Readonly<Record<string, string | undefined>>
 
+/** A scanned text: `literals[i]` comes before `names[i]`; the last literal ends the text. */
+interface Compiled {
+  readonly literals: readonly string[]
+  readonly names: readonly string[]
+  /** The first malformed form, reached after `names[0 .. at)` have been looked up. */
+  readonly problem?: { readonly at: number; readonly error: (place: TemplatePlace) => Error }
+}
+
+/** How many distinct texts stay compiled; past it the cache starts again (texts that change every time stay cheap). */
+const CACHE_LIMIT = 2048
+/** Longer texts are compiled for each use and not kept, so the cache never holds megabytes. */
+const CACHED_TEXT_LIMIT = 64 * 1024
+const cache = new Map<string, Compiled>()
+
 /**
  * Interpolates `text`, the text of `kind` `entry` (named in messages), against `variables`.
  * Throws a `PromptError` with the SPEC message (and its `code`) on the first problem.
  */
 export function interpolate(text: string, variables: VariableTable, kind: TextKind, entry: string): string {
-  if (!text.includes('{{')) return text
-  let out = ''
-  let from = 0
-  scanTemplate(text, (token, start, end, value) => {
-    switch (token) {
-      case 'variable': out += text.slice(from, start) + lookup(value, variables, kind, entry); break
-      case 'raw': out += text.slice(from, start) + value; break
-      case 'unterminated-raw': throw unterminatedRaw({ kind, entry })
-      case 'malformed-group': throw malformedGroup({ kind, entry }, value)
-      case 'malformed-opening': throw malformedOpening({ kind, entry }, text.slice(start, start + 16))
+  let compiled = cache.get(text)
+  if (compiled === undefined) {
+    if (!text.includes('{{')) return text
+    compiled = compile(text)
+    if (text.length <= CACHED_TEXT_LIMIT) {
+      if (cache.size >= CACHE_LIMIT) cache.clear()
+      cache.set(text, compiled)
     }
-    from = end
-  })
-  return from === 0 ? text : out + text.slice(from)
+  }
+  const { literals, names, problem } = compiled
+  if (!names.length && !problem) return literals[0]
+  let out = literals[0]
+  for (let i = 0; i < names.length; i++) {
+    if (problem?.at === i) throw problem.error({ kind, entry })
+    out += lookup(names[i], variables, kind, entry) + literals[i + 1]
+  }
+  if (problem) throw problem.error({ kind, entry })
+  return out
 }
+
+/**
+ * The variable names `text` references, in order of first use, up to its first malformed form (what
+ * rendering would look up); `[]` for a text without references.
+ */
+export function templateVariables(text: string): string[] {
+  if (!text.includes('{{')) return []
+  return [...new Set((cache.get(text) ?? compile(text)).names)]
+}
+
+function compile(text: string): Compiled {
+  const literals: string[] = []
+  const names: string[] = []
+  let literal = ''
+  let from = 0
+  let problem: Compiled['problem']
+  try {
+    scanTemplate(text, (token, start, end, value) => {
+      if (token === 'variable') {
+        literals.push(literal + text.slice(from, start))
+        names.push(value)
+        literal = ''
+      } else if (token === 'raw') {
+        literal += text.slice(from, start) + value
+      } else {
+        const snippet = text.slice(start, start + 16)
+        const error = token === 'unterminated-raw' ? (place: TemplatePlace) => unterminatedRaw(place)
+          : token === 'malformed-group' ? (place: TemplatePlace) => malformedGroup(place, value)
+          : (place: TemplatePlace) => malformedOpening(place, snippet)
+        problem = { at: names.length, error }
+        // The first problem ends the scan: nothing after it renders.
+        throw STOP
+      }
+      from = end
+    })
+  } catch (error) {
+    if (error !== STOP) throw error
+  }
+  literals.push(literal + (problem ? '' : text.slice(from)))
+  return problem ? { literals, names, problem } : { literals, names }
+}
+
+/** Thrown by `compile`'s visitor to stop the scan at the first problem. */
+const STOP = Symbol('stop')
 
 function lookup(name: string, variables: VariableTable, kind: TextKind, entry: string): string {
   if (!Object.hasOwn(variables, name)) throw unknownVariable({ kind, entry }, name, Object.keys(variables).sort())

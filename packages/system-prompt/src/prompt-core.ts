@@ -9,14 +9,14 @@ import { listenersFor, scopeChain, scopedListenerStats, type ScopeKey, type Warn
 import { checkTools, runAssembly, type ToolCheck } from './assemble.js'
 import type { ResolvedConfig } from './config.js'
 import {
-  changeListenerFailed, duplicateGlobal, duplicateScoped, invalidBand, invalidName, invalidProvider, invalidSectionTool, invalidText,
+  changeListenerFailed, duplicateGlobal, invalidVolatility, VOLATILITIES, duplicateScoped, invalidBand, invalidName, invalidProvider, invalidSectionTool, invalidText,
   invalidVariableName, isVariableName, nonFiniteOrder, type TextKind,
 } from './errors.js'
 import { SECTION_BANDS } from './placements.js'
 import { PromptRegistry, type Entry, type Inspection } from './registry.js'
 import type {
   AssembleContext, AssembleListener, PromptAssembly, PromptChangeEvent, PromptContext, PromptSection, ToolProvider,
-  VariableProvider,
+  VariableOptions, VariableProvider, Volatility,
 } from './types.js'
 
 // C0 and C1 control characters: names travel into logs, tables and error messages.
@@ -63,10 +63,11 @@ export class PromptCore {
     return this.registry.store.register(ctx, { kind: 'tools', provider })
   }
 
-  variable(ctx: Context, name: string, provider: VariableProvider): () => void {
+  variable(ctx: Context, name: string, provider: VariableProvider, options: VariableOptions = {}): () => void {
     if (!isVariableName(name)) throw invalidVariableName(name)
     if (typeof provider !== 'function') throw invalidProvider(`prompt variable "${name}" provider`, provider)
-    return this.registry.store.register(ctx, { kind: 'variable', name, provider })
+    const volatility = volatilityOf('variable', name, options?.volatility)
+    return this.registry.store.register(ctx, { kind: 'variable', name, provider, volatility })
   }
 
   assemble(ctx: Context, context: AssembleContext): Promise<PromptAssembly> {
@@ -103,7 +104,8 @@ export class PromptCore {
     const { band = kind === 'section' && Object.hasOwn(SECTION_BANDS, name) ? SECTION_BANDS[name] : undefined, tool } = kind === 'section' ? input as PromptSection : NO_SECTION_FIELDS
     if (band !== undefined && band !== 'first' && band !== 'last') throw invalidBand(name, band)
     if (tool !== undefined && (typeof tool !== 'string' || !tool)) throw invalidSectionTool(name, tool)
-    return this.registry.store.register(ctx, { kind, name, order, text, complete, interpolate: input.interpolate !== false, band, tool })
+    const volatility = volatilityOf(kind, name, input.volatility)
+    return this.registry.store.register(ctx, { kind, name, order, text, complete, interpolate: input.interpolate !== false, band, tool, volatility })
   }
 }
 
@@ -112,4 +114,11 @@ function changeEvent(entry: Entry, action: PromptChangeEvent['action']): PromptC
   if ('name' in entry) event.name = entry.name
   if (entry.scope !== undefined) event.scope = entry.scope
   return event
+}
+
+/** The declared volatility (default `static`), or the error naming the entry. */
+function volatilityOf(kind: TextKind | 'variable', name: string, volatility: unknown): Volatility {
+  if (volatility === undefined) return 'static'
+  if (!(VOLATILITIES as readonly unknown[]).includes(volatility)) throw invalidVolatility(kind, name, volatility)
+  return volatility as Volatility
 }

@@ -5,7 +5,7 @@
  */
 import { ScopedRegistry, type ScopedLayers, type ScopedRegistryOptions, type ScopeKey } from 'dsh-scope'
 import { compareCodeUnits } from './tool-order.js'
-import type { PromptText, SectionBand, ToolProvider, VariableProvider } from './types.js'
+import type { PromptText, SectionBand, ToolProvider, VariableProvider, Volatility } from './types.js'
 
 /** A section or context registration. */
 export interface TextEntry {
@@ -19,6 +19,8 @@ export interface TextEntry {
   readonly band: SectionBand | undefined
   /** Sections only: the tool the section is shown with. */
   readonly tool: string | undefined
+  /** How often the text may change by design. */
+  readonly volatility: Volatility
   readonly owner: string
   readonly scope: ScopeKey | undefined
 }
@@ -28,6 +30,8 @@ export interface VariableEntry {
   readonly kind: 'variable'
   readonly name: string
   readonly provider: VariableProvider
+  /** How often the value may change by design. */
+  readonly volatility: Volatility
   readonly owner: string
   readonly scope: ScopeKey | undefined
 }
@@ -94,6 +98,8 @@ export interface InspectedText extends EntryOrigin {
   readonly band: SectionBand | undefined
   /** Sections only: the tool the section is shown with, if any. */
   readonly tool: string | undefined
+  /** How often the text may render differently by design (its own declaration; see `variableVolatility`). */
+  readonly volatility: Volatility
   /** The text is computed at each assembly. */
   readonly dynamic: boolean
   /** The same-named registrations farther up the chain that this one hides, nearest first. */
@@ -103,6 +109,8 @@ export interface InspectedText extends EntryOrigin {
 /** One effective variable of a chain, with what it shadows. */
 export interface InspectedVariable extends EntryOrigin {
   readonly name: string
+  /** How often the value may change by design. */
+  readonly volatility: Volatility
   readonly shadows: readonly EntryOrigin[]
 }
 
@@ -153,7 +161,7 @@ export class PromptRegistry {
       return found
     }
     const text = (entry: TextEntry): InspectedText => ({
-      kind: entry.kind, name: entry.name, order: entry.order, complete: entry.complete, interpolate: entry.interpolate, band: entry.band, tool: entry.tool,
+      kind: entry.kind, name: entry.name, order: entry.order, complete: entry.complete, interpolate: entry.interpolate, band: entry.band, tool: entry.tool, volatility: entry.volatility,
       dynamic: typeof entry.text === 'function', owner: entry.owner, scope: entry.scope, shadows: shadows(entry),
     })
     const suppressors: EntryOrigin[] = []
@@ -165,7 +173,7 @@ export class PromptRegistry {
     return {
       sections: view.sections.map(text),
       contexts: view.contexts.map(text),
-      variables: view.variables.map((v) => ({ name: v.name, owner: v.owner, scope: v.scope, shadows: shadows(v) })),
+      variables: view.variables.map((v) => ({ name: v.name, owner: v.owner, scope: v.scope, volatility: v.volatility, shadows: shadows(v) })),
       toolProviders: view.tools.map((t) => ({ owner: t.owner, scope: t.scope })),
       suppressors,
     }

@@ -11,7 +11,7 @@ import {
   PERSONA_SUFFIX_SECTION, SECTION_PLACEMENTS, type ContextPlacementName, type SectionPlacementName,
 } from './placements.js'
 import type {
-  AssembleContext, PromptAssembly, PromptChangeEvent, PromptContext, PromptSection, ToolProvider, VariableProvider,
+  AssembleContext, PromptAssembly, PromptChangeEvent, PromptContext, PromptSection, ToolProvider, VariableOptions, VariableProvider,
 } from './types.js'
 
 declare module 'cordis' {
@@ -95,8 +95,8 @@ export class SystemPrompt extends Service {
   }
 
   /** Registers a variable `{{name}}`; the provider returns `undefined` for "no value in this assembly". */
-  variable(name: string, provider: VariableProvider): () => void {
-    return this[kCore].variable(this.ctx, name, provider)
+  variable(name: string, provider: VariableProvider, options?: VariableOptions): () => void {
+    return this[kCore].variable(this.ctx, name, provider, options)
   }
 
   /** Assembles for `context.scope` (the global layer only without one). Every failure is a rejection. */

@@ -11,6 +11,19 @@ export interface AssembleContext {
   signal?: AbortSignal
 }
 
+/**
+ * How often a part may render differently by design (SPEC §13): `static` (default: never), `conversation`
+ * (once per conversation), `daily` (at a day boundary, such as a date), `turn` (at any request). `check`
+ * accepts a declared change and still refuses an undeclared one.
+ */
+export type Volatility = 'static' | 'conversation' | 'daily' | 'turn'
+
+/** The options of `systemPrompt.variable()`. */
+export interface VariableOptions {
+  /** How often the value may change by design (default `static`). */
+  volatility?: Volatility
+}
+
 /** A text: fixed, or computed from the assembly context at every assembly. */
 export type PromptText = string | ((context: AssembleContext) => string)
 
@@ -34,6 +47,8 @@ export interface PromptSection {
   interpolate?: boolean
   /** Renders before (`first`) or after (`last`) every section without a band, whatever the orders. */
   band?: SectionBand
+  /** How often the text may render differently by design (default `static`; see {@link Volatility}). */
+  volatility?: Volatility
   /**
    * The tool this section belongs with (tool guidance): the section is part of an assembly only when
    * that tool is among the assembly's tools, and, when the tool's provider reports the tool's layer,
@@ -49,6 +64,8 @@ export interface PromptContext {
   order: number
   text: PromptText
   interpolate?: boolean
+  /** How often the text may render differently by design (default `static`). */
+  volatility?: Volatility
 }
 
 /**

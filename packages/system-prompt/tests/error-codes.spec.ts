@@ -12,6 +12,7 @@ describe('dsh-system-prompt: error codes', () => {
     ['invalidName', E.invalidName('context', 7), 'PROMPT_INVALID_NAME', { kind: 'context', received: 7 }],
     ['invalidText', E.invalidText('section', 's', 1), 'PROMPT_INVALID_TEXT', { kind: 'section', name: 's', received: 1 }],
     ['invalidBand', E.invalidBand('s', 'middle'), 'PROMPT_INVALID_BAND', { name: 's', received: 'middle' }],
+    ['invalidVolatility', E.invalidVolatility('context', 'c', 'hourly'), 'PROMPT_INVALID_VOLATILITY', { kind: 'context', name: 'c', received: 'hourly' }],
     ['invalidSectionTool', E.invalidSectionTool('s', ''), 'PROMPT_INVALID_SECTION_TOOL', { name: 's', received: '' }],
     ['duplicateGlobal', E.duplicateGlobal('variable', 'v'), 'PROMPT_ALREADY_REGISTERED', { kind: 'variable', name: 'v' }],
     ['duplicateScoped', E.duplicateScoped('section', 's'), 'PROMPT_ALREADY_REGISTERED_IN_SCOPE', { kind: 'section', name: 's' }],

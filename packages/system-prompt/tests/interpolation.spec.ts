@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
 import fc from 'fast-check'
-import { renderContextSnapshot, renderPrompt, type PromptAssembly } from 'dsh-system-prompt'
+import { interpolate, renderContextSnapshot, renderPrompt, type PromptAssembly } from 'dsh-system-prompt'
 import { bootApp, promptText, recordChanges, thrown } from 'dsh-testing'
 import { BARE } from './helpers.js'
 
@@ -246,5 +246,27 @@ describe('dsh-system-prompt: strict interpolation', () => {
         expect(renderSection(text, variables)).to.equal(expected)
       }))
     })
+  })
+})
+
+describe('dsh-system-prompt: interpolating the same text again (compiled once, kept)', () => {
+  it('gives each variable table its own values', () => {
+    const text = 'Model {{model}} in {{cwd}}; {{#raw}}{{model}}{{/raw}} stays.'
+    expect(interpolate(text, { model: 'a', cwd: '/x' }, 'section', 's')).to.equal('Model a in /x; {{model}} stays.')
+    expect(interpolate(text, { model: 'b', cwd: '/y' }, 'section', 's')).to.equal('Model b in /y; {{model}} stays.')
+  })
+
+  it('names the entry and kind of each use in a problem, and keeps the first problem first', () => {
+    const text = '{{known}} then {{ bad }} and {{missing}}'
+    expect(thrown(() => interpolate(text, { known: 'k' }, 'section', 'one')).message)
+      .to.equal('malformed prompt variable reference "{{ bad }}" in section "one" (variable names match /^[a-z][a-z0-9_]*$/)')
+    expect(thrown(() => interpolate(text, {}, 'context', 'two')).message)
+      .to.equal('unknown prompt variable "{{known}}" in context "two"; registered variables: (none)')
+  })
+
+  it('renders a text too long to keep exactly like a short one', () => {
+    const long = 'x'.repeat(70 * 1024) + ' {{model}}'
+    expect(interpolate(long, { model: 'm' }, 'section', 's')).to.equal('x'.repeat(70 * 1024) + ' m')
+    expect(interpolate(long, { model: 'n' }, 'section', 's').endsWith(' n')).to.equal(true)
   })
 })

@@ -260,6 +260,19 @@ describe('dsh-system-prompt: misbehaving input', () => {
       })
     }
 
+    for (const [what, change] of [
+      ['appended to a copy of a long list', (a: PromptAssembly) => ({ ...a, sections: [...a.sections, { name: 's3', order: 99, text: 'again' }] })],
+      ['pushed into a long list in place', (a: PromptAssembly) => { a.sections.push({ name: 's3', order: 99, text: 'again' }); return a }],
+      ['written in place before next() is called', (a: PromptAssembly) => { a.sections[6].name = 's3'; return a }],
+    ] as const) {
+      it(`refuses a repeated name ${what}, however the list was checked before`, async () => {
+        for (let i = 0; i < 12; i++) plugin.systemPrompt.section({ name: `s${i}`, order: 10 + i, text: 'x' })
+        plugin.on('system-prompt/assemble', (assembly, _c, next) => next(change(assembly) as PromptAssembly))
+        expect((await rejection(app.systemPrompt.assemble())).message)
+          .to.equal('system-prompt/assemble listener of plugin "bad-plugin" returned a malformed assembly: sections contain "s3" twice')
+      })
+    }
+
     it('still refuses a repeated name written in place into a long list the waterfall has already checked', async () => {
       for (let i = 0; i < 12; i++) plugin.systemPrompt.section({ name: `s${i}`, order: 10 + i, text: 'x' })
       const later = await pluginContext(app, 'later-plugin', ['systemPrompt'])

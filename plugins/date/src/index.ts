@@ -27,7 +27,8 @@ export const DATE_VARIABLE = 'date'
 export function apply(ctx: Context, config: Config): void {
   const format = dayFormatter(config.timeZone)
   const now = config.now ?? Date.now
-  ctx.systemPrompt.variable(DATE_VARIABLE, () => format(now()))
+  // It changes at the day boundary by design: `check` accepts that, and a cache report can say why.
+  ctx.systemPrompt.variable(DATE_VARIABLE, () => format(now()), { volatility: 'daily' })
 }
 
 /** The plugin object. */
