@@ -1,11 +1,14 @@
 import type { Context } from 'cordis'
 import type { ScopeHandle, ScopeKey } from 'dsh-scope'
-import { renderAssembly, type PromptAssembly, type RenderedPrompt, type SystemPrompt, type ToolSchema } from 'dsh-system-prompt'
+import { renderAssembly, type PromptAssembly, type RenderedPrompt, type SystemPrompt } from 'dsh-system-prompt'
 import { deepFreeze } from 'dsh-system-prompt/internal'
+import {
+  buildMessages, buildRequest, entry, isUsage, normalizeUsage, WIRE_FORMATS, WireErrors, type BreakpointOptions, type RequestBodies, type Usage,
+  type UsageFormat, type WireFormat,
+} from 'dsh-wire'
 import { agentDisposed, invalidInput, invalidRecord } from './errors.js'
 import {
-  buildMessages, entry, stepEntries, type AssistantMessage, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type ToolCall,
-  type ToolMessage,
+  stepEntries, type AssistantMessage, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type ToolCall, type ToolMessage,
 } from './conversation.js'
 
 declare module 'dsh-system-prompt' {
@@ -13,19 +16,6 @@ declare module 'dsh-system-prompt' {
     /** The agent this assembly is for (set by `agent.step()`, always together with `scope`). */
     agent?: Agent
   }
-}
-
-/** A tool offered in a request (OpenAI-compatible). */
-export interface RequestTool {
-  type: 'function'
-  function: { name: string; description?: string; parameters?: Record<string, unknown> }
-}
-
-/** A chat-completions request body. `tools` is omitted when no tool is visible (providers reject `[]`). */
-export interface ChatRequest {
-  model: string
-  messages: ChatMessage[]
-  tools?: RequestTool[]
 }
 
 /**
@@ -38,14 +28,41 @@ export type RecordedMessage =
   | { role: 'tool'; tool_call_id: string; content: string; name?: string }
 
 /** Options of one step. */
-export interface StepOptions {
+export interface StepOptions<F extends WireFormat = 'openai-chat'> {
   /** Aborts the assembly; the step then rejects with an `AbortError` and records nothing. */
   signal?: AbortSignal
+  /**
+   * The wire format of the request (default `openai-chat`): `openai-responses` (with the agent's id as
+   * `prompt_cache_key`), `anthropic` (breakpoints planned) or `gemini`. The record is the same whatever
+   * the format, so one conversation can be sent to several providers.
+   */
+  format?: F
+  /**
+   * `openai-responses`: the `prompt_cache_key` (default: the agent's id). Agent ids are unique among live
+   * agents only, so a harness that runs many conversations under one id passes its conversation id here.
+   */
+  conversationId?: string
+  /** `anthropic`: the `max_tokens` of the body (default 4096). */
+  maxTokens?: number
+  /** `anthropic`: how `cache_control` breakpoints are planned, or `false` for none. */
+  breakpoints?: BreakpointOptions | false
+}
+
+/** Options of `agent.record()`. */
+export interface RecordOptions {
+  /**
+   * The usage the provider reported for this reply, kept on its conversation entry: a normalised
+   * `Usage`, or the provider's own usage object together with `format` (then `normalizeUsage` reads it).
+   */
+  usage?: unknown
+  /** The shape of a provider usage object given as `usage`. */
+  format?: UsageFormat
 }
 
 /** Everything one step produced, for callers that want more than the request. */
-export interface StepResult {
-  request: ChatRequest
+export interface StepResult<F extends WireFormat = 'openai-chat'> {
+  /** The request body in the step's format. */
+  request: RequestBodies[F]
   assembly: PromptAssembly
   /** What the assembly rendered to, each part with its assembled entry (the CLI shows this; it never renders again). */
   rendered: RenderedPrompt
@@ -158,14 +175,16 @@ export class Agent {
    * Records `input` (if given), assembles for the agent's scope, records a changed system prompt and a
    * changed runtime-context snapshot, and resolves to the request. A failure records nothing.
    */
-  async step(input?: string, options: StepOptions = {}): Promise<ChatRequest> {
+  async step<F extends WireFormat = 'openai-chat'>(input?: string, options: StepOptions<F> = {}): Promise<RequestBodies[F]> {
     return (await this.stepDetailed(input, options)).request
   }
 
   /** `step()`, resolving to the request together with the assembly and the rendered texts. */
-  async stepDetailed(input?: string, options: StepOptions = {}): Promise<StepResult> {
+  async stepDetailed<F extends WireFormat = 'openai-chat'>(input?: string, options: StepOptions<F> = {}): Promise<StepResult<F>> {
     if (this.disposed_) throw agentDisposed(this.id)
     if (input !== undefined && typeof input !== 'string') throw invalidInput(this.id)
+    const format = (options.format ?? 'openai-chat') as F
+    if (!WIRE_FORMATS.includes(format)) throw WireErrors.unknownFormat(format, WIRE_FORMATS)
     const assembly = await this.prompt.assemble({ scope: this, agent: this, signal: options.signal })
     const rendered = renderAssembly(assembly)
     options.signal?.throwIfAborted()
@@ -174,16 +193,21 @@ export class Agent {
     this.log(`total sections=${rendered.sections.length} bytes=${Buffer.byteLength(rendered.system, 'utf8')}`)
     const { system, snapshot } = rendered
     const added = stepEntries(this.record_, system, input, snapshot)
+    const record = [...this.record_, ...added]
+    const request = buildRequest(format, {
+      record, tools: assembly.tools, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.id,
+      ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+      ...(options.breakpoints === undefined ? {} : { breakpoints: options.breakpoints }),
+    })
     this.record_.push(...added)
-    const request: ChatRequest = { model: this.model, messages: buildMessages(this.record_, this.promptChange) }
-    if (assembly.tools.length) request.tools = assembly.tools.map(toRequestTool)
     return { request, assembly, rendered, system, snapshot, added }
   }
 
-  /** Appends the model's reply or a tool result to the record. */
-  record(message: RecordedMessage): void {
+  /** Appends the model's reply or a tool result to the record; `usage` is kept with the reply. */
+  record(message: RecordedMessage, options: RecordOptions = {}): void {
     if (this.disposed_) throw agentDisposed(this.id)
     if (typeof message !== 'object' || message === null) throw invalidRecord(this.id, 'expected a message object')
+    const usage = this.usageOf(message, options)
     if (message.role === 'assistant') {
       const { content = null, tool_calls } = message
       if (content !== null && typeof content !== 'string') throw invalidRecord(this.id, 'assistant content must be a string or null')
@@ -191,7 +215,7 @@ export class Agent {
       if (content === null && !tool_calls?.length) throw invalidRecord(this.id, 'an assistant message needs content or tool_calls')
       const reply: AssistantMessage = { role: 'assistant', content }
       if (tool_calls?.length) reply.tool_calls = deepFreeze(structuredClone(tool_calls)) as ToolCall[]
-      this.record_.push(entry(reply, 'assistant'))
+      this.record_.push(entry(reply, 'assistant', usage))
     } else if (message.role === 'tool') {
       if (typeof message.tool_call_id !== 'string' || !message.tool_call_id) throw invalidRecord(this.id, 'a tool message needs a tool_call_id')
       if (typeof message.content !== 'string') throw invalidRecord(this.id, 'tool content must be a string')
@@ -203,17 +227,17 @@ export class Agent {
     }
   }
 
+  private usageOf(message: RecordedMessage, options: RecordOptions): Usage | undefined {
+    if (options.usage === undefined) return undefined
+    if (message.role !== 'assistant') throw invalidRecord(this.id, 'usage belongs to an assistant reply, not a tool result')
+    if (options.format !== undefined) return normalizeUsage(options.format, options.usage)
+    if (!isUsage(options.usage)) throw invalidRecord(this.id, 'usage must be a normalised usage record ({ inputTokens, cachedReadTokens, cacheWriteTokens, outputTokens }) or come with its provider format')
+    return { ...options.usage }
+  }
+
   /** Disposes the agent's scope and everything registered through it. Idempotent. */
   dispose(): Promise<void> {
     this.disposed_ = true
     return this.scope.dispose()
   }
-}
-
-/** A tool schema as a request's `tools` field carries it (chat-completions `function` tool). */
-export function toRequestTool(tool: ToolSchema): RequestTool {
-  const fn: RequestTool['function'] = { name: tool.name }
-  if (tool.description !== undefined) fn.description = tool.description
-  if (tool.parameters !== undefined) fn.parameters = tool.parameters
-  return { type: 'function', function: fn }
 }

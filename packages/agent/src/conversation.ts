@@ -1,5 +1,7 @@
 /**
- * The conversation record (SPEC §10) and the request messages built from it. Pure and Cordis-free.
+ * What one step adds to the conversation record (SPEC §10). Pure and Cordis-free. The record's types
+ * and every lowering of it to a request body live in `dsh-wire`; this module re-exports the types
+ * dsh-agent has always exported.
  *
  * The record is append-only. System-prompt versions and runtime-context snapshots are recorded only
  * when their text changed; an empty system-prompt entry records that the instructions were cleared
@@ -7,65 +9,12 @@
  * @module
  */
 import { RUNTIME_CONTEXT_NONE } from 'dsh-system-prompt'
+import { entry, lastOf, type ConversationEntry } from 'dsh-wire'
 
-/** Where a conversation entry came from. */
-export type EntrySource = 'system-prompt' | 'runtime-context' | 'user' | 'assistant' | 'tool'
-
-/** A function tool call the model made (OpenAI-compatible). */
-export interface FunctionToolCall {
-  id: string
-  type: 'function'
-  function: { name: string; arguments: string }
-}
-
-/** A custom (free-form input) tool call, as the OpenAI SDK types one; recorded and sent back as it came. */
-export interface CustomToolCall {
-  id: string
-  type: 'custom'
-  custom: { name: string; input: string }
-}
-
-/** A tool call the model made. */
-export type ToolCall = FunctionToolCall | CustomToolCall
-
-/** The system prompt (or a version of it appended later), as sent. */
-export interface SystemMessage {
-  role: 'system'
-  content: string
-}
-
-/** User input or a runtime-context snapshot, as sent. */
-export interface UserMessage {
-  role: 'user'
-  content: string
-}
-
-/** The model's reply: text, tool calls, or both. */
-export interface AssistantMessage {
-  role: 'assistant'
-  content: string | null
-  tool_calls?: ToolCall[]
-}
-
-/** A tool result for the call `tool_call_id`. */
-export interface ToolMessage {
-  role: 'tool'
-  content: string
-  tool_call_id: string
-  name?: string
-}
-
-/**
- * A chat-completions message as sent: a union told apart by `role`, so a request is assignable to the
- * official SDK's request type (`ChatCompletionCreateParamsNonStreaming` of `openai`) without a cast.
- */
-export type ChatMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage
-
-/** One entry of the append-only record: the message plus where it came from. Frozen. */
-export type ConversationEntry = ChatMessage & { readonly source: EntrySource }
-
-/** How a changed system prompt enters the requests. */
-export type PromptChangePolicy = 'append' | 'replace'
+export type {
+  AssistantMessage, ChatMessage, ConversationEntry, CustomToolCall, EntrySource, FunctionToolCall, PromptChangePolicy, SystemMessage, ToolCall,
+  ToolMessage, UserMessage,
+} from 'dsh-wire'
 
 /**
  * Computes what one step adds to the record for the rendered `system` prompt, optional user `input` and
@@ -88,51 +37,4 @@ export function stepEntries(
     added.push(entry({ role: 'user', content: RUNTIME_CONTEXT_NONE }, 'runtime-context'))
   }
   return added
-}
-
-/**
- * The request messages for a record. `append`: every entry in order, except system-prompt entries
- * before the latest clear (and the clear markers themselves). `replace`: the latest system prompt (if
- * it has text) at the head, then every other entry in order.
- */
-export function buildMessages(record: readonly ConversationEntry[], policy: PromptChangePolicy): ChatMessage[] {
-  const messages: ChatMessage[] = []
-  if (policy === 'replace') {
-    const latest = lastOf(record, 'system-prompt')
-    if (latest?.content) messages.push(wire(latest))
-    for (const item of record) if (item.source !== 'system-prompt') messages.push(wire(item))
-    return messages
-  }
-  let clearedAt = -1
-  for (let i = record.length - 1; i >= 0; i--) {
-    if (record[i].source === 'system-prompt' && !record[i].content) { clearedAt = i; break }
-  }
-  for (let i = 0; i < record.length; i++) {
-    const item = record[i]
-    if (item.source === 'system-prompt' && (i <= clearedAt || !item.content)) continue
-    messages.push(wire(item))
-  }
-  return messages
-}
-
-/** A frozen conversation entry. */
-export function entry<M extends ChatMessage>(message: M, source: EntrySource): ConversationEntry {
-  return Object.freeze({ ...message, source }) as unknown as ConversationEntry
-}
-
-const wires = new WeakMap<ConversationEntry, ChatMessage>()
-
-/** The wire message of an entry (without `source`), built once per entry and shared (frozen). */
-function wire(item: ConversationEntry): ChatMessage {
-  let message = wires.get(item)
-  if (!message) {
-    const { source: _source, ...rest } = item
-    message = Object.freeze(rest) as ChatMessage
-    wires.set(item, message)
-  }
-  return message
-}
-
-function lastOf(record: readonly ConversationEntry[], source: EntrySource): ConversationEntry | undefined {
-  for (let i = record.length - 1; i >= 0; i--) if (record[i].source === source) return record[i]
 }

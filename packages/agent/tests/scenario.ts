@@ -12,16 +12,16 @@
  * @module
  */
 import type { Context } from 'cordis'
-import type { Agent, ChatMessage, ChatRequest } from 'dsh-agent'
+import type { Agent, ChatMessage, RequestBodies, StepOptions, WireFormat } from 'dsh-agent'
 import { bootApp, tool } from 'dsh-testing'
 import { HEADING, IDENTITY, NONE } from './helpers.js'
 
-/** What each agent sent, one request per turn. */
-export interface SixTurns {
+/** What each agent sent, one request per turn, in format `F`. */
+export interface SixTurns<F extends WireFormat = 'openai-chat'> {
   app: Context
-  coder: ChatRequest[]
-  reviewer: ChatRequest[]
-  mirror: ChatRequest[]
+  coder: RequestBodies[F][]
+  reviewer: RequestBodies[F][]
+  mirror: RequestBodies[F][]
 }
 
 /** The user inputs of `coder` and `mirror`; turn 2 has none (the loop continues after a tool result). */
@@ -44,8 +44,8 @@ export const REVIEWER_INPUTS = [
   'Anything else?',
 ] as const
 
-/** Runs the six turns and returns every request. */
-export async function runSixTurns(): Promise<SixTurns> {
+/** Runs the six turns and returns every request, each step taking `options` (its `format`: default `openai-chat`). */
+export async function runSixTurns<F extends WireFormat = 'openai-chat'>(options: StepOptions<F> = {}): Promise<SixTurns<F>> {
   const { app, host: ctx } = await bootApp({ systemPrompt: { persona: 'You are a coding agent. Work in {{cwd}}.' }, tools: true, agents: true, host: { name: 'harness' } })
 
   await app.plugin({ name: 'house-rules', inject: ['systemPrompt'], apply(ctx: Context) {
@@ -66,15 +66,15 @@ export async function runSixTurns(): Promise<SixTurns> {
   const coder = await ctx.agents.create({ id: 'coder', model: 'deepseek-chat', cwd: '/work/shop' })
   const reviewer = await ctx.agents.create({ id: 'reviewer', model: 'deepseek-chat', cwd: '/work/shop', preset: 'reviewer' })
   const mirror = await ctx.agents.create({ id: 'mirror', model: 'deepseek-chat', cwd: '/work/shop', promptChange: 'replace' })
-  const run: SixTurns = { app, coder: [], reviewer: [], mirror: [] }
+  const run: SixTurns<F> = { app, coder: [], reviewer: [], mirror: [] }
   const both = [coder, mirror]
 
   const step = async (turn: number) => {
     for (const agent of both) {
-      const request = await agent.step(CODER_INPUTS[turn])
+      const request = await agent.step(CODER_INPUTS[turn], options)
       ;(agent === coder ? run.coder : run.mirror).push(request)
     }
-    run.reviewer.push(await reviewer.step(REVIEWER_INPUTS[turn]))
+    run.reviewer.push(await reviewer.step(REVIEWER_INPUTS[turn], options))
   }
   const reply = (agents: Agent[], content: string) => { for (const agent of agents) agent.record({ role: 'assistant', content }) }
 

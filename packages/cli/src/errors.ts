@@ -51,6 +51,14 @@ export const oneAgentOnly = (command: string, first: string, second: string) => 
 export const requestNeedsAgent = (file: string) =>
   usage(`--request needs an agent: ${file} declares none, and a request needs an agent's model (add an agents: section)`, 'CLI_REQUEST_NEEDS_AGENT' as const, { file })
 
+/** `render --format` with a name that is not a wire format. */
+export const unknownFormat = (format: string, known: readonly string[]) =>
+  usage(`--format must be one of ${known.join(', ')}, received ${JSON.stringify(format)}`, 'CLI_UNKNOWN_FORMAT' as const, { format, known })
+
+/** `render --format` without `--request`: only the request body has a format. */
+export const formatNeedsRequest = () =>
+  usage('--format chooses the shape of the request body: use it together with --request', 'CLI_FORMAT_NEEDS_REQUEST' as const, {})
+
 /** `diff` with neither two files nor one file and two `--agent`. */
 export const diffArguments = (files: number, agents: number) =>
   usage(`diff compares two deployment files, or one deployment file with two --agent options (got ${files} ${files === 1 ? 'file' : 'files'} and ${agents} --agent ${agents === 1 ? 'option' : 'options'})`,

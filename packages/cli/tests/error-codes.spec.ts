@@ -17,6 +17,8 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
     CliErrors.diffArguments(1, 1),
     CliErrors.invalidGap('x'),
     CliErrors.renderFailed('agent "main"', coded('PROMPT_X'), 'cwd'),
+    CliErrors.unknownFormat('cohere', ['openai-chat', 'gemini']),
+    CliErrors.formatNeedsRequest(),
   ]
   const messages = [
     CliErrors.oneAgentOnly('render', 'a', 'b'),
@@ -35,6 +37,8 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       { name: 'CliError', code: 'CLI_DIFF_ARGUMENTS', details: { files: 1, agents: 1 }, kind: 'usage', exit: 2 },
       { name: 'CliError', code: 'CLI_INVALID_GAP', details: { received: 'x' }, kind: 'usage', exit: 2 },
       { name: 'CliError', code: 'CLI_RENDER_FAILED', details: { target: 'agent "main"', cause: 'PROMPT_X' }, kind: 'render', exit: 1 },
+      { name: 'CliError', code: 'CLI_UNKNOWN_FORMAT', details: { format: 'cohere', known: ['openai-chat', 'gemini'] }, kind: 'usage', exit: 2 },
+      { name: 'CliError', code: 'CLI_FORMAT_NEEDS_REQUEST', details: {}, kind: 'usage', exit: 2 },
     ])
     expect(errors.map((e) => e.message)).to.deep.equal([
       'agent "nope" is not declared in d.yml; declared agents: main',
@@ -42,6 +46,8 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       'diff compares two deployment files, or one deployment file with two --agent options (got 1 file and 1 --agent option)',
       '--render-gap must be a whole number of milliseconds from 0 to 10000, received "x"',
       'cannot render agent "main": words that say nothing about it; set cwd: on the agent in agents: (run "dsh-prompt check" to list every problem)',
+      '--format must be one of openai-chat, gemini, received "cohere"',
+      '--format chooses the shape of the request body: use it together with --request',
     ])
   })
 

@@ -1,15 +1,17 @@
 /**
- * `dsh-prompt render <deployment.yml> [--agent id] [--step-input text] [--request]`: the system prompt,
- * the runtime-context snapshot and the tools exactly as the target's next request carries them.
+ * `dsh-prompt render <deployment.yml> [--agent id] [--step-input text] [--request [--format f]]`: the
+ * system prompt, the runtime-context snapshot and the tools exactly as the target's next request carries
+ * them; with `--request`, the whole body in one wire format (`openai-chat` unless `--format` says).
  * @module
  */
+import { WIRE_FORMATS, type Agent, type WireFormat } from 'dsh-agent'
 import type { RenderedPart } from 'dsh-system-prompt'
 import { bootDeployment, type BootedDeployment as Booted } from 'dsh-agent'
-import { requestNeedsAgent } from '../errors.js'
+import { formatNeedsRequest, requestNeedsAgent, unknownFormat } from '../errors.js'
 import { bootOptionsOf, type CommonOptions } from '../options.js'
 import type { Output } from '../output.js'
 import { byteLength, formatCount, plural } from '../table.js'
-import { describeTarget, pickTarget, snapshotAbsence, viewOf, type PromptView } from '../view.js'
+import { describeTarget, pickTarget, renderFailure, snapshotAbsence, viewOf, type PromptView } from '../view.js'
 import { ownersOf } from '../owners.js'
 
 /** Options of `render`. */
@@ -17,21 +19,37 @@ export interface RenderOptions extends CommonOptions {
   agent?: string
   stepInput?: string
   request?: boolean
+  /** The wire format of the `--request` body. */
+  format?: string
 }
 
 /** Runs `render`; resolves to the exit code (failures are thrown and reported by the caller). */
 export async function renderCommand(file: string, options: RenderOptions, output: Output): Promise<number> {
+  if (options.format !== undefined && !options.request) throw formatNeedsRequest()
+  if (options.format !== undefined && !(WIRE_FORMATS as readonly string[]).includes(options.format)) throw unknownFormat(options.format, WIRE_FORMATS)
   const booted = await bootDeployment(file, bootOptionsOf(options, output))
   try {
     const target = pickTarget(booted, options.agent)
     if (options.request && !target.agent) throw requestNeedsAgent(booted.deployment.displayFile)
+    if (options.request) {
+      output.line(JSON.stringify(await requestOf(target.agent!, target.label, options.stepInput, (options.format ?? 'openai-chat') as WireFormat), null, 2))
+      return 0
+    }
     const view = await viewOf(booted, target, options.stepInput)
-    if (options.request) output.line(JSON.stringify(view.request, null, 2))
-    else if (options.json) output.json(renderJson(booted, view, options.stepInput))
+    if (options.json) output.json(renderJson(booted, view, options.stepInput))
     else printRender(output, booted, view, options.stepInput)
     return 0
   } finally {
     await booted.dispose()
+  }
+}
+
+/** The agent's next request body in `format`: one step, as the agent loop would run it. */
+async function requestOf(agent: Agent, label: string, input: string | undefined, format: WireFormat): Promise<unknown> {
+  try {
+    return (await agent.stepDetailed(input, { format })).request
+  } catch (error) {
+    throw renderFailure(label, error)
   }
 }
 

@@ -1,0 +1,86 @@
+/**
+ * `anthropic`: the Messages API body. The system prompt is a top-level `system` text block; tools are
+ * `{ name, description, input_schema }`; messages alternate `user` / `assistant` with content blocks:
+ * `text`, `tool_use` (a recorded call, its arguments parsed) and `tool_result` (in a user message).
+ * The Messages API takes no system message after the first turn, so under `append` a later prompt
+ * version is a user message that begins with `SYSTEM_PROMPT_UPDATE_MARKER`, and every earlier block
+ * keeps its bytes. `cache_control` breakpoints are planned by `planBreakpoints`. Pure and Cordis-free.
+ * @module
+ */
+import { applyBreakpoints, type CacheControl } from './breakpoints.js'
+import { unsupportedToolCall } from './errors.js'
+import type { WireInput } from './input.js'
+import { parseArguments, sentEntries, splitOpening, systemUpdateText, type ConversationEntry } from './record.js'
+
+/** A text block. */
+export interface AnthropicTextBlock { type: 'text'; text: string; cache_control?: CacheControl }
+/** A tool call the model made, sent back. */
+export interface AnthropicToolUseBlock { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; cache_control?: CacheControl }
+/** A tool result for `tool_use_id`. */
+export interface AnthropicToolResultBlock { type: 'tool_result'; tool_use_id: string; content: string; cache_control?: CacheControl }
+/** A content block of a message. */
+export type AnthropicBlock = AnthropicTextBlock | AnthropicToolUseBlock | AnthropicToolResultBlock
+
+/** A message: one per sent record entry (consecutive user messages are allowed; the API joins them). */
+export interface AnthropicMessage { role: 'user' | 'assistant'; content: AnthropicBlock[] }
+
+/** A tool definition. */
+export interface AnthropicTool {
+  name: string
+  description?: string
+  input_schema: { type: 'object'; [key: string]: unknown }
+  cache_control?: CacheControl
+}
+
+/** A Messages API request body. `tools` and `system` are omitted when empty. */
+export interface AnthropicRequest {
+  model: string
+  max_tokens: number
+  tools?: AnthropicTool[]
+  system?: AnthropicTextBlock[]
+  messages: AnthropicMessage[]
+}
+
+/** The default `max_tokens` (the Messages API requires one; set `maxTokens` to choose). */
+export const DEFAULT_MAX_TOKENS = 4096
+
+/** The `anthropic` body for `input`, with its breakpoints planned (unless `breakpoints: false`). */
+export function anthropicRequest(input: WireInput): AnthropicRequest {
+  const { opening, rest } = splitOpening(sentEntries(input.record, input.promptChange))
+  // Keys in the order the API hashes the parts: tools, system, messages.
+  const request: Omit<AnthropicRequest, 'messages'> = { model: input.model, max_tokens: input.maxTokens ?? DEFAULT_MAX_TOKENS }
+  if (input.tools.length) {
+    request.tools = input.tools.map((tool) => {
+      const lowered: AnthropicTool = { name: tool.name, input_schema: { ...tool.parameters, type: 'object' } }
+      if (tool.description !== undefined) lowered.description = tool.description
+      return lowered
+    })
+  }
+  if (opening !== undefined) request.system = [{ type: 'text', text: opening }]
+  return withBreakpoints({ ...request, messages: rest.map(message) }, rest, input)
+}
+
+function withBreakpoints(request: AnthropicRequest, rest: readonly ConversationEntry[], input: WireInput): AnthropicRequest {
+  if (input.breakpoints !== false) applyBreakpoints(request, rest, input.record, input.breakpoints ?? {})
+  return request
+}
+
+function message(item: ConversationEntry): AnthropicMessage {
+  switch (item.role) {
+    case 'system':
+      return { role: 'user', content: [{ type: 'text', text: systemUpdateText(item.content) }] }
+    case 'user':
+      return { role: 'user', content: [{ type: 'text', text: item.content }] }
+    case 'tool':
+      return { role: 'user', content: [{ type: 'tool_result', tool_use_id: item.tool_call_id, content: item.content }] }
+    case 'assistant': {
+      const content: AnthropicBlock[] = []
+      if (item.content || !item.tool_calls?.length) content.push({ type: 'text', text: item.content ?? '' })
+      for (const call of item.tool_calls ?? []) {
+        if (call.type !== 'function') throw unsupportedToolCall('anthropic', call.id, call.type)
+        content.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments('anthropic', call.id, call.function.arguments) })
+      }
+      return { role: 'assistant', content }
+    }
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Anthropic `cache_control` breakpoints, planned (SPEC §12). The Messages API caches the prefix up to
+ * each breakpoint in the order tools, system, messages. The plan:
+ * - candidates, in that order: the end of `tools`, the end of `system`, the **stable** point (the end of
+ *   what the previous request sent, so this request reads it exactly) and the **tail** (the last block,
+ *   written for the next request);
+ * - none whose prefix is below the model family's minimum cacheable length (`minimumTokens`);
+ * - at most four (`max`); when over budget, a stable point the tail's 20-block lookback already reaches
+ *   goes first, then tools, system and the stable point, never the tail;
+ * - a TTL per kind (`5m` default, `1h`), and a `1h` never after a `5m` one.
+ * Token counts are estimates (`countTokens`, default: characters / 4) unless the caller passes a counter.
+ * @module
+ */
+import type { AnthropicBlock, AnthropicRequest, AnthropicTextBlock, AnthropicTool } from './anthropic.js'
+import { invalidBreakpoints } from './errors.js'
+import { minimumTokens } from './cache-minimums.js'
+import type { ConversationEntry } from './record.js'
+
+/** A cache lifetime the Messages API accepts. */
+export type CacheTtl = '5m' | '1h'
+
+/** A `cache_control` marker (`ttl` omitted means the API default, 5 minutes). */
+export interface CacheControl { type: 'ephemeral'; ttl?: CacheTtl }
+
+/** Where a breakpoint goes, in the order the API hashes the request. */
+export type BreakpointKind = 'tools' | 'system' | 'stable' | 'tail'
+
+/** The order breakpoints are hashed in (tools, system, messages). */
+export const BREAKPOINT_KINDS: readonly BreakpointKind[] = ['tools', 'system', 'stable', 'tail']
+
+/** The most breakpoints one request may carry. */
+export const MAX_BREAKPOINTS = 4
+
+/** How many blocks before a breakpoint the API checks for an earlier cache entry. */
+export const LOOKBACK_BLOCKS = 20
+
+/** Options of the planner. */
+export interface BreakpointOptions {
+  /** At most this many breakpoints, 1 to 4 (default 4). */
+  max?: number
+  /** TTL per kind (default `5m` each); a `1h` kind may not follow a `5m` kind in `BREAKPOINT_KINDS` order. */
+  ttl?: Partial<Record<BreakpointKind, CacheTtl>>
+  /** The minimum cacheable prefix in tokens, instead of the model family's (`CACHE_MINIMUMS`). */
+  minTokens?: number
+  /** Extra or overriding family minimums, by model-name prefix (the longest matching prefix wins). */
+  minimums?: Readonly<Record<string, number>>
+  /** Counts the tokens of a text (default: an estimate, `Math.ceil(length / 4)`). */
+  countTokens?: (text: string) => number
+}
+
+/** One planned breakpoint: which block, the prefix it caches (estimated tokens) and its TTL. */
+export interface Breakpoint {
+  kind: BreakpointKind
+  /** `tools[index]`, `system[index]` or `messages[index].content[block]`. */
+  where: 'tools' | 'system' | 'messages'
+  index: number
+  block?: number
+  prefixTokens: number
+  ttl: CacheTtl
+}
+
+/**
+ * Plans the breakpoints of `request` (built without any). `stableMessage` is the index of the message
+ * that ended the previous request (`-1` for none, as on the first request).
+ */
+export function planBreakpoints(request: AnthropicRequest, stableMessage: number, options: BreakpointOptions = {}): Breakpoint[] {
+  const ttl = checkedTtl(options)
+  const max = options.max ?? MAX_BREAKPOINTS
+  if (!Number.isInteger(max) || max < 1 || max > MAX_BREAKPOINTS) throw invalidBreakpoints(`max must be an integer from 1 to ${MAX_BREAKPOINTS}, received ${max}`)
+  const count = options.countTokens ?? estimateTokens
+  const minimum = options.minTokens ?? minimumTokens(request.model, options.minimums)
+  let tokens = 0
+  const candidates: Breakpoint[] = []
+  const add = (kind: BreakpointKind, where: Breakpoint['where'], index: number, block?: number) =>
+    candidates.push({ kind, where, index, ...(block === undefined ? {} : { block }), prefixTokens: tokens, ttl: ttl[kind] })
+  for (const tool of request.tools ?? []) tokens += count(JSON.stringify(tool))
+  if (request.tools?.length) add('tools', 'tools', request.tools.length - 1)
+  for (const block of request.system ?? []) tokens += count(block.text)
+  if (request.system?.length) add('system', 'system', request.system.length - 1)
+  let blocksSinceStable = 0
+  request.messages.forEach((message, index) => {
+    for (const block of message.content) tokens += count(blockText(block))
+    if (index > stableMessage) blocksSinceStable += message.content.length
+    const last = message.content.length - 1
+    if (index === request.messages.length - 1) add('tail', 'messages', index, last)
+    else if (index === stableMessage) add('stable', 'messages', index, last)
+  })
+  const placed = candidates.filter((point) => point.prefixTokens >= minimum)
+  const redundant = (point: Breakpoint) => point.kind === 'stable' && blocksSinceStable < LOOKBACK_BLOCKS
+  for (const drop of [redundant, kind('tools'), kind('system'), kind('stable')]) {
+    while (placed.length > max) {
+      const at = placed.findIndex(drop)
+      if (at < 0) break
+      placed.splice(at, 1)
+    }
+  }
+  return placed
+}
+
+/** Plans the breakpoints of `request` and sets each one's `cache_control`. */
+export function applyBreakpoints(
+  request: AnthropicRequest, sent: readonly ConversationEntry[], record: readonly ConversationEntry[], options: BreakpointOptions,
+): void {
+  for (const point of planBreakpoints(request, previousEnd(record, sent), options)) {
+    const control: CacheControl = point.ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' }
+    const target: AnthropicTool | AnthropicTextBlock | AnthropicBlock = point.where === 'tools'
+      ? request.tools![point.index]
+      : point.where === 'system' ? request.system![point.index] : request.messages[point.index].content[point.block!]
+    target.cache_control = control
+  }
+}
+
+/**
+ * The index in `sent` of the entry that ended the previous request: walking back from the end of the
+ * record, past what the latest step added (user input, snapshots, prompt versions), then past the
+ * model's replies and tool results recorded since. `-1` when there was no earlier request, or it ended
+ * in the top-level system prompt.
+ */
+export function previousEnd(record: readonly ConversationEntry[], sent: readonly ConversationEntry[]): number {
+  let i = record.length - 1
+  while (i >= 0 && (record[i].source === 'user' || record[i].source === 'runtime-context' || record[i].source === 'system-prompt')) i--
+  const repliesEnd = i
+  while (i >= 0 && (record[i].source === 'assistant' || record[i].source === 'tool')) i--
+  if (i === repliesEnd) return -1
+  for (; i >= 0; i--) {
+    const at = sent.indexOf(record[i])
+    if (at >= 0) return at
+  }
+  return -1
+}
+
+/** The default token estimate: a quarter of the characters, rounded up (Anthropic publishes no tokenizer). */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4)
+}
+
+function checkedTtl(options: BreakpointOptions): Record<BreakpointKind, CacheTtl> {
+  const ttl = {} as Record<BreakpointKind, CacheTtl>
+  let previous: BreakpointKind | undefined
+  for (const kind of BREAKPOINT_KINDS) {
+    const value = options.ttl?.[kind] ?? '5m'
+    if (value !== '5m' && value !== '1h') throw invalidBreakpoints(`ttl.${kind} must be "5m" or "1h", received ${JSON.stringify(value)}`)
+    if (value === '1h' && previous !== undefined && ttl[previous] === '5m') {
+      throw invalidBreakpoints(`ttl.${kind} is "1h" after ttl.${previous} "5m": a 1h breakpoint may not follow a 5m one (set the earlier kinds to "1h" too)`)
+    }
+    ttl[kind] = value
+    previous = kind
+  }
+  return ttl
+}
+
+function kind(name: BreakpointKind) {
+  return (point: Breakpoint) => point.kind === name
+}
+
+function blockText(block: AnthropicBlock): string {
+  return block.type === 'text' ? block.text : block.type === 'tool_result' ? block.content : block.name + JSON.stringify(block.input)
+}

@@ -1,0 +1,42 @@
+/**
+ * Every error message of `dsh-wire`, made in one place so tests and docs quote the same strings.
+ * Each error carries a stable `code` (`WIRE_*`) and the `details` it is about: code that reacts to an
+ * error reads those, never the message.
+ * @module
+ */
+
+/** A format name that is not one of the wire formats. */
+export const unknownFormat = (format: unknown, known: readonly string[]) =>
+  Object.assign(new TypeError(`unknown wire format ${JSON.stringify(format) ?? String(format)}; known formats: ${known.join(', ')}`), {
+    code: 'WIRE_UNKNOWN_FORMAT' as const, details: { format, known },
+  })
+
+/** A recorded function call whose `arguments` are not a JSON object, for a format that sends them parsed. */
+export const invalidToolArguments = (format: string, callId: string, problem: string) =>
+  Object.assign(new TypeError(`${format}: tool call "${callId}" arguments must be a JSON object (${problem})`), {
+    code: 'WIRE_INVALID_TOOL_ARGUMENTS' as const, details: { format, callId, problem },
+  })
+
+/** A recorded custom (free-form) tool call, which the format has no block for. */
+export const unsupportedToolCall = (format: string, callId: string, kind: string) =>
+  Object.assign(new TypeError(`${format}: tool call "${callId}" is a ${kind} tool call, which this format cannot carry`), {
+    code: 'WIRE_UNSUPPORTED_TOOL_CALL' as const, details: { format, callId, kind },
+  })
+
+/** A tool result whose `tool_call_id` answers no recorded call, for a format that must name the function. */
+export const unmatchedToolResult = (format: string, callId: string) =>
+  Object.assign(new Error(`${format}: tool result "${callId}" answers no recorded tool call`), {
+    code: 'WIRE_UNMATCHED_TOOL_RESULT' as const, details: { format, callId },
+  })
+
+/** Breakpoint options that break a provider rule; `problem` says which. */
+export const invalidBreakpoints = (problem: string) =>
+  Object.assign(new RangeError(`anthropic cache breakpoints: ${problem}`), {
+    code: 'WIRE_INVALID_BREAKPOINTS' as const, details: { problem },
+  })
+
+/** A usage object that is not an object, or a format `normalizeUsage` does not read. */
+export const invalidUsage = (format: string, problem: string) =>
+  Object.assign(new TypeError(`usage for ${JSON.stringify(format)}: ${problem}`), {
+    code: 'WIRE_INVALID_USAGE' as const, details: { format, problem },
+  })

@@ -1,0 +1,83 @@
+/**
+ * `gemini`: the `generateContent` parameters of `@google/genai`. The opening system prompt is
+ * `config.systemInstruction`; tools are one `{ functionDeclarations }` entry with each tool's JSON
+ * Schema as `parametersJsonSchema`; `contents` has one content per sent entry: `user` text, `model`
+ * text and `functionCall` parts (arguments parsed), and `functionResponse` parts (in a `user` content,
+ * the function named from the call it answers, the result as `{ output }`). Gemini takes no system
+ * instruction mid-conversation, so under `append` a later prompt version is a user content that begins
+ * with `SYSTEM_PROMPT_UPDATE_MARKER`. Pure and Cordis-free.
+ * @module
+ */
+import { unmatchedToolResult, unsupportedToolCall } from './errors.js'
+import type { WireInput } from './input.js'
+import { callsById, parseArguments, sentEntries, splitOpening, systemUpdateText, type ConversationEntry, type ToolCall } from './record.js'
+
+/** A part of a Gemini content. */
+export type GeminiPart =
+  | { text: string }
+  | { functionCall: { id: string; name: string; args: Record<string, unknown> } }
+  | { functionResponse: { id: string; name: string; response: { output: string } } }
+
+/** One content (a turn) of the conversation. */
+export interface GeminiContent { role: 'user' | 'model'; parts: GeminiPart[] }
+
+/** A function declaration. */
+export interface GeminiFunctionDeclaration { name: string; description?: string; parametersJsonSchema?: Record<string, unknown> }
+
+/** The `config` of a request: only what dsh sets (the harness adds its generation settings). */
+export interface GeminiConfig {
+  systemInstruction?: { parts: { text: string }[] }
+  tools?: { functionDeclarations: GeminiFunctionDeclaration[] }[]
+}
+
+/** `generateContent` parameters. `config` is omitted when it would be empty. */
+export interface GeminiRequest {
+  model: string
+  contents: GeminiContent[]
+  config?: GeminiConfig
+}
+
+/** The `gemini` body for `input`. */
+export function geminiRequest(input: WireInput): GeminiRequest {
+  const { opening, rest } = splitOpening(sentEntries(input.record, input.promptChange))
+  const calls = callsById(input.record)
+  const request: GeminiRequest = { model: input.model, contents: rest.map((item) => content(item, calls)) }
+  const config: GeminiConfig = {}
+  if (opening !== undefined) config.systemInstruction = { parts: [{ text: opening }] }
+  if (input.tools.length) {
+    config.tools = [{
+      functionDeclarations: input.tools.map((tool) => {
+        const declaration: GeminiFunctionDeclaration = { name: tool.name }
+        if (tool.description !== undefined) declaration.description = tool.description
+        if (tool.parameters !== undefined) declaration.parametersJsonSchema = tool.parameters
+        return declaration
+      }),
+    }]
+  }
+  if (config.systemInstruction || config.tools) request.config = config
+  return request
+}
+
+function content(item: ConversationEntry, calls: ReadonlyMap<string, ToolCall>): GeminiContent {
+  switch (item.role) {
+    case 'system':
+      return { role: 'user', parts: [{ text: systemUpdateText(item.content) }] }
+    case 'user':
+      return { role: 'user', parts: [{ text: item.content }] }
+    case 'tool': {
+      const call = calls.get(item.tool_call_id)
+      const name = item.name ?? (call?.type === 'function' ? call.function.name : undefined)
+      if (name === undefined) throw unmatchedToolResult('gemini', item.tool_call_id)
+      return { role: 'user', parts: [{ functionResponse: { id: item.tool_call_id, name, response: { output: item.content } } }] }
+    }
+    case 'assistant': {
+      const parts: GeminiPart[] = []
+      if (item.content || !item.tool_calls?.length) parts.push({ text: item.content ?? '' })
+      for (const call of item.tool_calls ?? []) {
+        if (call.type !== 'function') throw unsupportedToolCall('gemini', call.id, call.type)
+        parts.push({ functionCall: { id: call.id, name: call.function.name, args: parseArguments('gemini', call.id, call.function.arguments) } })
+      }
+      return { role: 'model', parts }
+    }
+  }
+}

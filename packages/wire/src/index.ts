@@ -1,0 +1,32 @@
+/**
+ * `dsh-wire`: the conversation record lowered to each provider's request body as pure functions
+ * (`openai-chat`, `openai-responses`, `anthropic`, `gemini`), Anthropic cache breakpoints planned,
+ * and one usage record (`normalizeUsage`). Cordis-free.
+ * @module
+ */
+export { buildRequest, WIRE_FORMATS } from './format.js'
+export type { RequestBodies, RequestBody, WireFormat } from './format.js'
+export type { WireInput } from './input.js'
+export {
+  callsById, entry, lastOf, parseArguments, sentEntries, splitOpening, SYSTEM_PROMPT_UPDATE_MARKER, systemUpdateText,
+} from './record.js'
+export type {
+  AssistantMessage, ChatMessage, ConversationEntry, CustomToolCall, EntrySource, FunctionToolCall, PromptChangePolicy, SystemMessage, ToolCall,
+  ToolMessage, UserMessage, WireTool,
+} from './record.js'
+export { buildMessages, openaiChatRequest, toRequestTool } from './openai-chat.js'
+export type { ChatRequest, RequestTool } from './openai-chat.js'
+export { openaiResponsesRequest } from './openai-responses.js'
+export type {
+  ResponsesCallOutputItem, ResponsesCustomCallItem, ResponsesFunctionCallItem, ResponsesInputItem, ResponsesMessageItem, ResponsesRequest, ResponsesTool,
+} from './openai-responses.js'
+export { anthropicRequest, DEFAULT_MAX_TOKENS } from './anthropic.js'
+export type { AnthropicBlock, AnthropicMessage, AnthropicRequest, AnthropicTextBlock, AnthropicTool, AnthropicToolResultBlock, AnthropicToolUseBlock } from './anthropic.js'
+export { applyBreakpoints, BREAKPOINT_KINDS, estimateTokens, LOOKBACK_BLOCKS, MAX_BREAKPOINTS, planBreakpoints, previousEnd } from './breakpoints.js'
+export type { Breakpoint, BreakpointKind, BreakpointOptions, CacheControl, CacheTtl } from './breakpoints.js'
+export { CACHE_MINIMUMS, DEFAULT_CACHE_MINIMUM, minimumTokens } from './cache-minimums.js'
+export { geminiRequest } from './gemini.js'
+export type { GeminiConfig, GeminiContent, GeminiFunctionDeclaration, GeminiPart, GeminiRequest } from './gemini.js'
+export { isUsage, normalizeUsage, USAGE_FORMATS } from './usage.js'
+export type { Usage, UsageFormat } from './usage.js'
+export * as WireErrors from './errors.js'

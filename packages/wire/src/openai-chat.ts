@@ -1,0 +1,58 @@
+/**
+ * `openai-chat`: the chat-completions body (`model`, `messages`, `tools`), the shape dsh first built.
+ * Chat completions accept a system message anywhere, so a new prompt version under `append` is a
+ * system message at the place it was recorded. Pure and Cordis-free.
+ * @module
+ */
+import { sentEntries, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type WireTool } from './record.js'
+import type { WireInput } from './input.js'
+
+/** A tool offered in a chat-completions request. */
+export interface RequestTool {
+  type: 'function'
+  function: { name: string; description?: string; parameters?: Record<string, unknown> }
+}
+
+/** A chat-completions request body. `tools` is omitted when no tool is visible (providers reject `[]`). */
+export interface ChatRequest {
+  model: string
+  messages: ChatMessage[]
+  tools?: RequestTool[]
+}
+
+/**
+ * The request messages for a record: the entries `sentEntries` picks, each without its `source` (and
+ * `usage`). The message objects are built once per entry and shared (frozen), so a later request
+ * carries the very objects an earlier one did.
+ */
+export function buildMessages(record: readonly ConversationEntry[], policy: PromptChangePolicy): ChatMessage[] {
+  return sentEntries(record, policy).map(wire)
+}
+
+/** A tool as a chat-completions request's `tools` field carries it (a `function` tool). */
+export function toRequestTool(tool: WireTool): RequestTool {
+  const fn: RequestTool['function'] = { name: tool.name }
+  if (tool.description !== undefined) fn.description = tool.description
+  if (tool.parameters !== undefined) fn.parameters = tool.parameters
+  return { type: 'function', function: fn }
+}
+
+/** The `openai-chat` body for `input`. */
+export function openaiChatRequest(input: WireInput): ChatRequest {
+  const request: ChatRequest = { model: input.model, messages: buildMessages(input.record, input.promptChange) }
+  if (input.tools.length) request.tools = input.tools.map(toRequestTool)
+  return request
+}
+
+const wires = new WeakMap<ConversationEntry, ChatMessage>()
+
+/** The wire message of an entry (without `source` and `usage`), built once per entry and shared (frozen). */
+function wire(item: ConversationEntry): ChatMessage {
+  let message = wires.get(item)
+  if (!message) {
+    const { source: _source, usage: _usage, ...rest } = item
+    message = Object.freeze(rest) as ChatMessage
+    wires.set(item, message)
+  }
+  return message
+}

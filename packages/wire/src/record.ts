@@ -1,0 +1,153 @@
+/**
+ * The conversation record (SPEC §10) as every wire format reads it: entries with a `role`, their
+ * content and where they came from. Pure and Cordis-free. The entry shapes are OpenAI chat messages
+ * (the format the record was first written for); the other formats lower them in their own files.
+ * @module
+ */
+import { invalidToolArguments } from './errors.js'
+import type { Usage } from './usage.js'
+
+/** Where a conversation entry came from. */
+export type EntrySource = 'system-prompt' | 'runtime-context' | 'user' | 'assistant' | 'tool'
+
+/** A function tool call the model made (OpenAI-compatible). */
+export interface FunctionToolCall {
+  id: string
+  type: 'function'
+  function: { name: string; arguments: string }
+}
+
+/** A custom (free-form input) tool call, as the OpenAI SDK types one; recorded and sent back as it came. */
+export interface CustomToolCall {
+  id: string
+  type: 'custom'
+  custom: { name: string; input: string }
+}
+
+/** A tool call the model made. */
+export type ToolCall = FunctionToolCall | CustomToolCall
+
+/** The system prompt (or a version of it appended later), as sent. */
+export interface SystemMessage {
+  role: 'system'
+  content: string
+}
+
+/** User input or a runtime-context snapshot, as sent. */
+export interface UserMessage {
+  role: 'user'
+  content: string
+}
+
+/** The model's reply: text, tool calls, or both. */
+export interface AssistantMessage {
+  role: 'assistant'
+  content: string | null
+  tool_calls?: ToolCall[]
+}
+
+/** A tool result for the call `tool_call_id`. */
+export interface ToolMessage {
+  role: 'tool'
+  content: string
+  tool_call_id: string
+  name?: string
+}
+
+/**
+ * A chat-completions message as sent: a union told apart by `role`, so a request is assignable to the
+ * official SDK's request type (`ChatCompletionCreateParamsNonStreaming` of `openai`) without a cast.
+ */
+export type ChatMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage
+
+/**
+ * One entry of the append-only record: the message plus where it came from, and for a model reply the
+ * normalised usage the harness reported with it (`agent.record(reply, { usage })`). Frozen.
+ */
+export type ConversationEntry = ChatMessage & { readonly source: EntrySource; readonly usage?: Usage }
+
+/** How a changed system prompt enters the requests. */
+export type PromptChangePolicy = 'append' | 'replace'
+
+/** A tool offered to the model: the fields every format needs (a `ToolSchema` of dsh-system-prompt fits). */
+export interface WireTool {
+  name: string
+  description?: string
+  /** JSON Schema of the parameters (an object schema). */
+  parameters?: Record<string, unknown>
+}
+
+/** A frozen conversation entry. */
+export function entry<M extends ChatMessage>(message: M, source: EntrySource, usage?: Usage): ConversationEntry {
+  const made = usage === undefined ? { ...message, source } : { ...message, source, usage: Object.freeze({ ...usage }) }
+  return Object.freeze(made) as unknown as ConversationEntry
+}
+
+/**
+ * The entries a request carries under `policy`, in order (SPEC §10). `append`: every entry, except
+ * system-prompt entries before the latest clear (and the clear markers themselves). `replace`: the
+ * latest system prompt (if it has text) first, then every other entry. Every format starts from this
+ * list, so the policy rule lives here once.
+ */
+export function sentEntries(record: readonly ConversationEntry[], policy: PromptChangePolicy): ConversationEntry[] {
+  if (policy === 'replace') {
+    const latest = lastOf(record, 'system-prompt')
+    const rest = record.filter((item) => item.source !== 'system-prompt')
+    return latest?.content ? [latest, ...rest] : rest
+  }
+  let clearedAt = -1
+  for (let i = record.length - 1; i >= 0; i--) {
+    if (record[i].source === 'system-prompt' && !record[i].content) { clearedAt = i; break }
+  }
+  return record.filter((item, i) => item.source !== 'system-prompt' || (i > clearedAt && !!item.content))
+}
+
+/**
+ * Splits what a request carries into the opening instructions and the rest, for formats that take the
+ * system prompt only as a top-level field: `opening` is the first entry when it is a system-prompt
+ * entry; every later system-prompt entry stays in `rest`, where the format sends it as a marked
+ * user-role message (`systemUpdateText`).
+ */
+export function splitOpening(entries: readonly ConversationEntry[]): { opening?: string; rest: ConversationEntry[] } {
+  if (entries[0]?.source === 'system-prompt') return { opening: entries[0].content as string, rest: entries.slice(1) }
+  return { rest: [...entries] }
+}
+
+/**
+ * The first line of a user-role message that carries a new system-prompt version, in formats that
+ * accept no system message after the conversation has started (Anthropic, Gemini). Fixed, so the model
+ * (and a reader of the request) can tell it from user input; the complete new version follows it after
+ * one blank line.
+ */
+export const SYSTEM_PROMPT_UPDATE_MARKER = '[system prompt updated: the instructions below replace all earlier system instructions]'
+
+/** The user-role text that carries a system-prompt version appended mid-conversation. */
+export function systemUpdateText(system: string): string {
+  return `${SYSTEM_PROMPT_UPDATE_MARKER}\n\n${system}`
+}
+
+/** The last entry from `source`, if any. */
+export function lastOf(record: readonly ConversationEntry[], source: EntrySource): ConversationEntry | undefined {
+  for (let i = record.length - 1; i >= 0; i--) if (record[i].source === source) return record[i]
+}
+
+/** The tool calls of a record by id, so a tool result can be matched to the call (name, kind) it answers. */
+export function callsById(record: readonly ConversationEntry[]): Map<string, ToolCall> {
+  const calls = new Map<string, ToolCall>()
+  for (const item of record) if (item.role === 'assistant') for (const call of item.tool_calls ?? []) calls.set(call.id, call)
+  return calls
+}
+
+/** A recorded call's `arguments` as the JSON object formats that send them parsed need. */
+export function parseArguments(format: string, callId: string, text: string): Record<string, unknown> {
+  let parsed: unknown
+  try {
+    parsed = text.trim() === '' ? {} : JSON.parse(text)
+  } catch (error) {
+    throw invalidToolArguments(format, callId, (error as Error).message)
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw invalidToolArguments(format, callId, `received ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : typeof parsed}`)
+  }
+  return parsed as Record<string, unknown>
+}
