@@ -6,7 +6,7 @@
 import type { ScopedListener, ScopeKey } from 'dsh-scope'
 import {
   listenerFailed, listenerNextTwice, malformedAssembly, multipleComplete, providerFailed, providerReturned,
-  PromptError, duplicateToolName, reservedToolName, toolOrderUnregistered, type CodedError,
+  PromptError, duplicateToolName, reservedToolName, toolSchemaUnfreezable, toolOrderUnregistered, type CodedError,
 } from './errors.js'
 import { assemblyProblem } from './assembly-shape.js'
 import { deepFreeze } from './freeze.js'
@@ -198,7 +198,7 @@ export function checkTools(view: ResolvedView, context: AssembleContext, order: 
     const { schemas, knownNames } = results[p]
     for (let i = 0; i < schemas.length; i++) {
       const schema = schemas[i] as ToolSchema
-      if (typeof schema !== 'object' || schema === null || typeof schema.name !== 'string' || !schema.name) {
+      if (!hasToolName(schema)) {
         throw providerReturned('tool provider', owner, `a schema with a non-empty string name at index ${i}`, schema)
       }
       if (schema.name === TOOL_ORDER_REST) {
@@ -211,7 +211,11 @@ export function checkTools(view: ResolvedView, context: AssembleContext, order: 
         continue
       }
       owners.set(schema.name, [owner])
-      tools.push(deepFreeze(schema))
+      try {
+        tools.push(deepFreeze(schema))
+      } catch (error) {
+        throw toolSchemaUnfreezable(schema.name, owner, error)
+      }
       known.add(schema.name)
       if (results[p].layers?.has(schema.name)) layers.set(schema.name, results[p].layers!.get(schema.name))
     }
@@ -235,6 +239,15 @@ export function checkTools(view: ResolvedView, context: AssembleContext, order: 
   const kept = results.map((r) => ({ schemas: r.schemas.slice(), knownNames: r.knownNames?.slice(), layers: r.layers }))
   view.toolCache = { results: kept, check } satisfies ToolCache
   return check
+}
+
+/** Whether `schema` is an object with a non-empty string `name`; a Proxy that cannot be read is not. */
+function hasToolName(schema: unknown): schema is ToolSchema {
+  try {
+    return typeof schema === 'object' && schema !== null && typeof (schema as ToolSchema).name === 'string' && !!(schema as ToolSchema).name
+  } catch {
+    return false
+  }
 }
 
 function providerResult(entry: ResolvedView['tools'][number], context: AssembleContext): ProviderResult {
@@ -292,7 +305,7 @@ async function runWaterfall(
     try {
       result = await listener.callback(current, context, next)
     } catch (error) {
-      if (error instanceof PromptError || isAbort(error)) throw error
+      if (isPromptError(error) || isAbort(error)) throw error
       throw listenerFailed(listener.owner, error)
     }
     if (twice) throw listenerNextTwice(listener.owner)
@@ -334,7 +347,20 @@ function settleQuietly(value: unknown): void {
 }
 
 function isAbort(error: unknown): boolean {
-  return error instanceof Error && error.name === 'AbortError'
+  try {
+    return error instanceof Error && error.name === 'AbortError'
+  } catch {
+    return false
+  }
+}
+
+/** `error instanceof PromptError`, false for a value that cannot be asked (a revoked Proxy). */
+function isPromptError(error: unknown): boolean {
+  try {
+    return error instanceof PromptError
+  } catch {
+    return false
+  }
 }
 
 /**
