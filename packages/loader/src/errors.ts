@@ -209,7 +209,9 @@ export const invalidSection = (key: string, message: string, cause?: string) => 
  * message says what to add.
  */
 export const applyFailed = (error: unknown) => {
-  const message = describeError(error)
+  const message = lostByCordis(error)
+    ? 'a value that is not an Error was thrown, and Cordis could not turn it into one (a Symbol, a null-prototype object or a revoked Proxy?)'
+    : describeError(error)
   const service = /cannot get property "([^"]+)" without inject/.exec(message)?.[1]
   return {
     code: codeOf(error) ?? 'LOADER_APPLY_FAILED',
@@ -265,13 +267,42 @@ export const invalidTarget = (found: string) =>
 
 // ---- helpers ----------------------------------------------------------------------------------
 
-/** An error as one line: its message, prefixed by its name unless that is plain `Error`. */
+/**
+ * An error as one line: its message, prefixed by its name unless that is plain `Error`; an empty
+ * message says so (Cordis turns a thrown `undefined` into one). A thrown string is itself, a number or
+ * boolean as written; any other value is described (`undefined was thrown, not an Error`). Never throws.
+ */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) {
-    const name = error.name && error.name !== 'Error' ? `${error.name}: ` : ''
-    return name + oneLine(error.message)
+  try {
+    if (error instanceof Error) {
+      const name = error.name && error.name !== 'Error' ? `${String(error.name)}: ` : ''
+      const message = oneLine(String(error.message))
+      return message ? name + message : `${name || 'an '}Error with no message (Cordis turns a thrown undefined into one)`
+    }
+    if (typeof error === 'string') return oneLine(error)
+    if (typeof error === 'number' || typeof error === 'boolean' || typeof error === 'bigint') return String(error)
+    return `${thrownValue(error)} was thrown, not an Error`
+  } catch {
+    return 'an unreadable value (a revoked Proxy?) was thrown, not an Error'
   }
-  return oneLine(String(error))
+}
+
+function thrownValue(value: unknown): string {
+  if (value === undefined || value === null) return String(value)
+  if (typeof value === 'symbol') return `a symbol (${oneLine(JSON.stringify(value.toString()).slice(1, -1))})`
+  return typeof value === 'function' ? 'a function' : Array.isArray(value) ? 'an array' : 'an object'
+}
+
+/**
+ * Whether `error` is the TypeError Cordis raises while wrapping a thrown value it cannot convert to a
+ * string (a Symbol, a null-prototype object, a revoked Proxy): the value itself is lost by then.
+ */
+function lostByCordis(error: unknown): boolean {
+  try {
+    return error instanceof TypeError && /^\s+at (?:new Error \(<anonymous>\)\n\s+at )?handleError \(.*cordis/m.test(String(error.stack).split('\n').slice(1, 3).join('\n'))
+  } catch {
+    return false
+  }
 }
 
 /** Collapses a multi-line text into one line (problems are one line each). */
