@@ -10,6 +10,7 @@ import { parseKeyPath, type Deployment, type Problem, type ProblemInput } from '
 import SystemPrompt from 'dsh-system-prompt'
 import type { AgentSpec, AgentsSchema } from './agents-section.js'
 import { codeOf, detailsOf } from './codes.js'
+import { agentLabel } from './view.js'
 import { agentNotCreated, inAssemblies, noAgentsService, noPromptService, type CliMessage } from './errors.js'
 
 /** A problem the CLI reports after loading: always with its code. */
@@ -106,7 +107,7 @@ export function loadTimeAssemblyError(error: unknown): CliMessage | undefined {
 async function checkToolOrder(host: Context, deployment: Deployment<CliSections>, agents: readonly Agent[]): Promise<CodedInput[]> {
   // The same error in several assemblies is reported once: errors are the same when code and details are.
   const found = new Map<string, { cause: CliMessage; where: string[] }>()
-  const targets: Array<{ label: string; agent?: Agent }> = [{ label: 'the deployment' }, ...agents.map((agent) => ({ label: `agent "${agent.id}"`, agent }))]
+  const targets: Array<{ label: string; agent?: Agent }> = [{ label: 'the deployment' }, ...agents.map((agent) => ({ label: agentLabel(agent), agent }))]
   for (const target of targets) {
     let problem: Error | undefined
     try {

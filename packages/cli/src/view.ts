@@ -10,6 +10,7 @@ import type { ScopeKey } from 'dsh-scope'
 import type { Booted } from './boot.js'
 import { detailsOf } from './codes.js'
 import { renderFailed, unknownAgent, type CliError } from './errors.js'
+import { terminalSafe } from './terminal.js'
 
 /** What a command looks at: one agent, or the deployment-level assembly (no scope). */
 export interface Target {
@@ -47,10 +48,15 @@ export function pickTarget(booted: Booted, id?: string): Target {
   if (id !== undefined) {
     const agent = booted.agents.find((candidate) => candidate.id === id)
     if (!agent) throw unknownAgent(id, booted.deployment.displayFile, booted.specs.map((spec) => spec.id))
-    return { agent, label: `agent "${agent.id}"` }
+    return { agent, label: agentLabel(agent) }
   }
   const first = booted.agents[0]
-  return first ? { agent: first, label: `agent "${first.id}"` } : { label: 'the deployment' }
+  return first ? { agent: first, label: agentLabel(first) } : { label: 'the deployment' }
+}
+
+/** How messages name an agent: `agent "main"`, the id JSON-quoted, so no id can break the line. */
+export function agentLabel(agent: Pick<Agent, 'id'>): string {
+  return `agent ${JSON.stringify(agent.id)}`
 }
 
 /**
@@ -80,12 +86,13 @@ export function renderFailure(label: string, error: unknown): CliError {
 export function describeTarget(target: Target): string {
   const agent = target.agent
   if (!agent) return 'no agents declared: the deployment-level assembly (global layer only, no scope)'
-  const facts = [`model ${agent.model}`]
-  if (agent.provider !== undefined) facts.push(`provider ${agent.provider}`)
-  if (agent.preset !== undefined) facts.push(`preset ${agent.preset}`)
-  if (agent.parent !== undefined) facts.push(`parent ${agent.parent.id}`)
-  if (agent.cwd !== undefined) facts.push(`cwd ${agent.cwd}`)
-  return `${target.label} (${facts.join(', ')})`
+  // Each fact comes from the deployment: escaped, so none can forge a line or drive the terminal.
+  const facts = [`model ${terminalSafe(agent.model)}`]
+  if (agent.provider !== undefined) facts.push(`provider ${terminalSafe(agent.provider)}`)
+  if (agent.preset !== undefined) facts.push(`preset ${terminalSafe(agent.preset)}`)
+  if (agent.parent !== undefined) facts.push(`parent ${terminalSafe(agent.parent.id)}`)
+  if (agent.cwd !== undefined) facts.push(`cwd ${terminalSafe(agent.cwd)}`)
+  return `${terminalSafe(target.label)} (${facts.join(', ')})`
 }
 
 /** Why a runtime-context snapshot is empty, in words. */

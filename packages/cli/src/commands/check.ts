@@ -12,7 +12,8 @@ import { bootOptionsOf, type CommonOptions } from '../options.js'
 import type { Output } from '../output.js'
 import { problemLine, yamlCascade } from '../report.js'
 import { plural } from '../table.js'
-import type { Target } from '../view.js'
+import { agentLabel, type Target } from '../view.js'
+import { terminalSafe } from '../terminal.js'
 
 /** Options of `check`. */
 export interface CheckOptions extends CommonOptions {
@@ -44,7 +45,7 @@ export async function checkCommand(file: string, options: CheckOptions, output: 
   try {
     const findings: Finding[] = booted.problems.map((problem) => ({ ...problem, kind: 'agent', where: [] }))
     const targets: Target[] = booted.agents.length
-      ? booted.agents.map((agent) => ({ agent, label: `agent "${agent.id}"` }))
+      ? booted.agents.map((agent) => ({ agent, label: agentLabel(agent) }))
       : booted.specs.length ? [] : [{ label: 'the deployment' }]
     for (const target of targets) {
       for (const raw of await checkTarget(booted, target, gap)) add(findings, place(booted, raw, target.label))
@@ -156,7 +157,7 @@ function report(output: Output, options: CheckOptions, findings: readonly Findin
   }
   const d = booted!.deployment
   const parts = [plural(d.entries.length, 'plugin'), ...(d.disabled.length ? [`${d.disabled.length} disabled`] : [])]
-  const subject = agents.length ? `${plural(agents.length, 'agent')} (${agents.join(', ')})` : 'the deployment-level assembly'
+  const subject = agents.length ? `${plural(agents.length, 'agent')} (${agents.map((id) => terminalSafe(id)).join(', ')})` : 'the deployment-level assembly'
   output.line(c.green(`ok: ${file}: ${parts.join(', ')}; ${subject} assembled, rendered twice and checked: no problem found`))
 }
 
