@@ -28,19 +28,44 @@ export interface RawFinding {
   origin?: { owner?: string; scope?: ScopeKey; name?: string }
 }
 
-/** Assembles for `target` twice, `gap` milliseconds apart, and runs every rule on the result. */
-export async function checkTarget(booted: Booted, target: Target, gap: number): Promise<RawFinding[]> {
+/** What `check` reads time from: the clock, and the wait between its two renders (a test injects both). */
+export interface CheckClock {
+  now(): number
+  wait(ms: number): Promise<void>
+}
+
+const SYSTEM_CLOCK: CheckClock = { now: Date.now, wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) }
+
+/** Every time zone's days start on a quarter hour of UTC (offsets are whole quarter hours, `+05:45` included). */
+const QUARTER_HOUR = 15 * 60 * 1000
+
+/** Whether a day may have begun between `a` and `b` (milliseconds) in some time zone: a quarter hour of UTC lies between them. */
+export function dayBoundaryBetween(a: number, b: number): boolean {
+  return Math.floor(a / QUARTER_HOUR) !== Math.floor(b / QUARTER_HOUR)
+}
+
+/**
+ * Assembles for `target` twice, `gap` milliseconds apart, and runs every rule on the result. When text
+ * differs between the two and a day boundary (of any time zone) fell between them, the pair is rendered
+ * again: a `{{date}}` is not a clock, while a real clock or random value differs in the second pair too.
+ */
+export async function checkTarget(booted: Booted, target: Target, gap: number, clock: CheckClock = SYSTEM_CLOCK): Promise<RawFinding[]> {
   const context = target.agent ? { scope: target.agent as ScopeKey, agent: target.agent } : {}
-  let first: PromptAssembly
-  let second: PromptAssembly
+  const renderPair = async () => {
+    const start = clock.now()
+    const first = await booted.prompt.assemble(context)
+    await clock.wait(gap)
+    const second = await booted.prompt.assemble(context)
+    return { first, second, unstable: unstableFindings(booted, first, second), overDay: dayBoundaryBetween(start, clock.now()) }
+  }
+  let pair: Awaited<ReturnType<typeof renderPair>>
   try {
-    first = await booted.prompt.assemble(context)
-    await new Promise((resolve) => setTimeout(resolve, gap))
-    second = await booted.prompt.assemble(context)
+    pair = await renderPair()
+    if (pair.unstable.length && pair.overDay) pair = await renderPair()
   } catch (error) {
     return [assemblyFinding(booted, target, error)]
   }
-  return [...variableFindings(booted, first), ...placementFindings(booted, first), ...unstableFindings(booted, first, second)]
+  return [...variableFindings(booted, pair.first), ...placementFindings(booted, pair.first), ...pair.unstable]
 }
 
 /** The finding for an assembly that failed: two complete sections (told apart by code) name where each comes from. */
