@@ -11,12 +11,14 @@ import {
 } from 'dsh-system-prompt'
 import type { Booted } from './boot.js'
 import { codeOf } from './codes.js'
-import { assemblyFailed, completeSections, inEntry, placementsTooClose, unstableText, valuelessAt } from './errors.js'
+import { toRequestTool } from 'dsh-agent'
+import { assemblyFailed, completeSections, toolNotSendable, inEntry, placementsTooClose, unstableText, valuelessAt } from './errors.js'
+import { originPhrase } from './owners.js'
 import { firstDifferentByte } from './prefix.js'
-import type { Target } from './view.js'
+import { toolOrigins, toolSources, type Target } from './view.js'
 
 /** Which rule found a finding (its `code` says exactly what is wrong). */
-export type FindingKind = 'load' | 'agent' | 'assembly' | 'complete' | 'variable' | 'placement' | 'unstable' | 'preset'
+export type FindingKind = 'load' | 'agent' | 'assembly' | 'complete' | 'variable' | 'placement' | 'unstable' | 'preset' | 'request'
 
 /** One problem `check` found, before it is placed in the file. */
 export interface RawFinding {
@@ -65,13 +67,35 @@ export async function checkTarget(booted: Booted, target: Target, gap: number, c
   } catch (error) {
     return [assemblyFinding(booted, target, error)]
   }
-  return [...variableFindings(booted, pair.first), ...placementFindings(booted, pair.first), ...pair.unstable]
+  return [...variableFindings(booted, pair.first), ...placementFindings(booted, pair.first), ...requestFindings(booted, target, pair.first), ...pair.unstable]
+}
+
+/**
+ * Each tool whose request JSON cannot be made, as `render` makes it: what an assembly admits is plain,
+ * frozen data, but a `toJSON` method (a function held as data) still runs, and may throw.
+ */
+export function requestFindings(booted: Booted, target: Target, assembly: PromptAssembly): RawFinding[] {
+  const findings: RawFinding[] = []
+  for (const tool of assembly.tools) {
+    try {
+      JSON.stringify(toRequestTool(tool))
+    } catch (error) {
+      const shown = toolOrigins(booted, target)(tool.name)
+      const from = toolSources(booted, target)(tool.name)
+      findings.push({ kind: 'request', ...toolNotSendable(tool.name, originPhrase(shown.owner, shown.layer), error), origin: from && { owner: from.owner, scope: from.scope } })
+    }
+  }
+  return findings
 }
 
 /** The finding for an assembly that failed: two complete sections (told apart by code) name where each comes from. */
 export function assemblyFinding(booted: Booted, target: Target, error: unknown): RawFinding {
   const failure = assemblyFailed(error)
-  if (codeOf(error) !== 'PROMPT_MULTIPLE_COMPLETE') return { kind: 'assembly', ...failure }
+  if (codeOf(error) !== 'PROMPT_MULTIPLE_COMPLETE') {
+    // An error naming a plugin (`details.owner`) is placed at that plugin's row.
+    const owner = (error as { details?: { owner?: unknown } } | null)?.details?.owner
+    return { kind: 'assembly', ...failure, ...(typeof owner === 'string' ? { origin: { owner } } : {}) }
+  }
   const complete = booted.prompt.inspect(target.agent).sections.filter((section) => section.complete)
   const origin = complete[complete.length - 1]
   return {

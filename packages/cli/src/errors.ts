@@ -164,6 +164,13 @@ export const ownParent = (index: number, id: string) =>
 export const assemblyFailed = (error: unknown) =>
   ({ code: codeOf(error) ?? 'CLI_ASSEMBLY_FAILED', message: describeError(error), details: {} })
 
+/** A tool of the assembly whose request JSON cannot be made (a `toJSON` that throws, ...): render would fail sending it. */
+export const toolNotSendable = (tool: string, origin: string, cause: unknown) => ({
+  code: 'CLI_TOOL_NOT_SENDABLE' as const,
+  message: `tool ${JSON.stringify(tool)} (${origin}) cannot be sent: serialising the request body fails: ${describeError(cause)}`,
+  details: { tool, origin },
+})
+
 /** A problem of one section's or context's text, after `<kind> "<name>" (<origin>): `; it keeps the problem's code. */
 export const inEntry = (kind: 'section' | 'context', name: string, origin: string, problem: { code: string; message: string }) =>
   ({ code: problem.code, message: `${kind} ${JSON.stringify(name)} (${origin}): ${problem.message}`, details: { kind, name, origin } })

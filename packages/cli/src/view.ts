@@ -110,13 +110,19 @@ export function snapshotAbsence(booted: Booted, target: Target): string {
  * deployment has one, else the single tool provider of the assembly (several: unknown).
  */
 export function toolOrigins(booted: Booted, target: Target): (name: string) => { owner: string; layer: string } {
+  const sourceOf = toolSources(booted, target)
+  return (name) => {
+    const from = sourceOf(name)
+    return from ? { owner: booted.owners.plugin(from.owner), layer: booted.owners.layer(from.scope) } : { owner: '(tool provider)', layer: '' }
+  }
+}
+
+/** The registration behind each visible tool of the target (registry owner and scope), as {@link toolOrigins} reads it; `undefined` when unknown. */
+export function toolSources(booted: Booted, target: Target): (name: string) => { owner: string; scope?: ScopeKey } | undefined {
   const scope = target.agent as ScopeKey | undefined
   const origin = booted.tools?.view(scope).origin
   const providers = booted.prompt.inspect(scope).toolProviders
-  return (name) => {
-    const from = origin?.get(name) ?? (providers.length === 1 ? providers[0] : undefined)
-    return from ? { owner: booted.owners.plugin(from.owner), layer: booted.owners.layer(from.scope) } : { owner: '(tool provider)', layer: '' }
-  }
+  return (name) => origin?.get(name) ?? (providers.length === 1 ? providers[0] : undefined)
 }
 
 function viewFrom(target: Target, assembly: PromptAssembly, rendered: RenderedPrompt, tools: readonly RequestTool[], request?: ChatRequest): PromptView {
