@@ -130,6 +130,13 @@ export const envMissing = (key: string, variable: string) => ({
   details: { key, variable },
 })
 
+/** `${…:-…}` defaults nested deeper than the loader follows. */
+export const envTooDeep = (key: string, limit: number) => ({
+  code: 'LOADER_ENV_TOO_DEEP' as const,
+  message: `${key}: substitution defaults are nested more than ${limit} levels deep (\${A:-\${B}} nests one level)`,
+  details: { key, limit },
+})
+
 /** A `${` that does not open a well-formed `${NAME}` or `${NAME:-default}`. */
 export const envMalformed = (key: string, text: string) => ({
   code: 'LOADER_ENV_MALFORMED' as const,
