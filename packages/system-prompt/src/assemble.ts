@@ -9,7 +9,7 @@ import {
   PromptError, duplicateToolName, reservedToolName, toolSchemaUnfreezable, toolOrderUnregistered, type CodedError,
 } from './errors.js'
 import { assemblyProblem } from './assembly-shape.js'
-import { deepFreeze } from './freeze.js'
+import { copyTool, deepFreeze, detach, freezeToolValues } from './freeze.js'
 import type { ResolvedView, TextEntry } from './registry.js'
 import { compareCodeUnits, orderTools, TOOL_ORDER_REST, unregisteredTools } from './tool-order.js'
 import type {
@@ -313,6 +313,8 @@ async function runWaterfall(
     if (downstream) await downstream
     const problem = result === undefined ? 'it returned nothing (return next() or an assembly)' : assemblyProblem(result)
     if (problem) throw malformedAssembly(listener.owner, problem)
+    // A tool the listener added is frozen now, so a schema that cannot be is blamed on this listener.
+    for (const tool of (result as PromptAssembly).tools) freezeToolValues(tool, listener.owner)
     return result as PromptAssembly
   }
   return dispatch(0, assembly)
@@ -361,38 +363,4 @@ function isPromptError(error: unknown): boolean {
   } catch {
     return false
   }
-}
-
-/**
- * A listener's result, copied one level down (new arrays, section/context/tool objects and variable
- * record) so a listener that keeps a reference cannot change it later; what a tool holds below its top
- * level (its `parameters`) is frozen instead, which costs a lookup when it already is.
- */
-function detach(assembly: PromptAssembly): PromptAssembly {
-  return {
-    ...assembly,
-    sections: assembly.sections.map((s) => ({ ...s })),
-    contexts: assembly.contexts.map((c) => ({ ...c })),
-    tools: assembly.tools.map(detachTool),
-    variables: { ...assembly.variables },
-  }
-}
-
-/**
- * A tool schema as an assembly hands it out: a shallow copy of the registered, deeply frozen schema, so
- * a listener may reassign its top-level fields (`description += ' (beta)'`, as plugins written for the
- * published package do) while the registry and later assemblies keep theirs. `parameters` stay frozen
- * and shared: copying them per assembly is what made the published implementation slow.
- */
-function copyTool(tool: ToolSchema): ToolSchema {
-  return { ...tool }
-}
-
-function detachTool(tool: ToolSchema): ToolSchema {
-  const copy = { ...tool }
-  for (const key in copy) {
-    const value = copy[key]
-    if (typeof value === 'object' && value !== null) deepFreeze(value)
-  }
-  return copy
 }

@@ -10,7 +10,8 @@
  * @module
  */
 
-import { messageOf, schemaAccessor, schemaNotJson, schemaTooDeep, schemaUnreadable } from './errors.js'
+import { messageOf, schemaAccessor, schemaNotJson, schemaTooDeep, schemaUnreadable, toolSchemaUnfreezable } from './errors.js'
+import type { PromptAssembly, ToolSchema } from './types.js'
 
 const frozen = new WeakSet<object>()
 /** Schemas found unfreezable, with the error each failed with: they fail the same way every time. */
@@ -69,4 +70,50 @@ function collect(value: object, depth: number, path: string, ancestors: Set<obje
     collect(child, depth + 1, at, ancestors, found)
   }
   ancestors.delete(value)
+}
+
+/**
+ * A listener's result, copied one level down (new arrays, section/context/tool objects and variable
+ * record) so a listener that keeps a reference cannot change it later; what a tool holds below its top
+ * level (its `parameters`) is frozen instead, which costs a lookup when it already is.
+ */
+export function detach(assembly: PromptAssembly): PromptAssembly {
+  return {
+    ...assembly,
+    sections: assembly.sections.map((s) => ({ ...s })),
+    contexts: assembly.contexts.map((c) => ({ ...c })),
+    tools: assembly.tools.map(detachTool),
+    variables: { ...assembly.variables },
+  }
+}
+
+/**
+ * A tool schema as an assembly hands it out: a shallow copy of the registered, deeply frozen schema, so
+ * a listener may reassign its top-level fields (`description += ' (beta)'`, as plugins written for the
+ * published package do) while the registry and later assemblies keep theirs. `parameters` stay frozen
+ * and shared: copying them per assembly is what made the published implementation slow.
+ */
+export function copyTool(tool: ToolSchema): ToolSchema {
+  return { ...tool }
+}
+
+function detachTool(tool: ToolSchema): ToolSchema {
+  return freezeToolValues({ ...tool }, undefined)
+}
+
+/**
+ * Deeply freezes what `tool` holds below its top level (a lookup each when already frozen) and returns
+ * it; a value that cannot be frozen fails naming the tool and `owner`, the plugin that handed it on.
+ */
+export function freezeToolValues(tool: ToolSchema, owner: string | undefined): ToolSchema {
+  for (const key in tool) {
+    const value = tool[key]
+    if (typeof value !== 'object' || value === null) continue
+    try {
+      deepFreeze(value, key)
+    } catch (error) {
+      throw toolSchemaUnfreezable(tool.name, owner ?? '(unknown)', error)
+    }
+  }
+  return tool
 }

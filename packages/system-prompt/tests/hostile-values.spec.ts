@@ -63,6 +63,14 @@ describe('dsh-system-prompt: hostile values name their plugin', () => {
       await fails('tool schema "big" of plugin "bad-plugin" cannot be frozen: it holds a bigint at parameters.maximum (a request body must be JSON)')
     })
 
+    it('refuses a tool a listener adds when it cannot be frozen, naming the listener\'s plugin', async () => {
+      const cyclic: Record<string, unknown> = {}
+      cyclic.self = cyclic
+      plugin.on('system-prompt/assemble', async (assembly, _context, next) =>
+        next({ ...assembly, tools: [...assembly.tools, { name: 'added', description: 'A', parameters: cyclic }] }))
+      await fails('tool schema "added" of plugin "bad-plugin" cannot be frozen: it refers back to itself at parameters.self (a request body must be JSON)')
+    })
+
     it('keeps a listener from writing into a deep part of a schema, in this assembly or a later one', async () => {
       const parameters = nested(200)
       plugin.systemPrompt.tools(() => ({ schemas: [{ name: 'deep', description: 'D', parameters }] }))
