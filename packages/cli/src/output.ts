@@ -6,7 +6,7 @@
  */
 import type { Writable } from 'node:stream'
 import pc from 'picocolors'
-import { terminalSafe } from './terminal.js'
+import { terminalSafe } from 'dsh-loader'
 
 /** The colour functions of one stream (identity functions when colours are off). */
 export type Colors = ReturnType<typeof pc.createColors>

@@ -3,7 +3,7 @@
  * caller through `style`, after the padding is computed on the plain text.
  * @module
  */
-import { terminalSafe } from './terminal.js'
+import { terminalSafe } from 'dsh-loader'
 
 /** One column: its header and alignment (numbers are right-aligned). */
 export interface Column {

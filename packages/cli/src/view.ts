@@ -10,7 +10,7 @@ import type { ScopeKey } from 'dsh-scope'
 import type { Booted } from './boot.js'
 import { detailsOf } from './codes.js'
 import { renderFailed, unknownAgent, type CliError } from './errors.js'
-import { terminalSafe } from './terminal.js'
+import { terminalSafe } from 'dsh-loader'
 
 /** What a command looks at: one agent, or the deployment-level assembly (no scope). */
 export interface Target {

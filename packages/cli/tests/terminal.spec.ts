@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { terminalSafe } from '../src/terminal.js'
+import { terminalSafe } from 'dsh-loader'
 import { cli, fixture, runBeforeAll } from './helpers.js'
 
 /** What a terminal acts on: C0 (but LF), DEL, C1, line/paragraph separators, bidi marks and overrides. */

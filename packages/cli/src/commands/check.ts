@@ -13,7 +13,7 @@ import type { Output } from '../output.js'
 import { problemLine, yamlCascade } from '../report.js'
 import { plural } from '../table.js'
 import { agentLabel, type Target } from '../view.js'
-import { terminalSafe } from '../terminal.js'
+import { terminalSafe } from 'dsh-loader'
 
 /** Options of `check`. */
 export interface CheckOptions extends CommonOptions {

@@ -13,7 +13,7 @@ import { describeLocation } from '../prefix.js'
 import { formatCount } from '../table.js'
 import { loadTokenizer } from '../tokens.js'
 import { describeTarget, pickTarget, viewOf } from '../view.js'
-import { terminalSafe } from '../terminal.js'
+import { terminalSafe } from 'dsh-loader'
 
 /** Options of `diff`. */
 export interface DiffOptions extends CommonOptions {

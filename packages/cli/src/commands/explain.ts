@@ -10,7 +10,7 @@ import type { Output } from '../output.js'
 import { formatCount, plural, renderTable, type Column } from '../table.js'
 import { loadTokenizer } from '../tokens.js'
 import { describeTarget, pickTarget, viewOf } from '../view.js'
-import { terminalSafe } from '../terminal.js'
+import { terminalSafe } from 'dsh-loader'
 
 /** Options of `explain`. */
 export interface ExplainOptions extends CommonOptions {

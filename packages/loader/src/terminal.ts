@@ -1,6 +1,6 @@
 /**
- * Terminal safety: every string the CLI prints in text mode reaches the terminal through
- * {@link terminalSafe}, so a deployment or a plugin cannot move the cursor, set the title (OSC), erase a
+ * Terminal safety: every string the CLI prints in text mode (and every line the `LoggerBridge` writes)
+ * reaches the terminal through {@link terminalSafe}, so a deployment or a plugin cannot move the cursor, set the title (OSC), erase a
  * line (CR), forge a line (LF) or reorder text (bidi overrides). JSON output needs none of this:
  * `JSON.stringify` escapes the C0 controls, and a JSON reader is not a terminal.
  * @module
