@@ -11,11 +11,9 @@ import {
 } from 'dsh-system-prompt'
 import type { Booted } from './boot.js'
 import { codeOf } from './codes.js'
-import { toRequestTool } from 'dsh-agent'
-import { assemblyFailed, completeSections, toolNotSendable, inEntry, placementsTooClose, unstableText, valuelessAt } from './errors.js'
-import { originPhrase } from './owners.js'
+import { assemblyFailed, completeSections, inEntry, placementsTooClose, unstableText, valuelessAt } from './errors.js'
 import { firstDifferentByte } from './prefix.js'
-import { toolOrigins, toolSources, type Target } from './view.js'
+import { unsendableTools, type Target } from './view.js'
 
 /** Which rule found a finding (its `code` says exactly what is wrong). */
 export type FindingKind = 'load' | 'agent' | 'assembly' | 'complete' | 'variable' | 'placement' | 'unstable' | 'preset' | 'request'
@@ -70,22 +68,9 @@ export async function checkTarget(booted: Booted, target: Target, gap: number, c
   return [...variableFindings(booted, pair.first), ...placementFindings(booted, pair.first), ...requestFindings(booted, target, pair.first), ...pair.unstable]
 }
 
-/**
- * Each tool whose request JSON cannot be made, as `render` makes it: what an assembly admits is plain,
- * frozen data, but a `toJSON` method (a function held as data) still runs, and may throw.
- */
+/** Each tool whose request JSON cannot be made, as `render` would fail on it ({@link unsendableTools}). */
 export function requestFindings(booted: Booted, target: Target, assembly: PromptAssembly): RawFinding[] {
-  const findings: RawFinding[] = []
-  for (const tool of assembly.tools) {
-    try {
-      JSON.stringify(toRequestTool(tool))
-    } catch (error) {
-      const shown = toolOrigins(booted, target)(tool.name)
-      const from = toolSources(booted, target)(tool.name)
-      findings.push({ kind: 'request', ...toolNotSendable(tool.name, originPhrase(shown.owner, shown.layer), error), origin: from && { owner: from.owner, scope: from.scope } })
-    }
-  }
-  return findings
+  return unsendableTools(booted, target, assembly.tools).map(({ origin, ...problem }) => ({ kind: 'request', ...problem, origin }))
 }
 
 /** The finding for an assembly that failed: two complete sections (told apart by code) name where each comes from. */

@@ -6,6 +6,7 @@
  * @module
  */
 import { codeOf, type LoaderMessage } from 'dsh-loader'
+import { PromptErrors } from 'dsh-system-prompt/internal'
 
 /** Exit codes: 0 ok, 1 the deployment (or the check) is wrong, 2 a usage error. `diff` adds 1 = differ. */
 export const EXIT = { ok: 0, wrong: 1, usage: 2 } as const
@@ -229,9 +230,13 @@ export const unresolvedAllow = (preset: string, names: readonly string[], none: 
 
 /** An error as one line: its message, prefixed by its name unless that is a plain `Error`. */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) {
-    const name = error.name && !['Error', 'PromptError', 'CliError'].includes(error.name) ? `${error.name}: ` : ''
-    return name + error.message.split(/\r?\n/).map((line) => line.trim()).filter(Boolean).join(' ')
+  try {
+    if (error instanceof Error) {
+      const name = error.name && !['Error', 'PromptError', 'CliError'].includes(error.name) ? `${error.name}: ` : ''
+      return name + String(error.message).split(/\r?\n/).map((line) => line.trim()).filter(Boolean).join(' ')
+    }
+  } catch {
+    // A revoked Proxy, a throwing `message` getter: described below.
   }
-  return String(error)
+  return PromptErrors.messageOf(error)
 }

@@ -5,11 +5,12 @@
  * @module
  */
 import { toRequestTool, type Agent, type ChatRequest, type RequestTool } from 'dsh-agent'
-import { renderAssembly, type PromptAssembly, type RenderedContext, type RenderedPrompt, type RenderedSection } from 'dsh-system-prompt'
+import { renderAssembly, type PromptAssembly, type ToolSchema, type RenderedContext, type RenderedPrompt, type RenderedSection } from 'dsh-system-prompt'
 import type { ScopeKey } from 'dsh-scope'
 import type { Booted } from './boot.js'
 import { detailsOf } from './codes.js'
-import { renderFailed, unknownAgent, type CliError } from './errors.js'
+import { renderFailed, toolNotSendable, unknownAgent, type CliError } from './errors.js'
+import { originPhrase } from './owners.js'
 import { terminalSafe } from 'dsh-loader'
 
 /** What a command looks at: one agent, or the deployment-level assembly (no scope). */
@@ -66,12 +67,18 @@ export function agentLabel(agent: Pick<Agent, 'id'>): string {
  */
 export async function viewOf(booted: Booted, target: Target, input?: string): Promise<PromptView> {
   try {
+    let view: PromptView
     if (target.agent) {
       const step = await target.agent.stepDetailed(input)
-      return viewFrom(target, step.assembly, step.rendered, step.request.tools ?? [], step.request)
+      view = viewFrom(target, step.assembly, step.rendered, step.request.tools ?? [], step.request)
+    } else {
+      const assembly = await booted.prompt.assemble({})
+      view = viewFrom(target, assembly, renderAssembly(assembly), assembly.tools.map(toRequestTool))
     }
-    const assembly = await booted.prompt.assemble({})
-    return viewFrom(target, assembly, renderAssembly(assembly), assembly.tools.map(toRequestTool))
+    // The request body is JSON: a tool that cannot be written so fails here, named, not while printing.
+    const unsendable = unsendableTools(booted, target, view.assembly.tools)[0]
+    if (unsendable) throw Object.assign(new Error(unsendable.message), { code: unsendable.code, details: unsendable.details })
+    return view
   } catch (error) {
     throw renderFailure(target.label, error)
   }
@@ -123,6 +130,29 @@ export function toolSources(booted: Booted, target: Target): (name: string) => {
   const origin = booted.tools?.view(scope).origin
   const providers = booted.prompt.inspect(scope).toolProviders
   return (name) => origin?.get(name) ?? (providers.length === 1 ? providers[0] : undefined)
+}
+
+/** A tool of an assembly whose request JSON cannot be made: the problem, and the registration to place it at. */
+export interface UnsendableTool extends ReturnType<typeof toolNotSendable> {
+  readonly origin?: { readonly owner: string; readonly scope?: ScopeKey }
+}
+
+/**
+ * The tools of `tools` whose request JSON (`toRequestTool`, as `render` writes it) cannot be made: what
+ * an assembly admits is plain frozen data, but a `toJSON` method held as data still runs, and may throw.
+ */
+export function unsendableTools(booted: Booted, target: Target, tools: readonly ToolSchema[]): UnsendableTool[] {
+  const found: UnsendableTool[] = []
+  for (const tool of tools) {
+    try {
+      JSON.stringify(toRequestTool(tool))
+    } catch (error) {
+      const shown = toolOrigins(booted, target)(tool.name)
+      const from = toolSources(booted, target)(tool.name)
+      found.push({ ...toolNotSendable(tool.name, originPhrase(shown.owner, shown.layer), error), origin: from && { owner: from.owner, scope: from.scope } })
+    }
+  }
+  return found
 }
 
 function viewFrom(target: Target, assembly: PromptAssembly, rendered: RenderedPrompt, tools: readonly RequestTool[], request?: ChatRequest): PromptView {

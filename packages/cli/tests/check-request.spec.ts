@@ -27,6 +27,9 @@ describe('dsh-prompt check never passes what render refuses', function () {
     expect(r.toJson.code).to.equal(1)
     expect(lines(r.toJson.stdout)[0]).to.equal('packages/cli/tests/fixtures/unsendable-to-json.yml:4:5: agent "main": tool "lookup" (unsendable, global) cannot be sent: serialising the request body fails: no JSON today')
     expect(r.renderToJson.code).to.equal(1)
+    const error = JSON.parse(r.renderToJson.stdout).error
+    expect([error.kind, error.code]).to.deep.equal(['render', 'CLI_RENDER_FAILED'])
+    expect(error.message).to.equal('cannot render agent "main": tool "lookup" (unsendable, global) cannot be sent: serialising the request body fails: no JSON today (run "dsh-prompt check" to list every problem)')
   })
 
   it('render refuses the same deployments with the same named problem, not an internal error', () => {

@@ -144,6 +144,15 @@ describe('dsh-prompt: decisions read codes and details, never the words', () => 
     expect(loadTimeAssemblyError(new Error('tool provider returned reserved tool name "<unlisted-tools>"'))).to.equal(undefined)
   })
 
+  it('describeError describes what was thrown, whatever it is, and never throws', () => {
+    const { proxy, revoke } = Proxy.revocable({}, {})
+    revoke()
+    expect([undefined, Symbol('odd'), Object.create(null), proxy, 'plain', new TypeError('bad\nthing')].map(CliErrors.describeError)).to.deep.equal([
+      'undefined was thrown, not an Error', 'a symbol (Symbol(odd)) was thrown, not an Error', 'an object was thrown, not an Error',
+      'an unreadable value (a revoked Proxy?) was thrown, not an Error', 'plain', 'TypeError: bad thing',
+    ])
+  })
+
   it('the loop-variable hint follows PROMPT_VALUELESS_VARIABLE and its details.variable', () => {
     const hint = '; set cwd: on the agent in agents:'
     expect(renderFailure('agent "main"', coded('PROMPT_VALUELESS_VARIABLE', { variable: 'cwd' })).message).to.include(hint)
