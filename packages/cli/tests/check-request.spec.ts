@@ -11,6 +11,8 @@ describe('dsh-prompt check never passes what render refuses', function () {
     toJson: () => cli(['check', F('unsendable-to-json')]),
     renderToJson: () => cli(['render', F('unsendable-to-json'), '--json']),
     renderCycle: () => cli(['render', F('unsendable-cycle'), '--json']),
+    nestedSet: () => cli(['render', F('nested-default'), '--json'], { env: { DSH_TEST_ROOT: '/srv' } }),
+    nestedUnset: () => cli(['check', F('nested-default')]),
   })
 
   it('a cyclic tool schema fails check, naming the plugin and the tool', () => {
@@ -37,5 +39,12 @@ describe('dsh-prompt check never passes what render refuses', function () {
     const error = JSON.parse(r.renderCycle.stdout).error
     expect(error.kind).not.to.equal('internal')
     expect(error.message).to.include('tool schema "lookup" of plugin "unsendable-tool" cannot be frozen')
+  })
+
+  it('a nested default ${A:-${B}} renders B, and fails check naming B when B is unset: no literal ${ passes', () => {
+    expect(r.nestedSet.code).to.equal(0)
+    expect(JSON.parse(r.nestedSet.stdout).system).to.include('You work in /srv/work.')
+    expect(r.nestedUnset.code).to.equal(1)
+    expect(lines(r.nestedUnset.stdout)[0]).to.equal('packages/cli/tests/fixtures/nested-default.yml:4:16: plugins[0] (id "dsh-system-prompt"): config.persona: environment variable "DSH_TEST_ROOT" is not set (write ${DSH_TEST_ROOT:-default} to give a default)')
   })
 })
