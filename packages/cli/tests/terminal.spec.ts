@@ -14,15 +14,24 @@ describe('dsh-prompt: strings from the deployment are escaped for the terminal',
     check: () => cli(['check', file]),
     diff: () => cli(['diff', file, file]),
     coloured: () => cli(['render', file], { env: { FORCE_COLOR: '1' } }),
+    finding: () => cli(['check', fixture('hostile-row.yml')]),
+    unknownAgent: () => cli(['render', file, '--agent', 'nope']),
   })
 
-  for (const command of ['render', 'explain', 'check', 'diff'] as const) {
+  for (const command of ['render', 'explain', 'check', 'diff', 'finding', 'unknownAgent'] as const) {
     it(`${command}: no control, CR or bidi override reaches stdout or stderr, and no line is forged`, () => {
       const { stdout, stderr } = r[command]
       expect(stdout + stderr).not.to.match(UNSAFE)
       for (const line of (stdout + stderr).split('\n')) expect(line).not.to.match(/^FAKE/)
     })
   }
+
+  it('a finding and an error message are one line each, whatever the names in them hold', () => {
+    expect(r.finding.code).to.equal(1)
+    expect(r.finding.stdout.split('\n')[0]).to.include('section "clock:now" (clock\\nFAKE: ok: no problem found\\e[2K, global) renders differently')
+    expect(r.unknownAgent.code).to.equal(2)
+    expect(r.unknownAgent.stderr).to.equal('error: agent "nope" is not declared in packages/cli/tests/fixtures/hostile-strings.yml; declared agents: x\\nFAKE: ok: no problem found\n')
+  })
 
   it('render shows each hostile fact escaped, visibly, in its header', () => {
     expect(r.render.code).to.equal(0)
