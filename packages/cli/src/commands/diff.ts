@@ -64,8 +64,8 @@ function printDiff(output: Output, a: Side, b: Side, comparison: Comparison): vo
       continue
     }
     output.line(`${title}: ${c.red('differs')} from byte ${formatCount(part.firstByte!)} (token ${formatCount(part.firstToken ?? 0)}); A ${formatCount(part.bytes[0])} bytes, B ${formatCount(part.bytes[1])} bytes`)
-    output.line(`  A: ${describeLocation(part.at![0], PIECE_KINDS[part.part])}`)
-    output.line(`  B: ${describeLocation(part.at![1], PIECE_KINDS[part.part])}`)
+    output.line(`  A: ${terminalSafe(describeLocation(part.at![0], PIECE_KINDS[part.part]))}`)
+    output.line(`  B: ${terminalSafe(describeLocation(part.at![1], PIECE_KINDS[part.part]))}`)
     output.line(colorPatch(part.patch ?? '', c).replace(/\n$/, ''))
   }
   output.line()
