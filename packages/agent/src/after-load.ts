@@ -106,7 +106,7 @@ export function loadTimeAssemblyError(error: unknown): LoaderMessage | undefined
 async function checkToolOrder(host: Context, deployment: Deployment<AgentSections>, agents: readonly Agent[]): Promise<CodedInput[]> {
   // The same error in several assemblies is reported once: errors are the same when code and details are.
   const found = new Map<string, { cause: LoaderMessage; where: string[] }>()
-  const targets: Array<{ label: string; agent?: Agent }> = [{ label: 'the deployment' }, ...agents.map((agent) => ({ label: `agent "${agent.id}"`, agent }))]
+  const targets: Array<{ label: string; agent?: Agent }> = [{ label: 'the deployment' }, ...agents.map((agent) => ({ label: `agent ${JSON.stringify(agent.id)}`, agent }))]
   for (const target of targets) {
     let problem: Error | undefined
     try {

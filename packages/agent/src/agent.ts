@@ -1,7 +1,7 @@
 import type { Context } from 'cordis'
 import type { ScopeHandle, ScopeKey } from 'dsh-scope'
 import { renderAssembly, type PromptAssembly, type RenderedPrompt, type SystemPrompt } from 'dsh-system-prompt'
-import { deepFreeze } from 'dsh-system-prompt/internal'
+import { deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
 import {
   buildMessages, buildRequest, entry, isUsage, normalizeUsage, WIRE_FORMATS, WireErrors, type BreakpointOptions, type RequestBodies, type Usage,
   type UsageFormat, type WireFormat,
@@ -214,7 +214,13 @@ export class Agent {
       if (tool_calls !== undefined && !Array.isArray(tool_calls)) throw invalidRecord(this.id, 'tool_calls must be an array')
       if (content === null && !tool_calls?.length) throw invalidRecord(this.id, 'an assistant message needs content or tool_calls')
       const reply: AssistantMessage = { role: 'assistant', content }
-      if (tool_calls?.length) reply.tool_calls = deepFreeze(structuredClone(tool_calls)) as ToolCall[]
+      if (tool_calls?.length) {
+        try {
+          reply.tool_calls = deepFreeze(structuredClone(tool_calls), 'tool_calls') as ToolCall[]
+        } catch (error) {
+          throw invalidRecord(this.id, `tool_calls cannot be recorded: ${PromptErrors.messageOf(error)}`)
+        }
+      }
       this.record_.push(entry(reply, 'assistant', usage))
     } else if (message.role === 'tool') {
       if (typeof message.tool_call_id !== 'string' || !message.tool_call_id) throw invalidRecord(this.id, 'a tool message needs a tool_call_id')

@@ -5,7 +5,7 @@ import type { SystemPrompt } from 'dsh-system-prompt'
 import { Agent, type AgentOptions } from './agent.js'
 import type { PromptChangePolicy } from './conversation.js'
 import {
-  duplicateAgent, duplicatePreset, invalidAgentId, invalidModel, invalidPresetId, invalidPromptChange, unknownParent,
+  duplicateAgent, duplicatePreset, invalidAgentId, invalidModel, invalidPresetId, invalidPromptChange, invalidParent, unknownParent,
   unknownPreset,
 } from './errors.js'
 
@@ -75,6 +75,7 @@ export class Agents extends Service {
     }
     let parent: Agent | undefined
     if (options.parent !== undefined) {
+      if (typeof options.parent !== 'string' && !(options.parent instanceof Agent)) throw invalidParent(id, options.parent)
       parent = typeof options.parent === 'string' ? this.live.get(options.parent) : options.parent
       if (!parent || parent.disposed) throw unknownParent(id, typeof options.parent === 'string' ? options.parent : options.parent.id)
       parentKey ??= parent

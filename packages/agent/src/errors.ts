@@ -6,9 +6,20 @@
  */
 import { LoaderErrors } from 'dsh-loader'
 
+import { PromptErrors } from 'dsh-system-prompt/internal'
+
+/** `value` as JSON when it can be written so (`42`, `""`), else described (`a bigint (1)`): never throws. */
+function shown(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return PromptErrors.describe(value)
+  }
+}
+
 /** `create()` was given an id that is not a non-empty string. */
 export const invalidAgentId = (id: unknown) =>
-  Object.assign(new TypeError(`agent id must be a non-empty string, received ${JSON.stringify(id) ?? String(id)}`), {
+  Object.assign(new TypeError(`agent id must be a non-empty string, received ${shown(id)}`), {
     code: 'AGENT_INVALID_ID' as const, details: { received: id },
   })
 
@@ -38,11 +49,17 @@ export const duplicatePreset = (id: string) =>
 
 /** `definePreset()` was given an id that is not a non-empty string. */
 export const invalidPresetId = (id: unknown) =>
-  Object.assign(new TypeError(`preset id must be a non-empty string, received ${JSON.stringify(id) ?? String(id)}`), {
+  Object.assign(new TypeError(`preset id must be a non-empty string, received ${shown(id)}`), {
     code: 'AGENT_INVALID_PRESET_ID' as const, details: { received: id },
   })
 
-/** `create()` names a parent agent that does not exist (or has been disposed). */
+/** `create()` was given a `parent` that is neither an agent nor an agent id. */
+export const invalidParent = (id: string, parent: unknown) =>
+  Object.assign(new TypeError(`agent "${id}" parent must be an agent or an agent's id, received ${PromptErrors.describe(parent)}`), {
+    code: 'AGENT_INVALID_PARENT' as const, details: { id },
+  })
+
+/** `create()` named a parent agent that does not exist (or is disposed). */
 export const unknownParent = (id: string, parent: string) =>
   Object.assign(new Error(`agent "${id}" names parent agent "${parent}", which does not exist`), {
     code: 'AGENT_UNKNOWN_PARENT' as const, details: { id, parent },

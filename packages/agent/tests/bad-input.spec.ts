@@ -24,6 +24,16 @@ describe('dsh-agent: bad input changes nothing', () => {
     expect(stats(app)).to.deep.equal(before)
   }
 
+  it('an id that is a BigInt, described rather than crashing the message', () => refusedCreate(
+    { id: 1n, model: 'deepseek-chat' }, 'agent id must be a non-empty string, received a bigint (1)',
+  ))
+
+  for (const [label, parent, received] of [['an empty object', {}, 'an object'], ['a number', 7, 'a number (7)'], ['null', null, 'null']] as const) {
+    it(`a parent that is ${label}, neither an agent nor an id`, () => refusedCreate(
+      { id: 'a', model: 'deepseek-chat', parent }, `agent "a" parent must be an agent or an agent's id, received ${received}`,
+    ))
+  }
+
   it('an unknown preset, listing the known ones', () => refusedCreate(
     { id: 'a', model: 'deepseek-chat', preset: 'auditor' },
     'unknown preset "auditor"; known presets: reviewer, writer',

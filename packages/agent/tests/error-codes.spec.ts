@@ -15,6 +15,7 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
     AgentErrors.agentDisposed('main'),
     AgentErrors.invalidRecord('main', 'tool_calls must be an array'),
     AgentErrors.invalidInput('main'),
+    AgentErrors.invalidParent('child', {}),
   ]
 
   it('each factory makes its error class with its code and details, and the message unchanged', () => {
@@ -30,6 +31,7 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
       { name: 'Error', code: 'AGENT_DISPOSED', details: { id: 'main' }, message: 'agent "main" has been disposed' },
       { name: 'TypeError', code: 'AGENT_INVALID_RECORD', details: { id: 'main', problem: 'tool_calls must be an array' }, message: 'agent "main" record(): tool_calls must be an array' },
       { name: 'TypeError', code: 'AGENT_INVALID_INPUT', details: { id: 'main' }, message: 'agent "main" step(input): input must be a string when given' },
+      { name: 'TypeError', code: 'AGENT_INVALID_PARENT', details: { id: 'child' }, message: 'agent "child" parent must be an agent or an agent\'s id, received an object' },
     ])
   })
 

@@ -55,6 +55,8 @@ describe('dsh-agent: record() and the request shape', () => {
       ['an assistant message with neither content nor tool calls', { role: 'assistant', tool_calls: [] }, 'agent "a" record(): an assistant message needs content or tool_calls'],
       ['assistant content that is not a string', { role: 'assistant', content: 42 }, 'agent "a" record(): assistant content must be a string or null'],
       ['tool_calls that are not an array', { role: 'assistant', content: 'x', tool_calls: {} }, 'agent "a" record(): tool_calls must be an array'],
+      ['tool_calls holding a BigInt', { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'read', arguments: 1n } }] },
+        'agent "a" record(): tool_calls cannot be recorded: it holds a bigint at tool_calls.0.function.arguments (a request body must be JSON)'],
       ['a tool result without a tool_call_id', { role: 'tool', content: 'ok' }, 'agent "a" record(): a tool message needs a tool_call_id'],
       ['a tool result whose content is not a string', { role: 'tool', tool_call_id: 'c', content: { ok: true } }, 'agent "a" record(): tool content must be a string'],
     ]

@@ -15,11 +15,11 @@ import { templateVariables } from 'dsh-system-prompt/internal'
 import { codeOf } from './codes.js'
 import { assemblyFailed, completeSections, inEntry, placementsTooClose, unstableText, valuelessAt } from './errors.js'
 import { firstDifferentByte } from './prefix.js'
-import type { Target } from './view.js'
+import { unsendableTools, type Target } from './view.js'
 import { ownersOf } from './owners.js'
 
 /** Which rule found a finding (its `code` says exactly what is wrong). */
-export type FindingKind = 'load' | 'agent' | 'assembly' | 'complete' | 'variable' | 'placement' | 'unstable' | 'preset'
+export type FindingKind = 'load' | 'agent' | 'assembly' | 'complete' | 'variable' | 'placement' | 'unstable' | 'preset' | 'request'
 
 /** One problem `check` found, before it is placed in the file. */
 export interface RawFinding {
@@ -31,26 +31,62 @@ export interface RawFinding {
   origin?: { owner?: string; scope?: ScopeKey; name?: string }
 }
 
-/** Assembles for `target` twice, `gap` milliseconds apart, and runs every rule on the result. */
-export async function checkTarget(booted: Booted, target: Target, gap: number): Promise<RawFinding[]> {
+/** What `check` reads time from: the clock, and the wait between its two renders (a test injects both). */
+export interface CheckClock {
+  now(): number
+  wait(ms: number): Promise<void>
+}
+
+const SYSTEM_CLOCK: CheckClock = { now: Date.now, wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) }
+
+/** Every time zone's days start on a quarter hour of UTC (offsets are whole quarter hours, `+05:45` included). */
+const QUARTER_HOUR = 15 * 60 * 1000
+
+/** Whether a day may have begun between `a` and `b` (milliseconds) in some time zone: a quarter hour of UTC lies between them. */
+export function dayBoundaryBetween(a: number, b: number): boolean {
+  return Math.floor(a / QUARTER_HOUR) !== Math.floor(b / QUARTER_HOUR)
+}
+
+/**
+ * Assembles for `target` twice, `gap` milliseconds apart, and runs every rule on the result. When text
+ * differs between the two and a day boundary (of any time zone) fell between them, the pair is rendered
+ * again: a `{{date}}` is not a clock, while a real clock or random value differs in the second pair too.
+ */
+export async function checkTarget(booted: Booted, target: Target, gap: number, clock: CheckClock = SYSTEM_CLOCK): Promise<RawFinding[]> {
   const context = target.agent ? { scope: target.agent as ScopeKey, agent: target.agent } : {}
-  let first: PromptAssembly
-  let second: PromptAssembly
+  const prompt = booted.services.systemPrompt
+  // Parts declared to change (their own volatility, or a referenced variable's) may differ (SPEC §13).
+  const volatile = declaredVolatile(prompt.inspect(target.agent))
+  const renderPair = async () => {
+    const start = clock.now()
+    const first = await prompt.assemble(context)
+    await clock.wait(gap)
+    const second = await prompt.assemble(context)
+    return { first, second, unstable: unstableFindings(booted, first, second, volatile), overDay: dayBoundaryBetween(start, clock.now()) }
+  }
+  let pair: Awaited<ReturnType<typeof renderPair>>
   try {
-    first = await booted.services.systemPrompt.assemble(context)
-    await new Promise((resolve) => setTimeout(resolve, gap))
-    second = await booted.services.systemPrompt.assemble(context)
+    pair = await renderPair()
+    if (pair.unstable.length && pair.overDay) pair = await renderPair()
   } catch (error) {
     return [assemblyFinding(booted, target, error)]
   }
-  const volatile = declaredVolatile(booted.services.systemPrompt.inspect(target.agent))
-  return [...variableFindings(booted, first), ...placementFindings(booted, first), ...unstableFindings(booted, first, second, volatile)]
+  return [...variableFindings(booted, pair.first), ...placementFindings(booted, pair.first), ...requestFindings(booted, target, pair.first), ...pair.unstable]
+}
+
+/** Each tool whose request JSON cannot be made, as `render` would fail on it ({@link unsendableTools}). */
+export function requestFindings(booted: Booted, target: Target, assembly: PromptAssembly): RawFinding[] {
+  return unsendableTools(booted, target, assembly.tools).map(({ origin, ...problem }) => ({ kind: 'request', ...problem, origin }))
 }
 
 /** The finding for an assembly that failed: two complete sections (told apart by code) name where each comes from. */
 export function assemblyFinding(booted: Booted, target: Target, error: unknown): RawFinding {
   const failure = assemblyFailed(error)
-  if (codeOf(error) !== 'PROMPT_MULTIPLE_COMPLETE') return { kind: 'assembly', ...failure }
+  if (codeOf(error) !== 'PROMPT_MULTIPLE_COMPLETE') {
+    // An error naming a plugin (`details.owner`) is placed at that plugin's row.
+    const owner = (error as { details?: { owner?: unknown } } | null)?.details?.owner
+    return { kind: 'assembly', ...failure, ...(typeof owner === 'string' ? { origin: { owner } } : {}) }
+  }
   const complete = booted.services.systemPrompt.inspect(target.agent).sections.filter((section) => section.complete)
   const origin = complete[complete.length - 1]
   return {

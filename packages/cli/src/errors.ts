@@ -6,6 +6,7 @@
  * @module
  */
 import { codeOf, type LoaderMessage } from 'dsh-loader'
+import { PromptErrors } from 'dsh-system-prompt/internal'
 
 /** Exit codes: 0 ok, 1 the deployment (or the check) is wrong, 2 a usage error. `diff` adds 1 = differ. */
 export const EXIT = { ok: 0, wrong: 1, usage: 2 } as const
@@ -97,6 +98,13 @@ export const YAML_CASCADE_HINT = '(the problems after the first YAML syntax erro
 export const assemblyFailed = (error: unknown) =>
   ({ code: codeOf(error) ?? 'CLI_ASSEMBLY_FAILED', message: describeError(error), details: {} })
 
+/** A tool of the assembly whose request JSON cannot be made (a `toJSON` that throws, ...): render would fail sending it. */
+export const toolNotSendable = (tool: string, origin: string, cause: unknown) => ({
+  code: 'CLI_TOOL_NOT_SENDABLE' as const,
+  message: `tool ${JSON.stringify(tool)} (${origin}) cannot be sent: serialising the request body fails: ${describeError(cause)}`,
+  details: { tool, origin },
+})
+
 /** A problem of one section's or context's text, after `<kind> "<name>" (<origin>): `; it keeps the problem's code. */
 export const inEntry = (kind: 'section' | 'context', name: string, origin: string, problem: { code: string; message: string }) =>
   ({ code: problem.code, message: `${kind} ${JSON.stringify(name)} (${origin}): ${problem.message}`, details: { kind, name, origin } })
@@ -155,9 +163,13 @@ export const unresolvedAllow = (preset: string, names: readonly string[], none: 
 
 /** An error as one line: its message, prefixed by its name unless that is a plain `Error`. */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) {
-    const name = error.name && !['Error', 'PromptError', 'CliError'].includes(error.name) ? `${error.name}: ` : ''
-    return name + error.message.split(/\r?\n/).map((line) => line.trim()).filter(Boolean).join(' ')
+  try {
+    if (error instanceof Error) {
+      const name = error.name && !['Error', 'PromptError', 'CliError'].includes(error.name) ? `${error.name}: ` : ''
+      return name + String(error.message).split(/\r?\n/).map((line) => line.trim()).filter(Boolean).join(' ')
+    }
+  } catch {
+    // A revoked Proxy, a throwing `message` getter: described below.
   }
-  return String(error)
+  return PromptErrors.messageOf(error)
 }

@@ -6,6 +6,7 @@
  */
 import type { Writable } from 'node:stream'
 import pc from 'picocolors'
+import { terminalSafe } from 'dsh-loader'
 
 /** The colour functions of one stream (identity functions when colours are off). */
 export type Colors = ReturnType<typeof pc.createColors>
@@ -82,9 +83,12 @@ export class Output {
     }
   }
 
-  /** Writes one line (or several) to stdout. */
+  /**
+   * Writes one line (or several) to stdout, made safe for a terminal: LF and TAB stay, and the colours
+   * this output adds while colours are on; every other control, CR and bidi override is escaped.
+   */
   line(text = ''): void {
-    this.write(text + '\n')
+    this.write(terminalSafe(text, this.colorful ? 'coloured' : 'lines') + '\n')
   }
 
   /** Writes one JSON document to stdout. */
@@ -92,11 +96,11 @@ export class Output {
     this.write(JSON.stringify(value, null, 2) + '\n')
   }
 
-  /** Writes one line (or several) to stderr. */
+  /** Writes one line (or several) to stderr, made safe for a terminal as {@link line} does. */
   error(text: string): void {
     if (this.stderrClosed || this.stderr.destroyed) return
     try {
-      this.stderr.write(text + '\n')
+      this.stderr.write(terminalSafe(text, this.errorColorful ? 'coloured' : 'lines') + '\n')
     } catch {
       this.stderrClosed = true
     }

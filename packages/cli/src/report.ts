@@ -4,7 +4,7 @@
  * stack trace only with `--stack`.
  * @module
  */
-import { DeploymentError, formatProblem, type Problem } from 'dsh-loader'
+import { DeploymentError, formatProblem, terminalSafe, type Problem } from 'dsh-loader'
 import { codeOf } from './codes.js'
 import { CliError, describeError, EXIT, loadFailed, YAML_CASCADE_HINT, type FailureKind } from './errors.js'
 import type { Output } from './output.js'
@@ -40,11 +40,12 @@ export function reportFailure(output: Output, error: unknown, options: ReportOpt
     failure = { kind: 'deployment', code: error.code, message: error.message, problems: error.problems }
     code = failureCode
   } else if (CliError.is(error)) {
-    output.error(`${c.red('error:')} ${error.message}`)
+    // A message is one line: names from the deployment in it cannot start another.
+    output.error(`${c.red('error:')} ${terminalSafe(error.message)}`)
     failure = { kind: error.kind, code: error.code, message: error.message }
     code = error.kind === 'usage' ? EXIT.usage : failureCode
   } else {
-    output.error(`${c.red('error:')} ${describeError(error)}`)
+    output.error(`${c.red('error:')} ${terminalSafe(describeError(error))}`)
     failure = { kind: 'internal', code: codeOf(error), message: describeError(error) }
     code = failureCode
   }
@@ -62,9 +63,9 @@ export function yamlCascade(problems: readonly Problem[]): boolean {
   return problems.length > 1 && problems[0].code === 'LOADER_YAML_SYNTAX'
 }
 
-/** One problem as a line, the place in bold: `file:line:column: entry: message`. */
+/** One problem as a line, the place in bold: `file:line:column: entry: message`; escaped for the terminal, so it stays one line. */
 export function problemLine(problem: Problem, bold: (text: string) => string = (text) => text): string {
-  const line = formatProblem(problem)
+  const line = terminalSafe(formatProblem(problem))
   const place = line.slice(0, line.indexOf(': '))
   return bold(place) + line.slice(place.length)
 }

@@ -3,6 +3,7 @@
  * caller through `style`, after the padding is computed on the plain text.
  * @module
  */
+import { terminalSafe } from 'dsh-loader'
 
 /** One column: its header and alignment (numbers are right-aligned). */
 export interface Column {
@@ -22,6 +23,8 @@ export interface TableStyle {
  * (counted in code points). Trailing spaces are trimmed from every line.
  */
 export function renderTable(columns: readonly Column[], rows: ReadonlyArray<readonly string[]>, style: TableStyle = {}): string {
+  // A cell is one line: whatever a plugin named, it can break neither the row nor the terminal.
+  rows = rows.map((row) => row.map((cell) => terminalSafe(cell)))
   const widths = columns.map((column, index) => Math.max(width(column.header), ...rows.map((row) => width(row[index] ?? ''))))
   const pad = (text: string, index: number) => {
     const gap = ' '.repeat(widths[index] - width(text))

@@ -5,12 +5,13 @@
  * @module
  */
 import { toRequestTool, type Agent, type ChatRequest, type RequestTool } from 'dsh-agent'
-import { renderAssembly, type PromptAssembly, type RenderedContext, type RenderedPrompt, type RenderedSection } from 'dsh-system-prompt'
+import { renderAssembly, type PromptAssembly, type ToolSchema, type RenderedContext, type RenderedPrompt, type RenderedSection } from 'dsh-system-prompt'
 import type { ScopeKey } from 'dsh-scope'
 import type { BootedDeployment as Booted } from 'dsh-agent'
 import { detailsOf } from './codes.js'
-import { renderFailed, unknownAgent, type CliError } from './errors.js'
-import { ownersOf } from './owners.js'
+import { renderFailed, toolNotSendable, unknownAgent, type CliError } from './errors.js'
+import { originPhrase, ownersOf } from './owners.js'
+import { terminalSafe } from 'dsh-loader'
 
 /** What a command looks at: one agent, or the deployment-level assembly (no scope). */
 export interface Target {
@@ -48,10 +49,15 @@ export function pickTarget(booted: Booted, id?: string): Target {
   if (id !== undefined) {
     const agent = booted.agents.find((candidate) => candidate.id === id)
     if (!agent) throw unknownAgent(id, booted.deployment.displayFile, (booted.deployment.sections.agents ?? []).map((spec) => spec.id))
-    return { agent, label: `agent "${agent.id}"` }
+    return { agent, label: agentLabel(agent) }
   }
   const first = booted.agents[0]
-  return first ? { agent: first, label: `agent "${first.id}"` } : { label: 'the deployment' }
+  return first ? { agent: first, label: agentLabel(first) } : { label: 'the deployment' }
+}
+
+/** How messages name an agent: `agent "main"`, the id JSON-quoted, so no id can break the line. */
+export function agentLabel(agent: Pick<Agent, 'id'>): string {
+  return `agent ${JSON.stringify(agent.id)}`
 }
 
 /**
@@ -61,12 +67,18 @@ export function pickTarget(booted: Booted, id?: string): Target {
  */
 export async function viewOf(booted: Booted, target: Target, input?: string): Promise<PromptView> {
   try {
+    let view: PromptView
     if (target.agent) {
       const step = await target.agent.stepDetailed(input)
-      return viewFrom(target, step.assembly, step.rendered, step.request.tools ?? [], step.request)
+      view = viewFrom(target, step.assembly, step.rendered, step.request.tools ?? [], step.request)
+    } else {
+      const assembly = await booted.services.systemPrompt.assemble({})
+      view = viewFrom(target, assembly, renderAssembly(assembly), assembly.tools.map(toRequestTool))
     }
-    const assembly = await booted.services.systemPrompt.assemble({})
-    return viewFrom(target, assembly, renderAssembly(assembly), assembly.tools.map(toRequestTool))
+    // The request body is JSON: a tool that cannot be written so fails here, named, not while printing.
+    const unsendable = unsendableTools(booted, target, view.assembly.tools)[0]
+    if (unsendable) throw Object.assign(new Error(unsendable.message), { code: unsendable.code, details: unsendable.details })
+    return view
   } catch (error) {
     throw renderFailure(target.label, error)
   }
@@ -81,12 +93,13 @@ export function renderFailure(label: string, error: unknown): CliError {
 export function describeTarget(target: Target): string {
   const agent = target.agent
   if (!agent) return 'no agents declared: the deployment-level assembly (global layer only, no scope)'
-  const facts = [`model ${agent.model}`]
-  if (agent.provider !== undefined) facts.push(`provider ${agent.provider}`)
-  if (agent.preset !== undefined) facts.push(`preset ${agent.preset}`)
-  if (agent.parent !== undefined) facts.push(`parent ${agent.parent.id}`)
-  if (agent.cwd !== undefined) facts.push(`cwd ${agent.cwd}`)
-  return `${target.label} (${facts.join(', ')})`
+  // Each fact comes from the deployment: escaped, so none can forge a line or drive the terminal.
+  const facts = [`model ${terminalSafe(agent.model)}`]
+  if (agent.provider !== undefined) facts.push(`provider ${terminalSafe(agent.provider)}`)
+  if (agent.preset !== undefined) facts.push(`preset ${terminalSafe(agent.preset)}`)
+  if (agent.parent !== undefined) facts.push(`parent ${terminalSafe(agent.parent.id)}`)
+  if (agent.cwd !== undefined) facts.push(`cwd ${terminalSafe(agent.cwd)}`)
+  return `${terminalSafe(target.label)} (${facts.join(', ')})`
 }
 
 /** Why a runtime-context snapshot is empty, in words. */
@@ -104,13 +117,42 @@ export function snapshotAbsence(booted: Booted, target: Target): string {
  * deployment has one, else the single tool provider of the assembly (several: unknown).
  */
 export function toolOrigins(booted: Booted, target: Target): (name: string) => { owner: string; layer: string } {
+  const sourceOf = toolSources(booted, target)
+  return (name) => {
+    const from = sourceOf(name)
+    return from ? { owner: ownersOf(booted).plugin(from.owner), layer: ownersOf(booted).layer(from.scope) } : { owner: '(tool provider)', layer: '' }
+  }
+}
+
+/** The registration behind each visible tool of the target (registry owner and scope), as {@link toolOrigins} reads it; `undefined` when unknown. */
+export function toolSources(booted: Booted, target: Target): (name: string) => { owner: string; scope?: ScopeKey } | undefined {
   const scope = target.agent as ScopeKey | undefined
   const origin = booted.services.tools?.view(scope).origin
   const providers = booted.services.systemPrompt.inspect(scope).toolProviders
-  return (name) => {
-    const from = origin?.get(name) ?? (providers.length === 1 ? providers[0] : undefined)
-    return from ? { owner: ownersOf(booted).plugin(from.owner), layer: ownersOf(booted).layer(from.scope) } : { owner: '(tool provider)', layer: '' }
+  return (name) => origin?.get(name) ?? (providers.length === 1 ? providers[0] : undefined)
+}
+
+/** A tool of an assembly whose request JSON cannot be made: the problem, and the registration to place it at. */
+export interface UnsendableTool extends ReturnType<typeof toolNotSendable> {
+  readonly origin?: { readonly owner: string; readonly scope?: ScopeKey }
+}
+
+/**
+ * The tools of `tools` whose request JSON (`toRequestTool`, as `render` writes it) cannot be made: what
+ * an assembly admits is plain frozen data, but a `toJSON` method held as data still runs, and may throw.
+ */
+export function unsendableTools(booted: Booted, target: Target, tools: readonly ToolSchema[]): UnsendableTool[] {
+  const found: UnsendableTool[] = []
+  for (const tool of tools) {
+    try {
+      JSON.stringify(toRequestTool(tool))
+    } catch (error) {
+      const shown = toolOrigins(booted, target)(tool.name)
+      const from = toolSources(booted, target)(tool.name)
+      found.push({ ...toolNotSendable(tool.name, originPhrase(shown.owner, shown.layer), error), origin: from && { owner: from.owner, scope: from.scope } })
+    }
   }
+  return found
 }
 
 function viewFrom(target: Target, assembly: PromptAssembly, rendered: RenderedPrompt, tools: readonly RequestTool[], request?: ChatRequest): PromptView {

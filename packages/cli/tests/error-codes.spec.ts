@@ -25,6 +25,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
     CliErrors.assemblyFailed(new Error('odd')),
     CliErrors.valuelessAt('cwd', 1, 5),
     CliErrors.unstableText('section', 'clock', 'clock.mjs', 12),
+    CliErrors.toolNotSendable('lookup', 'probe, global', new Error('no JSON')),
     CliErrors.placementsTooClose({ name: 'a', order: 100 }, { name: 'b', order: 105 }),
     CliErrors.unresolvedRestriction('rev', ['web']),
     CliErrors.unresolvedAllow('rev', ['web'], true),
@@ -57,6 +58,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       { code: 'CLI_ASSEMBLY_FAILED', details: {} },
       { code: 'CLI_VALUELESS_AT', details: { variable: 'cwd', line: 1, column: 5 } },
       { code: 'CLI_UNSTABLE_TEXT', details: { kind: 'section', name: 'clock', origin: 'clock.mjs', byte: 12 } },
+      { code: 'CLI_TOOL_NOT_SENDABLE', details: { tool: 'lookup', origin: 'probe, global' } },
       { code: 'CLI_PLACEMENTS_TOO_CLOSE', details: { first: { name: 'a', order: 100 }, second: { name: 'b', order: 105 } } },
       { code: 'CLI_UNRESOLVED_RESTRICTION', details: { preset: 'rev', names: ['web'] } },
       { code: 'CLI_UNRESOLVED_ALLOW', details: { preset: 'rev', names: ['web'], none: true } },
@@ -66,6 +68,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       'odd',
       'prompt variable "{{cwd}}" has no value for this assembly at line 1, column 5; set cwd: on the agent in agents:',
       'section "clock" (clock.mjs) renders differently on two renders in a row (from byte 12): a clock or random value changes the system prompt on every request and defeats the provider\'s prefix cache',
+      'tool "lookup" (probe, global) cannot be sent: serialising the request body fails: no JSON',
       'first-party sections "a" (order 100) and "b" (order 105) are closer than ten apart (keep first-party placements ten apart)',
       'preset "rev" restricts a tool that no plugin registers: "web" (such a name restricts nothing)',
       'preset "rev" allows a tool that no plugin registers: "web" (no name of its tools.allow is registered, so its agents get no tool at all)',
@@ -94,6 +97,15 @@ describe('dsh-prompt: decisions read codes and details, never the words', () => 
   it('a YAML cascade is a first problem coded LOADER_YAML_SYNTAX, whatever it says', () => {
     expect(yamlCascade([problem('LOADER_YAML_SYNTAX', 'something else'), problem('LOADER_WRONG_TYPE', 'x')])).to.equal(true)
     expect(yamlCascade([problem('LOADER_INVALID_CONFIG', yamlLike), problem('LOADER_WRONG_TYPE', 'x')])).to.equal(false)
+  })
+
+  it('describeError describes what was thrown, whatever it is, and never throws', () => {
+    const { proxy, revoke } = Proxy.revocable({}, {})
+    revoke()
+    expect([undefined, Symbol('odd'), Object.create(null), proxy, 'plain', new TypeError('bad\nthing')].map(CliErrors.describeError)).to.deep.equal([
+      'undefined was thrown, not an Error', 'a symbol (Symbol(odd)) was thrown, not an Error', 'an object was thrown, not an Error',
+      'an unreadable value (a revoked Proxy?) was thrown, not an Error', 'plain', 'TypeError: bad thing',
+    ])
   })
 
   it('the loop-variable hint follows PROMPT_VALUELESS_VARIABLE and its details.variable', () => {

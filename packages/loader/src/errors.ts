@@ -7,7 +7,7 @@
  * @module
  */
 import z from 'schemastery'
-import { describeError, oneLine } from './text.js'
+import { describeError, lostByCordis, oneLine } from './text.js'
 
 export { describeError, describeValue, oneLine } from './text.js'
 
@@ -140,6 +140,13 @@ export const envMissing = (key: string, variable: string) => ({
   details: { key, variable },
 })
 
+/** `${…:-…}` defaults nested deeper than the loader follows. */
+export const envTooDeep = (key: string, limit: number) => ({
+  code: 'LOADER_ENV_TOO_DEEP' as const,
+  message: `${key}: substitution defaults are nested more than ${limit} levels deep (\${A:-\${B}} nests one level)`,
+  details: { key, limit },
+})
+
 /** A `${` that does not open a well-formed `${NAME}` or `${NAME:-default}`. */
 export const envMalformed = (key: string, text: string) => ({
   code: 'LOADER_ENV_MALFORMED' as const,
@@ -251,7 +258,9 @@ export const invalidSection = (key: string, message: string, cause?: string) => 
  * message says what to add.
  */
 export const applyFailed = (error: unknown) => {
-  const message = describeError(error)
+  const message = lostByCordis(error)
+    ? 'a value that is not an Error was thrown, and Cordis could not turn it into one (a Symbol, a null-prototype object or a revoked Proxy?)'
+    : describeError(error)
   const service = /cannot get property "([^"]+)" without inject/.exec(message)?.[1]
   return {
     code: codeOf(error) ?? 'LOADER_APPLY_FAILED',
@@ -304,3 +313,4 @@ export const invalidTarget = (found: string) =>
   Object.assign(new z.ValidationError(`LoggerBridge target must be a writable stream, found ${found}`, { path: ['target'] }), {
     code: 'LOADER_INVALID_TARGET' as const, details: { found },
   })
+

@@ -1,5 +1,5 @@
 import type { Context, Plugin } from 'cordis'
-import { isNode, isScalar, type Node } from 'yaml'
+import { isNode, isScalar, type Document, type Node } from 'yaml'
 import { createDeployment, createEntry } from './deployment.js'
 import { substituteTree, type Environment } from './env.js'
 import {
@@ -48,7 +48,7 @@ export async function loadDeployment<S extends SectionSchemas = {}>(ctx: Context
 
   const schemas = (options.sections ?? {}) as S
   const layout = readLayout(source, Object.keys(schemas), problems)
-  substitute(layout, options.env ?? process.env, problems)
+  substitute(layout, options.env ?? process.env, problems, source.doc)
   checkIds(layout.rows, source, problems)
   const sections = await readSections(source, layout, schemas, problems)
   const requests = await resolveRows(source, layout.rows, problems, options.tsx)
@@ -84,10 +84,12 @@ async function readSource(file: string): Promise<DeploymentSource> {
 }
 
 /** `${VAR}` substitution in enabled rows and declared sections; a failing row is not resolved. */
-function substitute(layout: Layout, env: Environment, problems: ProblemList): void {
+function substitute(layout: Layout, env: Environment, problems: ProblemList, document: Document): void {
+  // One set for the whole file: an anchor reached again through an alias is not substituted twice.
+  const done = new WeakSet<object>()
   for (const row of layout.rows) {
     if (row.disabled) continue
-    for (const failure of substituteTree(row.node, ['plugins', row.index], env, 2)) {
+    for (const failure of substituteTree(row.node, ['plugins', row.index], env, 2, document, done)) {
       problems.add({ ...failure, row })
       row.valid = false
     }
@@ -95,7 +97,7 @@ function substitute(layout: Layout, env: Environment, problems: ProblemList): vo
     if (id) row.id = id
   }
   for (const [key, node] of layout.sections) {
-    for (const failure of substituteTree(node, [key], env)) problems.add(failure)
+    for (const failure of substituteTree(node, [key], env, 0, document, done)) problems.add(failure)
   }
 }
 

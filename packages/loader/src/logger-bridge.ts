@@ -3,6 +3,7 @@ import { inspect } from 'node:util'
 import { Logger, type Context, type Exporter, type Message } from 'cordis'
 import z from 'schemastery'
 import { describeValue, invalidTarget } from './errors.js'
+import { terminalSafe } from './terminal.js'
 
 /** Log levels by name; a logger call passes when its level is at most the configured one. */
 export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug'
@@ -97,7 +98,8 @@ export function colorLevel(setting: 'auto' | boolean, stream: Writable): number 
 
 /**
  * Renders one Cordis log message as a line: `[I] name message` (`[E]`, `[W]`, `[D]`), continuation
- * lines indented under the message. Errors are one line unless `stack` is set.
+ * lines indented under the message. Errors are one line unless `stack` is set. The logger's name and
+ * the message are escaped for the terminal ({@link terminalSafe}).
  */
 export function renderLine(exporter: Exporter, message: Message, options: { timestamp?: boolean; stack?: boolean } = {}): string {
   let args = message.args
@@ -109,6 +111,8 @@ export function renderLine(exporter: Exporter, message: Message, options: { time
     body = `(unprintable log message: ${errorLine(error)})`
   }
   const colors = exporter.colors || 0
+  // What a plugin logs is made safe for a terminal (its own colours from inspect() stay while colours are on).
+  body = terminalSafe(body, colors ? 'coloured' : 'lines')
   const typeColor = message.type === 'error' ? 1 : message.type === 'warn' ? 3 : message.type === 'debug' ? 8 : -1
   const prefix = `[${message.type[0].toUpperCase()}]`
   let head = ''
@@ -119,7 +123,7 @@ export function renderLine(exporter: Exporter, message: Message, options: { time
     indent += time.length + 1
   }
   head += (typeColor >= 0 ? Logger.color(exporter, typeColor, prefix) : prefix) + ' '
-  head += Logger.color(exporter, Logger.code(message.name, colors), message.name, ';1') + ' '
+  head += Logger.color(exporter, Logger.code(message.name, colors), terminalSafe(message.name), ';1') + ' '
   return head + body.replace(/\n/g, '\n' + ' '.repeat(indent))
 }
 

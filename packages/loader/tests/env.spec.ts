@@ -34,6 +34,27 @@ describe('dsh-loader: substituteVariables', () => {
     expect(substituteVariables('open ${A', {})).to.deep.equal({ ok: false, malformed: '${A' })
   })
 
+  it('nested defaults work: ${A:-${B}} takes B when A is unset, and a set A wins without reading B', () => {
+    expect(substituteVariables('${A:-${B}}', { B: 'b' })).to.deep.equal({ ok: true, value: 'b' })
+    expect(substituteVariables('[${A:-${B:-deep}}]', {})).to.deep.equal({ ok: true, value: '[deep]' })
+    expect(substituteVariables('${A:-${B}}/x', { A: 'a' })).to.deep.equal({ ok: true, value: 'a/x' })
+    expect(substituteVariables('${A:-x${B}y}', { B: '-' })).to.deep.equal({ ok: true, value: 'x-y' })
+    expect(substituteVariables('${A:-${B}}', {})).to.deep.equal({ ok: false, missing: 'B' })
+    // A plain `{` or `}` in a default is text, as before: only `${` opens a nested reference.
+    expect(substituteVariables('${A:-{x}}', {})).to.deep.equal({ ok: true, value: '{x}' })
+  })
+
+  it('a nested reference without its closing brace is malformed, not left as a literal ${', () => {
+    expect(substituteVariables('${A:-${B}', {})).to.deep.equal({ ok: false, malformed: '${A:-${B}' })
+  })
+
+  it('defaults nested more than 8 levels are refused', () => {
+    const nested = (depth: number) => '${A:-'.repeat(depth) + 'x' + '}'.repeat(depth)
+    expect(substituteVariables(nested(8), {})).to.deep.equal({ ok: true, value: 'x' })
+    expect(substituteVariables(nested(9), {})).to.deep.equal({ ok: false, tooDeep: 8 })
+    expect(substituteVariables(nested(20000), {})).to.deep.equal({ ok: false, tooDeep: 8 })
+  })
+
   it('property: text without "${" is left as it is, whatever the environment', () => {
     fc.assert(fc.property(fc.string(), fc.dictionary(fc.string(), fc.string()), (text, env) => {
       fc.pre(!text.includes('${'))

@@ -98,6 +98,20 @@ describe('dsh-loader: ${VAR} substitution', () => {
     }
   })
 
+  it('an alias of an anchor written in a disabled row is substituted where it is used, once', async () => {
+    const { host } = await bootApp()
+    const deployment = await loadDeployment(host, fixture('env-anchor.yml'), { env: { DSH_TEST_ROOT: '/srv' } })
+    expect(deployment.entry('echo')!.fiber.config).to.deep.equal({ root: '/srv/data', mode: '${LITERAL}', again: '/srv/data' })
+    await deployment.dispose()
+  })
+
+  it('an alias of an anchor in a disabled row that cannot be substituted fails at the alias', async () => {
+    const { host } = await bootApp()
+    const error = await rejection(() => loadDeployment(host, fixture('env-anchor.yml'), { env: {} }), DeploymentError)
+    expect(error.message).to.equal(
+      `${shown('env-anchor.yml')}:11:13: plugins[1] (id "echo"): config.root: environment variable "DSH_TEST_ROOT" is not set (write \${DSH_TEST_ROOT:-default} to give a default)`)
+  })
+
   it('a missing variable without default is an error naming the key, at its line and column', async () => {
     const { host } = await bootApp()
     const error = await rejection(() => loadDeployment(host, fixture('env.yml'), { env: {} }), DeploymentError)

@@ -21,6 +21,12 @@ describe('dsh-loader: LoggerBridge', () => {
     expect(out.lines).to.deep.equal(['[I] chatty info from chatty', '[W] chatty warn from chatty', '[D] chatty debug from chatty'])
   })
 
+  it('a log message holding terminal controls is written escaped: no OSC, CR or bidi override reaches the stream', async () => {
+    const { app, out } = await bridged()
+    app.logger('plugin\u001b]0;T\u0007').info('title \u001b]0;OWNED\u0007 erase\r%s', 'rtl \u202e end')
+    expect(out.lines).to.deep.equal(['[I] plugin\\e]0;T\\u0007 title \\e]0;OWNED\\u0007 erase\\rrtl \\u202e end'])
+  })
+
   it('the default level (info) hides debug lines', async () => {
     const { app, out } = await bridged()
     await app.plugin((await import('./fixtures/plugins/chatty.js')) as any)

@@ -6,11 +6,11 @@
 import type { ScopedListener, ScopeKey } from 'dsh-scope'
 import {
   listenerFailed, listenerNextTwice, malformedAssembly, multipleComplete, providerFailed, providerReturned,
-  PromptError, duplicateToolName, reservedToolName, toolOrderUnregistered, type CodedError,
+  PromptError, duplicateToolName, reservedToolName, toolSchemaUnfreezable, toolOrderUnregistered, type CodedError,
 } from './errors.js'
 import { assemblyProblem, knownUnique } from './assembly-shape.js'
 import { NO_CHANGES, ProvenanceRecorder, snapshot, type AssemblySnapshot, type Provenance } from './provenance.js'
-import { deepFreeze } from './freeze.js'
+import { copyTool, deepFreeze, detach, freezeToolValues } from './freeze.js'
 import type { ResolvedView, TextEntry } from './registry.js'
 import { compareCodeUnits, orderTools, TOOL_ORDER_REST, unregisteredTools } from './tool-order.js'
 import type {
@@ -206,7 +206,7 @@ export function checkTools(view: ResolvedView, context: AssembleContext, order: 
     const { schemas, knownNames } = results[p]
     for (let i = 0; i < schemas.length; i++) {
       const schema = schemas[i] as ToolSchema
-      if (typeof schema !== 'object' || schema === null || typeof schema.name !== 'string' || !schema.name) {
+      if (!hasToolName(schema)) {
         throw providerReturned('tool provider', owner, `a schema with a non-empty string name at index ${i}`, schema)
       }
       if (schema.name === TOOL_ORDER_REST) {
@@ -219,7 +219,11 @@ export function checkTools(view: ResolvedView, context: AssembleContext, order: 
         continue
       }
       owners.set(schema.name, [owner])
-      tools.push(deepFreeze(schema))
+      try {
+        tools.push(deepFreeze(schema))
+      } catch (error) {
+        throw toolSchemaUnfreezable(schema.name, owner, error)
+      }
       known.add(schema.name)
       if (results[p].layers?.has(schema.name)) layers.set(schema.name, results[p].layers!.get(schema.name))
     }
@@ -243,6 +247,15 @@ export function checkTools(view: ResolvedView, context: AssembleContext, order: 
   const kept = results.map((r) => ({ schemas: r.schemas.slice(), knownNames: r.knownNames?.slice(), layers: r.layers }))
   view.toolCache = { results: kept, check } satisfies ToolCache
   return check
+}
+
+/** Whether `schema` is an object with a non-empty string `name`; a Proxy that cannot be read is not. */
+function hasToolName(schema: unknown): schema is ToolSchema {
+  try {
+    return typeof schema === 'object' && schema !== null && typeof (schema as ToolSchema).name === 'string' && !!(schema as ToolSchema).name
+  } catch {
+    return false
+  }
 }
 
 function providerResult(entry: ResolvedView['tools'][number], context: AssembleContext): ProviderResult {
@@ -308,7 +321,7 @@ async function runWaterfall(
     try {
       result = await listener.callback(current, context, next)
     } catch (error) {
-      if (error instanceof PromptError || isAbort(error)) throw error
+      if (isPromptError(error) || isAbort(error)) throw error
       throw listenerFailed(listener.owner, error)
     }
     if (twice) throw listenerNextTwice(listener.owner)
@@ -316,6 +329,8 @@ async function runWaterfall(
     if (downstream) await downstream
     const problem = result === undefined ? 'it returned nothing (return next() or an assembly)' : assemblyProblem(result)
     if (problem) throw malformedAssembly(listener.owner, problem)
+    // A tool the listener added is frozen now, so a schema that cannot be is blamed on this listener.
+    for (const tool of (result as PromptAssembly).tools) freezeToolValues(tool, listener.owner)
     recorder.record(returned ?? received, result as PromptAssembly, listener.owner)
     return result as PromptAssembly
   }
@@ -351,39 +366,18 @@ function settleQuietly(value: unknown): void {
 }
 
 function isAbort(error: unknown): boolean {
-  return error instanceof Error && error.name === 'AbortError'
-}
-
-/**
- * A listener's result, copied one level down (new arrays, section/context/tool objects and variable
- * record) so a listener that keeps a reference cannot change it later; what a tool holds below its top
- * level (its `parameters`) is frozen instead, which costs a lookup when it already is.
- */
-function detach(assembly: PromptAssembly): PromptAssembly {
-  return {
-    ...assembly,
-    sections: assembly.sections.map((s) => ({ ...s })),
-    contexts: assembly.contexts.map((c) => ({ ...c })),
-    tools: assembly.tools.map(detachTool),
-    variables: { ...assembly.variables },
+  try {
+    return error instanceof Error && error.name === 'AbortError'
+  } catch {
+    return false
   }
 }
 
-/**
- * A tool schema as an assembly hands it out: a shallow copy of the registered, deeply frozen schema, so
- * a listener may reassign its top-level fields (`description += ' (beta)'`, as plugins written for the
- * published package do) while the registry and later assemblies keep theirs. `parameters` stay frozen
- * and shared: copying them per assembly is what made the published implementation slow.
- */
-function copyTool(tool: ToolSchema): ToolSchema {
-  return { ...tool }
-}
-
-function detachTool(tool: ToolSchema): ToolSchema {
-  const copy = { ...tool }
-  for (const key in copy) {
-    const value = copy[key]
-    if (typeof value === 'object' && value !== null) deepFreeze(value)
+/** `error instanceof PromptError`, false for a value that cannot be asked (a revoked Proxy). */
+function isPromptError(error: unknown): boolean {
+  try {
+    return error instanceof PromptError
+  } catch {
+    return false
   }
-  return copy
 }

@@ -3,6 +3,7 @@
  * where arrays belong, named entries with string texts and finite orders, no name twice. Pure.
  * @module
  */
+import { describe } from './errors.js'
 import type { AssembledSection, PromptAssembly, ToolSchema } from './types.js'
 
 /** The first structural problem of a listener's result, or `undefined`. A list checked before, unchanged, costs no hashing. */
@@ -10,7 +11,16 @@ export function assemblyProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return `expected an assembly object, got ${value === null ? 'null' : typeof value}`
   const assembly = value as Partial<PromptAssembly>
   return textsProblem(assembly.sections, 'sections') ?? textsProblem(assembly.contexts, 'contexts') ?? toolsProblem(assembly.tools)
-    ?? (typeof assembly.variables !== 'object' || assembly.variables === null ? 'variables is not an object' : undefined)
+    ?? variablesProblem(assembly.variables)
+}
+
+/** Variables are checked like a variable provider's values: each a string or `undefined`. */
+function variablesProblem(variables: unknown): string | undefined {
+  if (typeof variables !== 'object' || variables === null) return 'variables is not an object'
+  for (const name in variables) {
+    const value = (variables as Record<string, unknown>)[name]
+    if (value !== undefined && typeof value !== 'string') return `variables.${name} is ${describe(value)}; expected a string or undefined`
+  }
 }
 
 function textsProblem(list: unknown, key: 'sections' | 'contexts'): string | undefined {

@@ -100,6 +100,23 @@ export const multipleComplete = (names: readonly string[]) =>
 export const schemaTooDeep = (limit: number) =>
   coded(new TypeError(`tool schema is nested more than ${limit} levels deep`), 'PROMPT_SCHEMA_TOO_DEEP', { limit })
 
+/** A tool schema with an accessor (getter or setter) property at `path`: it could hand out other values at each read. */
+export const schemaAccessor = (path: string) =>
+  coded(new TypeError(`it has a getter at ${path} (tool schemas are plain data)`), 'PROMPT_SCHEMA_ACCESSOR', { path })
+
+/** A tool schema that cannot become a JSON request body: `what` is `refers back to itself` or `holds a bigint`. */
+export const schemaNotJson = (path: string, what: string) =>
+  coded(new TypeError(`it ${what} at ${path} (a request body must be JSON)`), 'PROMPT_SCHEMA_NOT_JSON', { path, what })
+
+/** A tool schema whose keys or properties cannot be read (a Proxy whose traps throw, a revoked Proxy). */
+export const schemaUnreadable = (path: string, reason: string) =>
+  coded(new TypeError(`it cannot be read at ${path || 'its top level'}: ${reason}`), 'PROMPT_SCHEMA_UNREADABLE', { path })
+
+/** Tool schema `tool` of plugin `owner` could not be deeply frozen; the cause (one of the `schema*` errors) is kept. */
+export const toolSchemaUnfreezable = (tool: string, owner: string, cause: unknown) =>
+  coded(new PromptError(`tool schema ${JSON.stringify(tool)} of plugin ${JSON.stringify(owner)} cannot be frozen: ${messageOf(cause)}`, owner, { cause }),
+    'PROMPT_TOOL_SCHEMA_UNFREEZABLE', { tool, owner, problem: (cause as { code?: unknown } | null)?.code })
+
 /** `validatePromptTemplate(text)` was given something other than a string. */
 export const invalidTemplateText = (text: unknown) =>
   coded(new TypeError(`validatePromptTemplate(text) needs the template text as a string, received ${describe(text)}`), 'PROMPT_INVALID_TEMPLATE_TEXT', { received: text })
@@ -191,15 +208,29 @@ export const changeListenerFailed = (event: { action: string; kind: string; name
 
 // ---- helpers ----------------------------------------------------------------------------------
 
-/** A short, safe description of a received value for error messages. */
+/** A short, safe description of a received value for error messages; never throws, whatever the value (a revoked Proxy, a hostile `then`). */
 export function describe(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'string') return `a string ${quoteControls(value.length > 40 ? value.slice(0, 40) + '…' : value)}`
-  if (typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function') return 'a Promise'
-  if (typeof value === 'object') return 'an object'
-  if (typeof value === 'undefined') return 'undefined'
-  return `a ${typeof value} (${String(value)})`
+  try {
+    if (value === null) return 'null'
+    if (Array.isArray(value)) return 'an array'
+    if (typeof value === 'string') return `a string ${quoteControls(value.length > 40 ? value.slice(0, 40) + '…' : value)}`
+    if (typeof value === 'undefined') return 'undefined'
+    if (typeof value === 'symbol') return `a symbol (${quoteless(value.description === undefined ? 'Symbol()' : `Symbol(${value.description})`)})`
+    if (typeof value !== 'object' && typeof value !== 'function') return `a ${typeof value} (${String(value)})`
+    if (typeof value === 'object' && isThenable(value)) return 'a Promise'
+    return typeof value === 'function' ? 'a function' : 'an object'
+  } catch {
+    return 'an unreadable value (a revoked Proxy?)'
+  }
+}
+
+/** Whether reading `then` of `value` gives a function; a `then` getter that throws counts as not. */
+function isThenable(value: object): boolean {
+  try {
+    return typeof (value as { then?: unknown }).then === 'function'
+  } catch {
+    return false
+  }
 }
 
 /**
@@ -210,6 +241,26 @@ function quoteControls(text: string): string {
   return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
+/** `text` with its controls escaped as by {@link quoteControls}, without the quotes. */
+function quoteless(text: string): string {
+  return quoteControls(text).slice(1, -1)
+}
+
+/**
+ * What a thrown value says, for `… failed: <this>`: an Error's message (its name when the message is
+ * empty), a string as it is, a number or boolean as written, anything else described (`undefined was
+ * thrown, not an Error`). Never throws, whatever was thrown.
+ */
+export function messageOf(error: unknown): string {
+  try {
+    if (error instanceof Error) {
+      const message = String(error.message)
+      return message || `${String(error.name) || 'Error'} with no message`
+    }
+    if (typeof error === 'string') return error
+    if (typeof error === 'number' || typeof error === 'boolean' || typeof error === 'bigint') return String(error)
+  } catch {
+    // A revoked Proxy, a throwing `message` getter: described below.
+  }
+  return `${describe(error)} was thrown, not an Error`
 }

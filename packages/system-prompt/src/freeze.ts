@@ -3,29 +3,117 @@
  * assembly sees it, then the same object is reused. Nothing can mutate it afterwards (a write throws in
  * strict-mode code), so handing it to every assembly and every listener cannot leak a change into the
  * registry or into a later assembly. See `.agents/notes/2026-11-30-assembly-detachment.md`.
+ *
+ * All or nothing: the whole schema is walked (and every problem found) before anything is frozen, and a
+ * schema found unfreezable is remembered, so it fails every assembly that includes it, never only the
+ * first, and is never left half-frozen.
  * @module
  */
 
-import { schemaTooDeep } from './errors.js'
+import { messageOf, schemaAccessor, schemaNotJson, schemaTooDeep, schemaUnreadable, toolSchemaUnfreezable } from './errors.js'
+import type { PromptAssembly, ToolSchema } from './types.js'
 
 const frozen = new WeakSet<object>()
+/** Schemas found unfreezable, with the error each failed with: they fail the same way every time. */
+const refused = new WeakMap<object, Error>()
 /** How deep the freeze walk follows a schema. */
 const DEPTH_LIMIT = 256
 
-/** Deeply freezes `value` once; later calls on the same object cost one WeakSet lookup. */
-export function deepFreeze<T>(value: T): T {
+/**
+ * Deeply freezes `value` once; later calls on the same object cost one WeakSet lookup. Throws (and
+ * freezes nothing) when it cannot: nested more than 256 levels, an accessor property, a cycle, a BigInt,
+ * or a Proxy whose traps throw. `path` names the value in messages (`parameters`).
+ */
+export function deepFreeze<T>(value: T, path = ''): T {
   if (typeof value !== 'object' || value === null || frozen.has(value)) return value
-  freezeWalk(value, 0)
+  const known = refused.get(value)
+  if (known) throw known
+  const found: object[] = []
+  try {
+    collect(value, 0, path, new Set(), found)
+    for (const object of found) Object.freeze(object)
+  } catch (error) {
+    const failure = error instanceof Error ? error : schemaUnreadable(path, messageOf(error))
+    refused.set(value, failure)
+    throw failure
+  }
+  for (const object of found) frozen.add(object)
   return value
 }
 
-function freezeWalk(value: object, depth: number): void {
+/** Every object under `value` not yet frozen, checked to be plain JSON-like data; `ancestors` detect cycles. */
+function collect(value: object, depth: number, path: string, ancestors: Set<object>, found: object[]): void {
   if (frozen.has(value)) return
   if (depth > DEPTH_LIMIT) throw schemaTooDeep(DEPTH_LIMIT)
-  frozen.add(value)
-  Object.freeze(value)
-  for (const key of Reflect.ownKeys(value)) {
-    const child = (value as Record<PropertyKey, unknown>)[key]
-    if (typeof child === 'object' && child !== null) freezeWalk(child, depth + 1)
+  let keys: (string | symbol)[]
+  try {
+    keys = Reflect.ownKeys(value)
+  } catch (error) {
+    throw schemaUnreadable(path, messageOf(error))
   }
+  ancestors.add(value)
+  found.push(value)
+  for (const key of keys) {
+    const at = typeof key === 'string' ? (path ? `${path}.${key}` : key) : `${path}[${String(key)}]`
+    let descriptor: PropertyDescriptor | undefined
+    try {
+      descriptor = Reflect.getOwnPropertyDescriptor(value, key)
+    } catch (error) {
+      throw schemaUnreadable(at, messageOf(error))
+    }
+    if (!descriptor) continue
+    if (!('value' in descriptor)) throw schemaAccessor(at)
+    const child: unknown = descriptor.value
+    if (typeof child === 'bigint') throw schemaNotJson(at, 'holds a bigint')
+    if (typeof child !== 'object' || child === null) continue
+    if (ancestors.has(child)) throw schemaNotJson(at, 'refers back to itself')
+    collect(child, depth + 1, at, ancestors, found)
+  }
+  ancestors.delete(value)
+}
+
+/**
+ * A listener's result, copied one level down (new arrays, section/context/tool objects and variable
+ * record) so a listener that keeps a reference cannot change it later; what a tool holds below its top
+ * level (its `parameters`) is frozen instead, which costs a lookup when it already is.
+ */
+export function detach(assembly: PromptAssembly): PromptAssembly {
+  return {
+    ...assembly,
+    sections: assembly.sections.map((s) => ({ ...s })),
+    contexts: assembly.contexts.map((c) => ({ ...c })),
+    tools: assembly.tools.map(detachTool),
+    variables: { ...assembly.variables },
+  }
+}
+
+/**
+ * A tool schema as an assembly hands it out: a shallow copy of the registered, deeply frozen schema, so
+ * a listener may reassign its top-level fields (`description += ' (beta)'`, as plugins written for the
+ * published package do) while the registry and later assemblies keep theirs. `parameters` stay frozen
+ * and shared: copying them per assembly is what made the published implementation slow.
+ */
+export function copyTool(tool: ToolSchema): ToolSchema {
+  return { ...tool }
+}
+
+function detachTool(tool: ToolSchema): ToolSchema {
+  return freezeToolValues({ ...tool }, undefined)
+}
+
+/**
+ * Deeply freezes what `tool` holds below its top level (a lookup each when already frozen) and returns
+ * it; a value that cannot be frozen fails naming the tool and `owner`, the plugin that handed it on.
+ */
+export function freezeToolValues(tool: ToolSchema, owner: string | undefined): ToolSchema {
+  for (const key in tool) {
+    const value = tool[key]
+    if (typeof value !== 'object' || value === null) continue
+    try {
+      deepFreeze(value, key)
+    } catch (error) {
+      throw toolSchemaUnfreezable(tool.name, owner ?? '(unknown)', error)
+    }
+  }
+  return tool
 }

@@ -51,7 +51,8 @@ describe('dsh-system-prompt: security against hostile names, values and texts', 
     it('a listener returning variables and tool schemas with own __proto__ keys pollutes nothing', async () => {
       plugin.on('system-prompt/assemble', (assembly) => ({
         ...assembly,
-        variables: JSON.parse('{"__proto__": {"polluted": "variables"}, "constructor": "c"}'),
+        // A string value: listener-set variables are checked like provider values (an object is refused).
+        variables: JSON.parse('{"__proto__": "variables", "constructor": "c"}'),
         tools: [JSON.parse('{"name": "__proto__", "parameters": {"__proto__": {"polluted": "schema"}}}')],
       }))
       const assembly = await app.systemPrompt.assemble()

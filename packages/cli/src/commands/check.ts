@@ -12,8 +12,9 @@ import { bootOptionsOf, type CommonOptions } from '../options.js'
 import type { Output } from '../output.js'
 import { problemLine, yamlCascade } from '../report.js'
 import { plural } from '../table.js'
-import type { Target } from '../view.js'
+import { agentLabel, type Target } from '../view.js'
 import { ownersOf } from '../owners.js'
+import { terminalSafe } from 'dsh-loader'
 
 /** Options of `check`. */
 export interface CheckOptions extends CommonOptions {
@@ -45,7 +46,7 @@ export async function checkCommand(file: string, options: CheckOptions, output: 
   try {
     const findings: Finding[] = booted.problems.map((problem) => ({ ...problem, kind: 'agent', where: [] }))
     const targets: Target[] = booted.agents.length
-      ? booted.agents.map((agent) => ({ agent, label: `agent "${agent.id}"` }))
+      ? booted.agents.map((agent) => ({ agent, label: agentLabel(agent) }))
       : (booted.deployment.sections.agents ?? []).length ? [] : [{ label: 'the deployment' }]
     for (const target of targets) {
       for (const raw of await checkTarget(booted, target, gap)) add(findings, place(booted, raw, target.label))
@@ -158,7 +159,7 @@ function report(output: Output, options: CheckOptions, findings: readonly Findin
   }
   const d = booted!.deployment
   const parts = [plural(d.entries.length, 'plugin'), ...(d.disabled.length ? [`${d.disabled.length} disabled`] : [])]
-  const subject = agents.length ? `${plural(agents.length, 'agent')} (${agents.join(', ')})` : 'the deployment-level assembly'
+  const subject = agents.length ? `${plural(agents.length, 'agent')} (${agents.map((id) => terminalSafe(id)).join(', ')})` : 'the deployment-level assembly'
   output.line(c.green(`ok: ${file}: ${parts.join(', ')}; ${subject} assembled, rendered twice and checked: no problem found`))
 }
 

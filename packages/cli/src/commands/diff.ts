@@ -13,6 +13,7 @@ import { describeLocation } from '../prefix.js'
 import { formatCount } from '../table.js'
 import { loadTokenizer } from '../tokens.js'
 import { describeTarget, pickTarget, viewOf } from '../view.js'
+import { terminalSafe } from 'dsh-loader'
 
 /** Options of `diff`. */
 export interface DiffOptions extends CommonOptions {
@@ -37,7 +38,7 @@ export async function diffCommand(files: readonly string[], options: DiffOptions
     const side = async (b: Booted, id: string | undefined, letter: 'a' | 'b'): Promise<Side> => {
       const target = pickTarget(b, id)
       const view = await viewOf(b, target, undefined)
-      return { booted: b, view, label: `${letter}/${b.deployment.displayFile.replace(/^\/+/, '')}${target.agent ? ` (agent ${target.agent.id})` : ''}` }
+      return { booted: b, view, label: `${letter}/${b.deployment.displayFile.replace(/^\/+/, '')}${target.agent ? ` (agent ${terminalSafe(target.agent.id)})` : ''}` }
     }
     const a = await side(bootA, agentA, 'a')
     const b = await side(bootB, agentB, 'b')
@@ -63,13 +64,13 @@ function printDiff(output: Output, a: Side, b: Side, comparison: Comparison): vo
       continue
     }
     output.line(`${title}: ${c.red('differs')} from byte ${formatCount(part.firstByte!)} (token ${formatCount(part.firstToken ?? 0)}); A ${formatCount(part.bytes[0])} bytes, B ${formatCount(part.bytes[1])} bytes`)
-    output.line(`  A: ${describeLocation(part.at![0], PIECE_KINDS[part.part])}`)
-    output.line(`  B: ${describeLocation(part.at![1], PIECE_KINDS[part.part])}`)
+    output.line(`  A: ${terminalSafe(describeLocation(part.at![0], PIECE_KINDS[part.part]))}`)
+    output.line(`  B: ${terminalSafe(describeLocation(part.at![1], PIECE_KINDS[part.part]))}`)
     output.line(colorPatch(part.patch ?? '', c).replace(/\n$/, ''))
   }
   output.line()
   const [modelA, modelB] = comparison.models
-  if (modelA !== modelB) output.line(`model: A ${modelA ?? '(none)'}, B ${modelB ?? '(none)'}: requests to different models never share a cached prefix`)
+  if (modelA !== modelB) output.line(`model: A ${terminalSafe(modelA ?? '(none)')}, B ${terminalSafe(modelB ?? '(none)')}: requests to different models never share a cached prefix`)
   const differing = comparison.parts.filter((p) => !p.identical).map((p) => PART_TITLES[p.part])
   output.line(comparison.identical
     ? c.green('request prefix: byte-identical (system prompt, tools and runtime context)')

@@ -10,6 +10,7 @@ import type { Output } from '../output.js'
 import { formatCount, plural, renderTable, type Column } from '../table.js'
 import { loadTokenizer } from '../tokens.js'
 import { describeTarget, pickTarget, viewOf } from '../view.js'
+import { terminalSafe } from 'dsh-loader'
 
 /** Options of `explain`. */
 export interface ExplainOptions extends CommonOptions {
@@ -51,7 +52,7 @@ function printExplanation(output: Output, x: Explanation): void {
   const textRows = (list: readonly ExplainedText[]) => list.map((t) => [
     String(t.position), t.order === null ? '-' : String(t.order), t.name + (t.dynamic ? ' *' : ''), t.owner + (t.changedBy ? `, ${t.changedBy}` : ''), t.layer, formatCount(t.bytes), formatCount(t.tokens), t.shadows.join('; '),
   ])
-  const names = (list: readonly DroppedText[]) => list.map((d) => `${d.name} (${d.owner}, ${d.layer})`).join(', ')
+  const names = (list: readonly DroppedText[]) => list.map((d) => terminalSafe(`${d.name} (${d.owner}, ${d.layer})`)).join(', ')
   // One line per reason; the "empty" line always shows, the others only when they have entries.
   const dropped = (list: readonly DroppedText[]) => {
     const empty = list.filter((d) => d.reason === 'empty')
