@@ -6,7 +6,8 @@
  */
 import type { Context } from 'cordis'
 import { listenersFor, scopeChain, scopedListenerStats, type ScopeKey, type WarningLogger } from 'dsh-scope'
-import { checkTools, runAssembly, type ToolCheck } from './assemble.js'
+import { runAssembly } from './assemble.js'
+import { checkTools, type ToolCheck } from './tool-check.js'
 import type { ResolvedConfig } from './config.js'
 import {
   changeListenerFailed, duplicateGlobal, invalidVolatility, VOLATILITIES, duplicateScoped, invalidBand, invalidName, invalidProvider, invalidSectionTool, invalidText,

@@ -2,7 +2,7 @@ import { Context, Service } from 'cordis'
 import { defineScopedEvent, markNoShadow, type ScopeKey } from 'dsh-scope'
 import { Config, type ResolvedConfig } from './config.js'
 import { ASSEMBLE_EVENT, DEPLOYMENT_LOADED, PromptCore } from './prompt-core.js'
-import type { ToolCheck } from './assemble.js'
+import type { ToolCheck } from './tool-check.js'
 import type { Inspection } from './registry.js'
 
 const kCore = Symbol('dsh.systemPrompt.core')
