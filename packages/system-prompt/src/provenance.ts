@@ -85,7 +85,16 @@ export class ProvenanceRecorder {
 export const NO_CHANGES: Provenance = Object.freeze({ sections: new Map(), contexts: new Map(), tools: new Map() })
 
 function diff<E extends Named>(before: ListSnapshot<E>, after: readonly E[], value: (entry: E) => unknown, by: string, into: Map<string, EntryChange<E>>): void {
-  if (unchanged(before, after, value)) return
+  const kept = keptPrefix(before, after, value)
+  if (kept === before.items.length) {
+    // Nothing before was touched: only appended entries (if any) are changes. The common case of a
+    // listener that hands on an assembly, or appends to a copy of its list, costs no lookup table.
+    for (let i = kept; i < after.length; i++) {
+      const entry = after[i]
+      into.set(entry.name, { action: before.items.some((old) => old.name === entry.name) ? 'rewritten' : 'added', by, entry })
+    }
+    return
+  }
   const earlier = new Map<string, number>()
   for (let i = 0; i < before.items.length; i++) earlier.set(before.items[i].name, i)
   const seen = new Set<string>()
@@ -100,15 +109,18 @@ function diff<E extends Named>(before: ListSnapshot<E>, after: readonly E[], val
   for (const entry of before.items) if (!seen.has(entry.name)) into.set(entry.name, { action: 'removed', by, entry })
 }
 
-function unchanged<E extends Named>(before: ListSnapshot<E>, after: readonly E[], value: (entry: E) => unknown): boolean {
-  if (after.length !== before.items.length) return false
-  for (let i = 0; i < after.length; i++) if (after[i] !== before.items[i] || value(after[i]) !== before.values[i]) return false
-  return true
+/** How many leading entries of `after` are exactly the snapshot's, with the same rendered value. */
+function keptPrefix<E extends Named>(before: ListSnapshot<E>, after: readonly E[], value: (entry: E) => unknown): number {
+  const length = Math.min(after.length, before.items.length)
+  let i = 0
+  while (i < length && after[i] === before.items[i] && value(after[i]) === before.values[i]) i++
+  return i
 }
 
 function settle<E extends Named>(changes: Map<string, EntryChange<E>>, final: readonly E[]): ReadonlyMap<string, EntryChange<E>> {
   if (!changes.size) return changes
-  const present = new Set(final.map((entry) => entry.name))
-  for (const [name, change] of changes) if ((change.action === 'removed') === present.has(name)) changes.delete(name)
+  const present = changes.size > 8 ? new Set(final.map((entry) => entry.name)) : undefined
+  const has = (name: string) => present ? present.has(name) : final.some((entry) => entry.name === name)
+  for (const [name, change] of changes) if ((change.action === 'removed') === has(name)) changes.delete(name)
   return changes
 }
