@@ -143,15 +143,33 @@ function evaluateText(entry: TextEntry, context: AssembleContext): AssembledSect
   return result
 }
 
+/** Freezes the tools of `assembly` (a lookup for those already frozen); the error naming `owner` if one cannot be. */
+function unfreezable(assembly: PromptAssembly, owner: string): Error | undefined {
+  try {
+    for (const tool of assembly.tools) freezeToolValues(tool, owner)
+  } catch (error) {
+    return error as Error
+  }
+}
+
+/** An assembly at a hand-off of the waterfall, with a snapshot that still describes it. */
+interface Stage {
+  readonly assembly: PromptAssembly
+  /** Absent when it has to be taken anew (something changed since the last one). */
+  readonly snap?: AssemblySnapshot
+}
+
 async function runWaterfall(
   listeners: readonly ScopedListener<AssembleListener>[], assembly: PromptAssembly, context: AssembleContext, recorder: ProvenanceRecorder,
 ): Promise<PromptAssembly> {
-  const dispatch = async (index: number, current: PromptAssembly): Promise<PromptAssembly> => {
-    if (index === listeners.length) return current
+  // `known`, when given, is a snapshot that still describes `current` (a listener before changed nothing).
+  const dispatch = async (index: number, current: PromptAssembly, known?: AssemblySnapshot): Promise<Stage> => {
+    if (index === listeners.length) return { assembly: current, snap: known }
     const listener = listeners[index]
     // What this listener received, to tell what it changed (SPEC §13 provenance).
-    const received = snapshot(current)
-    // The rest of the waterfall, once next() started it, and what it handed back.
+    const received = known ?? snapshot(current)
+    // The rest of the waterfall, once next() started it, and what it handed back (taken the moment it
+    // is handed back, before this listener's code after `await next()` can change it).
     let downstream: Promise<PromptAssembly> | undefined
     let returned: AssemblySnapshot | undefined
     let twice = false
@@ -163,10 +181,11 @@ async function runWaterfall(
       const handed = replacement ?? current
       // Checked even when it is the object the listener received: a listener may have broken it in place.
       const problem = assemblyProblem(handed)
-      if (!problem) recorder.record(received, handed, listener.owner)
-      downstream = quiet(problem ? Promise.reject(malformedAssembly(listener.owner, problem)) : dispatch(index + 1, handed).then((result) => {
-        returned = snapshot(result)
-        return result
+      const changed = !problem && recorder.record(received, handed, listener.owner)
+      const refused = problem ? malformedAssembly(listener.owner, problem) : changed ? unfreezable(handed, listener.owner) : undefined
+      downstream = quiet(refused ? Promise.reject(refused) : dispatch(index + 1, handed, changed ? undefined : received).then((stage) => {
+        returned = stage.snap ?? snapshot(stage.assembly)
+        return stage.assembly
       }))
       return downstream
     }
@@ -182,12 +201,15 @@ async function runWaterfall(
     if (downstream) await downstream
     const problem = result === undefined ? 'it returned nothing (return next() or an assembly)' : assemblyProblem(result)
     if (problem) throw malformedAssembly(listener.owner, problem)
-    // A tool the listener added is frozen now, so a schema that cannot be is blamed on this listener.
-    for (const tool of (result as PromptAssembly).tools) freezeToolValues(tool, listener.owner)
-    recorder.record(returned ?? received, result as PromptAssembly, listener.owner)
-    return result as PromptAssembly
+    const before = returned ?? received
+    const changed = recorder.record(before, result as PromptAssembly, listener.owner)
+    // A tool the listener added is frozen now, so a schema that cannot be is blamed on this listener
+    // (when it changed nothing, every tool is one the waterfall has already seen).
+    const refused = changed ? unfreezable(result as PromptAssembly, listener.owner) : undefined
+    if (refused) throw refused
+    return { assembly: result as PromptAssembly, snap: changed ? undefined : before }
   }
-  return dispatch(0, assembly)
+  return (await dispatch(0, assembly)).assembly
 }
 
 /** `error instanceof PromptError`, false for a value that cannot be asked (a revoked Proxy). */

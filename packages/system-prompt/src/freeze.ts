@@ -73,9 +73,8 @@ function collect(value: object, depth: number, path: string, ancestors: Set<obje
 }
 
 /**
- * A listener's result, copied one level down (new arrays, section/context/tool objects and variable
- * record) so a listener that keeps a reference cannot change it later; what a tool holds below its top
- * level (its `parameters`) is frozen instead, which costs a lookup when it already is.
+ * A listener's result, copied one level down (new arrays, section/context objects and variable record)
+ * so a listener that keeps a reference cannot change it later; tools are frozen instead (see below).
  */
 export function detach(assembly: PromptAssembly): PromptAssembly {
   return {
@@ -97,8 +96,13 @@ export function copyTool(tool: ToolSchema): ToolSchema {
   return { ...tool }
 }
 
+/**
+ * A tool as the waterfall's result keeps it: frozen, top level included, so a listener that kept a
+ * reference cannot change the result after the fact (each assembly's tools are its own copies, so
+ * freezing them costs nothing to the registry or to later assemblies).
+ */
 function detachTool(tool: ToolSchema): ToolSchema {
-  return freezeToolValues({ ...tool }, undefined)
+  return Object.isFrozen(tool) ? tool : Object.freeze(freezeToolValues(tool, undefined))
 }
 
 /**

@@ -64,11 +64,14 @@ export class ProvenanceRecorder {
   private readonly contexts = new Map<string, EntryChange<AssembledContext>>()
   private readonly tools = new Map<string, EntryChange<ToolSchema>>()
 
-  /** Records what `by` changed between `before` (a snapshot) and `after`. */
-  record(before: AssemblySnapshot, after: PromptAssembly, by: string): void {
-    diff(before.sections, after.sections, textOf, by, this.sections)
-    diff(before.contexts, after.contexts, textOf, by, this.contexts)
-    diff(before.tools, after.tools, descriptionOf, by, this.tools)
+  /**
+   * Records what `by` changed between `before` (a snapshot) and `after`; `false` when it changed nothing
+   * (then `before` still describes `after`, and the next hand-off can reuse it instead of a new snapshot).
+   */
+  record(before: AssemblySnapshot, after: PromptAssembly, by: string): boolean {
+    const sections = diff(before.sections, after.sections, textOf, by, this.sections)
+    const contexts = diff(before.contexts, after.contexts, textOf, by, this.contexts)
+    return diff(before.tools, after.tools, descriptionOf, by, this.tools) || sections || contexts
   }
 
   /** The provenance of `final` (the waterfall's result): only changes that still show in it. */
@@ -84,16 +87,17 @@ export class ProvenanceRecorder {
 /** An assembly no listener changed. */
 export const NO_CHANGES: Provenance = Object.freeze({ sections: new Map(), contexts: new Map(), tools: new Map() })
 
-function diff<E extends Named>(before: ListSnapshot<E>, after: readonly E[], value: (entry: E) => unknown, by: string, into: Map<string, EntryChange<E>>): void {
+function diff<E extends Named>(before: ListSnapshot<E>, after: readonly E[], value: (entry: E) => unknown, by: string, into: Map<string, EntryChange<E>>): boolean {
   const kept = keptPrefix(before, after, value)
   if (kept === before.items.length) {
+    if (kept === after.length) return false
     // Nothing before was touched: only appended entries (if any) are changes. The common case of a
     // listener that hands on an assembly, or appends to a copy of its list, costs no lookup table.
     for (let i = kept; i < after.length; i++) {
       const entry = after[i]
       into.set(entry.name, { action: before.items.some((old) => old.name === entry.name) ? 'rewritten' : 'added', by, entry })
     }
-    return
+    return true
   }
   const earlier = new Map<string, number>()
   for (let i = 0; i < before.items.length; i++) earlier.set(before.items[i].name, i)
@@ -107,6 +111,7 @@ function diff<E extends Named>(before: ListSnapshot<E>, after: readonly E[], val
     }
   }
   for (const entry of before.items) if (!seen.has(entry.name)) into.set(entry.name, { action: 'removed', by, entry })
+  return true
 }
 
 /** How many leading entries of `after` are exactly the snapshot's, with the same rendered value. */
