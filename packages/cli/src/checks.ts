@@ -8,18 +8,19 @@
  */
 import type { ScopeKey } from 'dsh-scope'
 import {
-  interpolate, SECTION_PLACEMENTS, validatePromptTemplate, type AssembledContext, type AssembledSection, type Inspection, type PromptAssembly,
+  interpolate, renderAssembly, SECTION_PLACEMENTS, validatePromptTemplate, type AssembledContext, type AssembledSection, type Inspection,
+  type PromptAssembly, type RenderedPart,
 } from 'dsh-system-prompt'
 import type { BootedDeployment as Booted } from 'dsh-agent'
 import { templateVariables } from 'dsh-system-prompt/internal'
 import { codeOf } from './codes.js'
-import { assemblyFailed, completeSections, inEntry, placementsTooClose, unstableText, valuelessAt } from './errors.js'
+import { assemblyFailed, completeSections, inEntry, placementsTooClose, unstableText, valuelessAt, volatileBeforeStable } from './errors.js'
 import { firstDifferentByte } from './prefix.js'
 import { unsendableTools, type Target } from './view.js'
 import { ownersOf } from './owners.js'
 
 /** Which rule found a finding (its `code` says exactly what is wrong). */
-export type FindingKind = 'load' | 'agent' | 'assembly' | 'complete' | 'variable' | 'placement' | 'unstable' | 'preset' | 'request'
+export type FindingKind = 'load' | 'agent' | 'assembly' | 'complete' | 'variable' | 'placement' | 'unstable' | 'preset' | 'request' | 'volatility'
 
 /** One problem `check` found, before it is placed in the file. */
 export interface RawFinding {
@@ -71,7 +72,10 @@ export async function checkTarget(booted: Booted, target: Target, gap: number, c
   } catch (error) {
     return [assemblyFinding(booted, target, error)]
   }
-  return [...variableFindings(booted, pair.first), ...placementFindings(booted, pair.first), ...requestFindings(booted, target, pair.first), ...pair.unstable]
+  return [
+    ...variableFindings(booted, pair.first), ...placementFindings(booted, pair.first), ...requestFindings(booted, target, pair.first), ...pair.unstable,
+    ...safely(() => volatilityWarnings(booted, target, pair.first)),
+  ]
 }
 
 /** Each tool whose request JSON cannot be made, as `render` would fail on it ({@link unsendableTools}). */
@@ -177,5 +181,58 @@ function textOf(entry: AssembledSection, variables: PromptAssembly['variables'],
     return interpolate(entry.text, variables, kind, entry.name)
   } catch {
     return entry.text
+  }
+}
+
+/**
+ * How often a part changes within one conversation: `conversation` parts are as stable as `static` ones
+ * there (they differ only between conversations), so only `daily` and `turn` parts can put later bytes
+ * of the same conversation at risk.
+ */
+const RANK: Readonly<Record<string, number>> = { static: 0, conversation: 0, daily: 1, turn: 2 }
+
+/**
+ * Warnings, not problems (SPEC §13): each rendered section whose effective volatility (its own, or the
+ * most volatile variable it references) changes within a conversation more often than that of a section
+ * rendered after it, naming the first such section and the bytes of system prompt after the volatile one
+ * that each change re-sends.
+ */
+export function volatilityWarnings(booted: Booted, target: Target, assembly: PromptAssembly): RawFinding[] {
+  const inspection = booted.services.systemPrompt.inspect(target.agent)
+  const own = new Map(inspection.sections.map((s) => [s.name, s.volatility as string]))
+  const variables = new Map(inspection.variables.map((v) => [v.name, v.volatility as string]))
+  const rendered = renderAssembly(assembly).sections
+  const level = (part: RenderedPart<AssembledSection>) => {
+    let volatility: string = own.get(part.name) ?? 'static'
+    if (part.entry.interpolate !== false) {
+      for (const name of templateVariables(part.entry.text)) {
+        const v = variables.get(name) ?? 'static'
+        if (RANK[v] > RANK[volatility]) volatility = v
+      }
+    }
+    return volatility
+  }
+  const levels = rendered.map(level)
+  const warnings: RawFinding[] = []
+  for (let i = 0; i < rendered.length; i++) {
+    const later = levels.findIndex((v, j) => j > i && RANK[v] < RANK[levels[i]])
+    if (later < 0) continue
+    const bytes = rendered.slice(i + 1).reduce((n, part) => n + Buffer.byteLength(part.text, 'utf8') + 2, 0)
+    const entry = rendered[i].entry
+    warnings.push({
+      kind: 'volatility',
+      ...volatileBeforeStable({ name: rendered[i].name, volatility: levels[i], origin: ownersOf(booted).describe(entry) }, { name: rendered[later].name, volatility: levels[later] }, bytes),
+      origin: { owner: entry.owner, scope: entry.scope, name: entry.name },
+    })
+  }
+  return warnings
+}
+
+/** The warnings of `make`, or none when the assembly does not render (its problem is reported already). */
+function safely(make: () => RawFinding[]): RawFinding[] {
+  try {
+    return make()
+  } catch {
+    return []
   }
 }

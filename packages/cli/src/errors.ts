@@ -121,6 +121,18 @@ export const loopVariableHint = (name: string) =>
   name === 'cwd' || name === 'provider' ? `; set ${name}: on the agent in agents:` : ''
 
 /** A section or context whose text differs between two renders in a row. */
+/**
+ * A warning of `check`: a section declared more volatile renders before a less volatile one, so each
+ * change of the first sends everything after it again, uncached (SPEC §13).
+ */
+export const volatileBeforeStable = (
+  volatile: { name: string; volatility: string; origin: string }, stable: { name: string; volatility: string }, bytes: number,
+) => ({
+  code: 'CLI_VOLATILE_BEFORE_STABLE' as const,
+  message: `section ${JSON.stringify(volatile.name)} (${volatile.origin}, ${volatile.volatility}) renders before the less volatile section ${JSON.stringify(stable.name)} (${stable.volatility}): each change of it sends the ${bytes} bytes of system prompt after it again, uncached (give it a later order, or a band: 'last')`,
+  details: { section: volatile.name, volatility: volatile.volatility, before: stable.name, beforeVolatility: stable.volatility, bytes },
+})
+
 export const unstableText = (kind: 'section' | 'context', name: string, origin: string, byte: number) => ({
   code: 'CLI_UNSTABLE_TEXT' as const,
   message: `${kind} ${JSON.stringify(name)} (${origin}) renders differently on two renders in a row (from byte ${byte}): a clock or random value ${kind === 'section'

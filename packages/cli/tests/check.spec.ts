@@ -19,6 +19,8 @@ describe('dsh-prompt check', function () {
     clock: () => cli(['check', F('clock')], { env: { FORCE_COLOR: '1' } }),
     close: () => cli(['check', F('close-sections')]),
     declared: () => cli(['check', F('declared-clock'), '--json']),
+    order: () => cli(['check', F('volatile-order')]),
+    orderJson: () => cli(['check', F('volatile-order'), '--json']),
     agents: () => cli(['check', F('agent-problems')]),
     shape: () => cli(['check', F('agents-shape')]),
     service: () => cli(['check', F('no-agent-service')]),
@@ -86,6 +88,17 @@ describe('dsh-prompt check', function () {
   it('reports two complete sections with the plugin that registered each', () => {
     expect(r.complete.code).to.equal(1)
     expect(lines(r.complete.stdout)[0]).to.equal('packages/cli/tests/fixtures/two-complete.yml:4:5: agent "main": multiple complete prompt sections are active: "house:rules", "legal:notice" ("house:rules" from ./complete-sections.mjs, global; "legal:notice" from ./complete-sections.mjs, global)')
+  })
+
+  it('warns, without failing, when a more volatile section renders before a less volatile one, naming both and the bytes at risk (SPEC §13)', () => {
+    expect(r.order.code).to.equal(0)
+    expect(lines(r.order.stdout)).to.deep.equal([
+      'packages/cli/tests/fixtures/volatile-order.yml:5:5: warning: agent "main": section "notes:today" (./volatile-order.mjs, global, daily) renders before the less volatile section "notes:rules" (static): each change of it sends the 44 bytes of system prompt after it again, uncached (give it a later order, or a band: \'last\')',
+      'ok: packages/cli/tests/fixtures/volatile-order.yml: 3 plugins; 1 agent (main) assembled, rendered twice and checked: no problem found (1 warning)',
+    ])
+    const json = JSON.parse(r.orderJson.stdout)
+    expect([json.ok, json.problems, json.warnings.map((w: { code: string; kind: string; line: number }) => [w.code, w.kind, w.line])])
+      .to.deep.equal([true, [], [['CLI_VOLATILE_BEFORE_STABLE', 'volatility', 5]]])
   })
 
   it('accepts parts declared volatile, by themselves or through a variable, and still refuses an undeclared one (SPEC §13)', () => {

@@ -48,12 +48,14 @@ export async function checkCommand(file: string, options: CheckOptions, output: 
     const targets: Target[] = booted.agents.length
       ? booted.agents.map((agent) => ({ agent, label: agentLabel(agent) }))
       : (booted.deployment.sections.agents ?? []).length ? [] : [{ label: 'the deployment' }]
+    const warnings: Finding[] = []
     for (const target of targets) {
-      for (const raw of await checkTarget(booted, target, gap)) add(findings, place(booted, raw, target.label))
+      // Volatility-order findings are warnings: shown, never failing the check (SPEC §13).
+      for (const raw of await checkTarget(booted, target, gap)) add(raw.kind === 'volatility' ? warnings : findings, place(booted, raw, target.label))
     }
     for (const raw of presetFindings(booted)) add(findings, place(booted, raw, undefined))
     findings.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0))
-    report(output, options, findings, booted.deployment.displayFile, booted)
+    report(output, options, findings, booted.deployment.displayFile, booted, warnings)
     return findings.length ? 1 : 0
   } finally {
     await booted.dispose()
@@ -134,7 +136,7 @@ interface PresetsLike {
   unresolvedTools?(id: string): readonly string[]
 }
 
-function report(output: Output, options: CheckOptions, findings: readonly Finding[], file: string, booted: Booted | undefined): void {
+function report(output: Output, options: CheckOptions, findings: readonly Finding[], file: string, booted: Booted | undefined, warnings: readonly Finding[] = []): void {
   const agents = booted?.agents.map((agent) => agent.id) ?? []
   if (options.json) {
     output.json({
@@ -142,6 +144,7 @@ function report(output: Output, options: CheckOptions, findings: readonly Findin
       command: 'check',
       file,
       problems: findings,
+      ...(warnings.length ? { warnings } : {}),
       checked: booted ? { plugins: booted.deployment.entries.length, disabled: booted.deployment.disabled.length, agents } : null,
     })
     return
@@ -150,6 +153,10 @@ function report(output: Output, options: CheckOptions, findings: readonly Findin
   for (const finding of findings) {
     const where = finding.where.length ? `${finding.where.length > 1 ? whereList(finding.where) : finding.where[0]}: ` : ''
     output.line(problemLine({ ...finding, message: where + finding.message }, c.bold))
+  }
+  for (const warning of warnings) {
+    const where = warning.where.length ? `${warning.where.length > 1 ? whereList(warning.where) : warning.where[0]}: ` : ''
+    output.line(problemLine({ ...warning, message: `warning: ${where}${warning.message}` }, c.bold))
   }
   if (findings.length) {
     output.line(c.red(`${plural(findings.length, 'problem')} in ${file}`))
@@ -160,7 +167,8 @@ function report(output: Output, options: CheckOptions, findings: readonly Findin
   const d = booted!.deployment
   const parts = [plural(d.entries.length, 'plugin'), ...(d.disabled.length ? [`${d.disabled.length} disabled`] : [])]
   const subject = agents.length ? `${plural(agents.length, 'agent')} (${agents.map((id) => terminalSafe(id)).join(', ')})` : 'the deployment-level assembly'
-  output.line(c.green(`ok: ${file}: ${parts.join(', ')}; ${subject} assembled, rendered twice and checked: no problem found`))
+  const warned = warnings.length ? ` (${plural(warnings.length, 'warning')})` : ''
+  output.line(c.green(`ok: ${file}: ${parts.join(', ')}; ${subject} assembled, rendered twice and checked: no problem found${warned}`))
 }
 
 /** `agents "main", "reviewer"` from `agent "main"`, `agent "reviewer"`. */
