@@ -11,6 +11,7 @@ import { rejection, tick } from 'dsh-testing'
 
 const CYCLES = SOAK ? 100_000 : 10_000
 const PROBE = fileURLToPath(new URL('./lifecycle-leak-probe.ts', import.meta.url))
+const HEAVY_PROBE = fileURLToPath(new URL('./lifecycle-heavy-probe.ts', import.meta.url))
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const MB = 1024 * 1024
 
@@ -51,6 +52,13 @@ describe('dsh-agent: lifecycle: many cycles leak nothing, and assemblies in flig
     const report = JSON.parse(stdout.trim().split('\n').pop()!)
     expect(report.cycles).to.equal(CYCLES)
     expect(report.after).to.deep.equal(report.before)
+    expect(Math.abs(report.heapAfter - report.heapBefore), `heap ${report.heapBefore} -> ${report.heapAfter}`).to.be.below(MB)
+  })
+
+  it(`after ${CYCLES} heavier agent cycles (a change listener, an effect, a step and a record each) the heap is within 1 MB of where it started`, async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--conditions=source', '--import', 'tsx/esm', HEAVY_PROBE, String(CYCLES)], { cwd: ROOT, maxBuffer: MB })
+    const report = JSON.parse(stdout.trim().split('\n').pop()!)
+    expect(report.cycles).to.equal(CYCLES)
     expect(Math.abs(report.heapAfter - report.heapBefore), `heap ${report.heapBefore} -> ${report.heapAfter}`).to.be.below(MB)
   })
 
