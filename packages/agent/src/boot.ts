@@ -32,6 +32,8 @@ export interface BootOptions {
    * check` does to go on with the other agents). Otherwise they fail the load like every other problem.
    */
   lenientAgents?: boolean
+  /** The largest deployment file read, in bytes (default 4 MiB; see `loadDeployment`). */
+  maxFileBytes?: number
 }
 
 /** The services of a booted deployment, read through the host context; `agents` and `tools` when a row provides them. */
@@ -98,6 +100,7 @@ export async function bootDeployment(file: string, options: BootOptions = {}): P
   try {
     deployment = await loadDeployment(loaderCtx!, file, {
       env: options.env,
+      maxFileBytes: options.maxFileBytes,
       sections: { agents: AgentsSection },
       afterLoad: afterLoadHook(state, !!options.lenientAgents),
     })

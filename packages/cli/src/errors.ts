@@ -65,6 +65,13 @@ export const diffArguments = (files: number, agents: number) =>
   usage(`diff compares two deployment files, or one deployment file with two --agent options (got ${files} ${files === 1 ? 'file' : 'files'} and ${agents} --agent ${agents === 1 ? 'option' : 'options'})`,
     'CLI_DIFF_ARGUMENTS' as const, { files, agents })
 
+/** `--max-file-size` that is not a whole number of bytes. */
+export const invalidFileSize = (value: string) => ({
+  code: 'CLI_INVALID_FILE_SIZE' as const,
+  message: `--max-file-size must be a whole number of bytes (at least 1), received ${JSON.stringify(value)}`,
+  details: { received: value },
+})
+
 /** `check --render-gap` that is not a whole number of milliseconds up to 10 s. */
 export const invalidGap = (value: string) =>
   usage(`--render-gap must be a whole number of milliseconds from 0 to 10000, received ${JSON.stringify(value)}`, 'CLI_INVALID_GAP' as const, { received: value })

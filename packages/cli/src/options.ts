@@ -3,7 +3,8 @@
  * how they become boot options.
  * @module
  */
-import { Option, type Command } from 'commander'
+import { InvalidArgumentError, Option, type Command } from 'commander'
+import { invalidFileSize } from './errors.js'
 import type { LogLevel } from 'dsh-loader'
 import type { BootOptions } from 'dsh-agent'
 import type { Output } from './output.js'
@@ -16,6 +17,8 @@ export interface CommonOptions {
   verbose?: boolean
   logLevel?: LogLevel
   stack?: boolean
+  /** `--max-file-size <bytes>`, as parsed. */
+  maxFileSize?: number
 }
 
 /** The log levels `--log-level` accepts. */
@@ -33,6 +36,7 @@ export function withCommonOptions(command: Command): Command {
     .option('-v, --verbose', check ? 'log at debug level on stderr' : 'log at debug level on stderr (shows each agent step\'s section=<name> bytes=<n> lines)')
     .addOption(new Option('--log-level <level>', `log level on stderr; default ${check ? 'error, as check reports warnings as findings' : 'warn'}`).choices(LOG_LEVEL_NAMES as string[]))
     .option('--stack', 'print errors with their stack trace')
+    .option('--max-file-size <bytes>', 'the largest deployment file read (default 4194304: 4 MiB)', fileSize)
 }
 
 /** The log level from `--log-level`, else `--verbose` (debug), else `warn`. */
@@ -48,6 +52,14 @@ export function bootOptionsOf(options: CommonOptions, output: Output, extra: Par
     color: options.color === false ? false : undefined,
     logTarget: output.stderr,
     env: output.env,
+    ...(options.maxFileSize !== undefined ? { maxFileBytes: options.maxFileSize } : {}),
     ...extra,
   }
+}
+
+/** `--max-file-size`: a whole number of bytes, at least 1. */
+function fileSize(value: string): number {
+  const bytes = Number(value)
+  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new InvalidArgumentError(invalidFileSize(value).message)
+  return bytes
 }

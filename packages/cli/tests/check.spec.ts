@@ -20,6 +20,8 @@ describe('dsh-prompt check', function () {
     close: () => cli(['check', F('close-sections')]),
     declared: () => cli(['check', F('declared-clock'), '--json']),
     order: () => cli(['check', F('volatile-order')]),
+    small: () => cli(['check', EXAMPLE.minimal, '--max-file-size', '50']),
+    badSize: () => cli(['check', EXAMPLE.minimal, '--max-file-size', 'big']),
     orderJson: () => cli(['check', F('volatile-order'), '--json']),
     agents: () => cli(['check', F('agent-problems')]),
     shape: () => cli(['check', F('agents-shape')]),
@@ -88,6 +90,13 @@ describe('dsh-prompt check', function () {
   it('reports two complete sections with the plugin that registered each', () => {
     expect(r.complete.code).to.equal(1)
     expect(lines(r.complete.stdout)[0]).to.equal('packages/cli/tests/fixtures/two-complete.yml:4:5: agent "main": multiple complete prompt sections are active: "house:rules", "legal:notice" ("house:rules" from ./complete-sections.mjs, global; "legal:notice" from ./complete-sections.mjs, global)')
+  })
+
+  it('refuses a deployment file over --max-file-size before reading it, and refuses a size that is not a number of bytes', () => {
+    expect(r.small.code).to.equal(1)
+    expect(r.small.stdout).to.match(/^examples\/minimal\/deployment\.yml: cannot read the deployment file: it is \d+ bytes, more than the limit of 50 bytes \(raise it with --max-file-size <bytes>, or maxFileBytes when loading\)\n/)
+    expect(r.badSize.code).to.equal(2)
+    expect(r.badSize.stderr).to.include('--max-file-size must be a whole number of bytes (at least 1), received "big"')
   })
 
   it('warns, without failing, when a more volatile section renders before a less volatile one, naming both and the bytes at risk (SPEC §13)', () => {

@@ -30,6 +30,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
     CliErrors.unresolvedRestriction('rev', ['web']),
     CliErrors.unresolvedAllow('rev', ['web'], true),
     CliErrors.volatileBeforeStable({ name: 'today', volatility: 'daily', origin: 'notes.mjs, global' }, { name: 'rules', volatility: 'static' }, 44),
+    CliErrors.invalidFileSize('big'),
   ]
 
   it('each usage and render error is a CliError with its code, details, kind and exit code', () => {
@@ -64,6 +65,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       { code: 'CLI_UNRESOLVED_RESTRICTION', details: { preset: 'rev', names: ['web'] } },
       { code: 'CLI_UNRESOLVED_ALLOW', details: { preset: 'rev', names: ['web'], none: true } },
       { code: 'CLI_VOLATILE_BEFORE_STABLE', details: { section: 'today', volatility: 'daily', before: 'rules', beforeVolatility: 'static', bytes: 44 } },
+      { code: 'CLI_INVALID_FILE_SIZE', details: { received: 'big' } },
     ])
     expect(messages.map((m) => m.message)).to.deep.equal([
       'render shows one agent, but --agent was given twice (a, b); to compare two agents, run "dsh-prompt diff <deployment> --agent a --agent b"',
@@ -75,6 +77,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       'preset "rev" restricts a tool that no plugin registers: "web" (such a name restricts nothing)',
       'preset "rev" allows a tool that no plugin registers: "web" (no name of its tools.allow is registered, so its agents get no tool at all)',
       'section "today" (notes.mjs, global, daily) renders before the less volatile section "rules" (static): each change of it sends the 44 bytes of system prompt after it again, uncached (give it a later order, or a band: \'last\')',
+      '--max-file-size must be a whole number of bytes (at least 1), received "big"',
     ])
   })
 

@@ -40,6 +40,18 @@ export const unreadable = (error: unknown) => {
   return { code: 'LOADER_UNREADABLE' as const, message: `cannot read the deployment file: ${reason}`, details: { reason, cause } }
 }
 
+/** The deployment path names a FIFO, a socket or a device: refused before it is opened. */
+export const notRegularFile = (kind: string) => Object.assign(
+  new Error(`cannot read the deployment file: it is ${kind}, not a regular file`),
+  { code: 'LOADER_NOT_A_FILE' as const, details: { kind } },
+)
+
+/** The deployment file is larger than the limit (`maxFileBytes`, `--max-file-size`). */
+export const fileTooLarge = (bytes: number, limit: number) => Object.assign(
+  new Error(`cannot read the deployment file: it is ${bytes} bytes, more than the limit of ${limit} bytes (raise it with --max-file-size <bytes>, or maxFileBytes when loading)`),
+  { code: 'LOADER_FILE_TOO_LARGE' as const, details: { bytes, limit } },
+)
+
 /** The file has bytes that are not UTF-8 (the first bad one is at the problem's place). */
 export const invalidUtf8 = (byte: number) => ({
   code: 'LOADER_INVALID_UTF8' as const,

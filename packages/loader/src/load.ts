@@ -3,7 +3,7 @@ import { isNode, isScalar, type Document, type Node } from 'yaml'
 import { createDeployment, createEntry } from './deployment.js'
 import { substituteTree, type Environment } from './env.js'
 import {
-  checkProblem, configNotStandard, describeError, duplicateId, hookFailed, importFailed, loadedListenerFailed, noPlugin,
+  checkProblem, codeOf, configNotStandard, describeError, duplicateId, hookFailed, importFailed, loadedListenerFailed, noPlugin,
   invalidConfig, invalidSection, invalidUtf8, PLUGIN_LOGGER_REASON, protoKey, unknownConfigKey, unknownSectionKey,
   typeScriptUnsupported, unreadable, unsupportedPlugin, yamlSyntax, yamlValue, type LoaderMessage,
 } from './errors.js'
@@ -35,7 +35,7 @@ interface Request {
  */
 export async function loadDeployment<S extends SectionSchemas = {}>(ctx: Context, file: string, options: LoadOptions<S> = {}): Promise<Deployment<S>> {
   ctx.fiber.assertActive()
-  const source = await readSource(file)
+  const source = await readSource(file, options.maxFileBytes)
   const problems = new ProblemList(source)
   if (source.invalidUtf8) {
     problems.add({ ...invalidUtf8(source.invalidUtf8.byte), position: source.positionOf(source.invalidUtf8.offset) })
@@ -74,11 +74,13 @@ export async function loadDeployment<S extends SectionSchemas = {}>(ctx: Context
   throw problems.error()
 }
 
-async function readSource(file: string): Promise<DeploymentSource> {
+async function readSource(file: string, maxBytes: number | undefined): Promise<DeploymentSource> {
   try {
-    return await DeploymentSource.read(file)
+    return await DeploymentSource.read(file, maxBytes)
   } catch (error) {
-    const { code, message } = unreadable(error)
+    // The file checks' own errors say what is wrong; the system's errors are worded by `unreadable`.
+    const checked = codeOf(error) === 'LOADER_NOT_A_FILE' || codeOf(error) === 'LOADER_FILE_TOO_LARGE'
+    const { code, message } = checked ? error as Error & { code: string } : unreadable(error)
     throw new DeploymentError([{ file: displayPath(file), code, message }])
   }
 }

@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { isAbsolute, relative, resolve } from 'node:path'
+import { fileTooLarge, notRegularFile } from './errors.js'
 import { isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
 
 /** A 1-based place in the deployment file. */
@@ -15,6 +16,14 @@ export type KeyPath = ReadonlyArray<string | number>
  * A parsed deployment file: the `yaml` document (kept as nodes, so every value has a range) and the
  * line counter that turns ranges into lines and columns.
  */
+/** The largest deployment file read by default (`maxFileBytes` raises it): far above any real deployment. */
+export const DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
+
+/** What kind of file system entry `info` describes, for the message. */
+function kindOf(info: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+  return info.isFIFO() ? 'a FIFO' : info.isSocket() ? 'a socket' : info.isCharacterDevice() ? 'a character device' : info.isBlockDevice() ? 'a block device' : 'not a regular file'
+}
+
 export class DeploymentSource {
   /** The absolute path of the file. */
   readonly file: string
@@ -44,8 +53,15 @@ export class DeploymentSource {
   }
 
   /** Reads and parses `file`; rejects with the system error when it cannot be read. */
-  static async read(file: string): Promise<DeploymentSource> {
+  /**
+   * Reads `file`: a regular file of at most `maxBytes` bytes, checked before it is opened (so a FIFO
+   * without a writer, a device or a socket is refused at once, and `/dev/zero` is never read).
+   */
+  static async read(file: string, maxBytes = DEFAULT_MAX_FILE_BYTES): Promise<DeploymentSource> {
     const absolute = resolve(file)
+    const info = await stat(absolute)
+    if (!info.isFile() && !info.isDirectory()) throw notRegularFile(kindOf(info))
+    if (info.isFile() && info.size > maxBytes) throw fileTooLarge(info.size, maxBytes)
     const bytes = await readFile(absolute)
     const bad = firstInvalidUtf8(bytes)
     if (bad < 0) return new DeploymentSource(absolute, strict.decode(bytes))

@@ -57,6 +57,8 @@ export interface LoadOptions<S extends SectionSchemas = {}> {
    * problem `LOADER_TYPESCRIPT_UNSUPPORTED` instead.
    */
   tsx?: boolean
+  /** The largest deployment file read, in bytes (default 4 MiB); a larger one is refused before it is read. */
+  maxFileBytes?: number
 }
 
 /** One mounted `plugins:` row. */
