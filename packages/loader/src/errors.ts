@@ -59,6 +59,13 @@ export const invalidUtf8 = (byte: number) => ({
   details: { byte },
 })
 
+/** A file whose lines end in CR alone, which YAML parsers read as one line. */
+export const crLineEndings = () => ({
+  code: 'LOADER_CR_LINE_ENDINGS' as const,
+  message: 'the deployment file ends its lines with CR alone (classic Mac OS line endings), so it reads as one line: save it with LF (or CRLF) line endings',
+  details: {},
+})
+
 /** A syntax (or other parse) error reported by the `yaml` package. */
 export const yamlSyntax = (message: string) =>
   ({ code: 'LOADER_YAML_SYNTAX' as const, message: `YAML syntax error: ${oneLine(message)}`, details: { reason: oneLine(message) } })

@@ -3,7 +3,7 @@ import { isNode, isScalar, type Document, type Node } from 'yaml'
 import { createDeployment, createEntry } from './deployment.js'
 import { substituteTree, type Environment } from './env.js'
 import {
-  checkProblem, codeOf, configNotStandard, describeError, duplicateId, hookFailed, importFailed, loadedListenerFailed, noPlugin,
+  checkProblem, codeOf, configNotStandard, crLineEndings, describeError, duplicateId, hookFailed, importFailed, loadedListenerFailed, noPlugin,
   invalidConfig, invalidSection, invalidUtf8, PLUGIN_LOGGER_REASON, protoKey, unknownConfigKey, unknownSectionKey,
   typeScriptUnsupported, unreadable, unsupportedPlugin, yamlSyntax, yamlValue, type LoaderMessage,
 } from './errors.js'
@@ -42,7 +42,9 @@ export async function loadDeployment<S extends SectionSchemas = {}>(ctx: Context
     throw problems.error()
   }
   if (source.doc.errors.length) {
-    for (const error of source.doc.errors) problems.add({ ...yamlSyntax(error.message), position: source.positionOf(error.pos[0]) })
+    // A file with CR-only line endings parses as one long line: say that once instead of its echoes.
+    if (source.crOnly) problems.add(crLineEndings())
+    else for (const error of source.doc.errors) problems.add({ ...yamlSyntax(error.message), position: source.positionOf(error.pos[0]) })
     throw problems.error()
   }
 

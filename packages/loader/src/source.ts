@@ -38,9 +38,12 @@ export class DeploymentSource {
    * bad bytes) and the first bad byte. The text is then parsed as decoded, for positions only.
    */
   readonly invalidUtf8?: { offset: number; byte: number }
+  /** Whether lines end in CR alone (classic Mac OS): the `yaml` package reads such a file as one line. */
+  readonly crOnly: boolean
 
   private constructor(file: string, text: string, invalidUtf8?: { offset: number; byte: number }) {
     this.file = file
+    this.crOnly = text.includes('\r') && !text.includes('\n')
     this.display = displayPath(file)
     this.lines = new LineCounter()
     this.doc = parseDocument(text, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true })

@@ -44,4 +44,12 @@ describe('dsh-loader: what it reads as a deployment file', () => {
     expect(deployment.entries.map((entry) => entry.name)).to.deep.equal(['dsh-system-prompt'])
     await deployment.dispose()
   })
+
+  it('says once that a file with CR-only line endings must be saved with LF, instead of the YAML errors that follow from it', async () => {
+    const file = join(dir, 'deployment.yml')
+    writeFileSync(file, 'plugins:\r  - name: dsh-system-prompt\r    config:\r      persona: Hello\r')
+    expect(await refusal(file)).to.deep.equal([
+      'LOADER_CR_LINE_ENDINGS', 'the deployment file ends its lines with CR alone (classic Mac OS line endings), so it reads as one line: save it with LF (or CRLF) line endings',
+    ])
+  })
 })
