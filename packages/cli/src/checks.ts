@@ -57,7 +57,8 @@ export async function checkTarget(booted: Booted, target: Target, gap: number, c
   const context = target.agent ? { scope: target.agent as ScopeKey, agent: target.agent } : {}
   const prompt = booted.services.systemPrompt
   // Parts declared to change (their own volatility, or a referenced variable's) may differ (SPEC §13).
-  const volatile = declaredVolatile(prompt.inspect(target.agent))
+  const inspection = prompt.inspect(target.agent)
+  const volatile = declaredVolatile(inspection)
   const renderPair = async () => {
     const start = clock.now()
     const first = await prompt.assemble(context)
@@ -74,7 +75,7 @@ export async function checkTarget(booted: Booted, target: Target, gap: number, c
   }
   return [
     ...variableFindings(booted, pair.first), ...placementFindings(booted, pair.first), ...requestFindings(booted, target, pair.first), ...pair.unstable,
-    ...safely(() => volatilityWarnings(booted, target, pair.first)),
+    ...safely(() => volatilityWarnings(booted, inspection, pair.first)),
   ]
 }
 
@@ -197,8 +198,7 @@ const RANK: Readonly<Record<string, number>> = { static: 0, conversation: 0, dai
  * rendered after it, naming the first such section and the bytes of system prompt after the volatile one
  * that each change re-sends.
  */
-export function volatilityWarnings(booted: Booted, target: Target, assembly: PromptAssembly): RawFinding[] {
-  const inspection = booted.services.systemPrompt.inspect(target.agent)
+export function volatilityWarnings(booted: Booted, inspection: Inspection, assembly: PromptAssembly): RawFinding[] {
   const own = new Map(inspection.sections.map((s) => [s.name, s.volatility as string]))
   const variables = new Map(inspection.variables.map((v) => [v.name, v.volatility as string]))
   const rendered = renderAssembly(assembly).sections

@@ -76,7 +76,7 @@ interface Attached<E> {
  * and reports that too. A change report cannot veto: if `onChange` throws, `changeFailed`'s warning is
  * logged and the change stands. Read the entries through `layers` (`resolve`, `memo`, `get`, `entries`).
  *
- * How `dsh-system-prompt`'s `PromptCore` will use it (entries: `section`, `context` and `variable` by
+ * How `dsh-system-prompt`'s `PromptCore` uses it (entries: `section`, `context` and `variable` by
  * name; `tools` and `suppress` by id; `PromptRegistry` keeps its views on `registry.layers`):
  *
  * ```ts
@@ -90,7 +90,7 @@ interface Attached<E> {
  * tools(ctx, provider) { return this.registry.register(ctx, { kind: 'tools', provider }) } // gets an id
  * ```
  *
- * How `dsh-tools`' `ToolRegistry` will use it (tools by name, restrictions by id; the guidance section
+ * How `dsh-tools`' `ToolRegistry` uses it (tools by name, restrictions by id; the guidance section
  * is attached, so it is registered after the duplicate check and removed first):
  *
  * ```ts
