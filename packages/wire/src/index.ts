@@ -30,3 +30,5 @@ export type { GeminiConfig, GeminiContent, GeminiFunctionDeclaration, GeminiPart
 export { isUsage, normalizeUsage, USAGE_FORMATS } from './usage.js'
 export type { Usage, UsageFormat } from './usage.js'
 export * as WireErrors from './errors.js'
+export { BREAK_CAUSES } from './cache-report.js'
+export type { BreakCause, CacheBreak, CacheProvider, CacheReport } from './cache-report.js'
