@@ -109,8 +109,9 @@ export function readLedger(input: LedgerInput, options: ReadLedgerOptions = {}):
 }
 
 function checkHeader(fields: Record<string, unknown>): LedgerHeader {
-  for (const key of Object.keys(fields)) if (!HEADER_KEYS.has(key)) throw ledgerBadHeader(`unknown key ${JSON.stringify(key)}`)
+  // The version first: a later format may have keys this one does not know.
   if (fields.version !== LEDGER_VERSION) throw ledgerBadHeader(`version ${JSON.stringify(fields.version)} is not one this version of dsh-agent reads (${LEDGER_VERSION})`)
+  for (const key of Object.keys(fields)) if (!HEADER_KEYS.has(key)) throw ledgerBadHeader(`unknown key ${JSON.stringify(key)}`)
   for (const key of ['agent', 'model'] as const) {
     if (typeof fields[key] !== 'string' || !fields[key]) throw ledgerBadHeader(`"${key}" must be a non-empty string`)
   }

@@ -67,20 +67,21 @@ export class FileLedgerStore implements LedgerStore {
   }
 
   async read(): Promise<string[]> {
-    let text: string
+    let bytes: Buffer
     try {
-      text = await readFile(this.path, 'utf8')
+      bytes = await readFile(this.path)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
       throw error
     }
-    if (text === '') return []
-    const lines = text.split('\n')
-    if (lines[lines.length - 1] === '') return lines.slice(0, -1)
-    if (!this.options.dropCutShortLine) throw ledgerCutShort(lines.length)
-    const kept = lines.slice(0, -1)
-    await truncate(this.path, Buffer.byteLength(kept.map((line) => line + '\n').join(''), 'utf8'))
-    return kept
+    if (!bytes.length) return []
+    // Cut at the last line break as bytes, so a damaged (non-UTF-8) tail cannot shift the cut.
+    const end = bytes.lastIndexOf(0x0a) + 1
+    const lines = end ? bytes.subarray(0, end - 1).toString('utf8').split('\n') : []
+    if (end === bytes.length) return lines
+    if (!this.options.dropCutShortLine) throw ledgerCutShort(lines.length + 1)
+    await truncate(this.path, end)
+    return lines
   }
 
   /** The number of lines in the file, counting a last line without a line break. */

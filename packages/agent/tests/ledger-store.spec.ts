@@ -77,6 +77,17 @@ describe('dsh-agent: ledger stores (SPEC §13)', () => {
       expect(exportLedger(await host.agents.restore(lines))).to.equal(whole)
     })
 
+    it('drops a cut-short tail at its byte offset, also when an earlier line is not valid UTF-8', async () => {
+      const path = join(folder, 'a.jsonl')
+      await withLedger(path)
+      const damaged = Buffer.from(readFileSync(path, 'utf8').replace('Hi.', 'H\u0000.'))
+      damaged[damaged.indexOf(0)] = 0xff
+      writeFileSync(path, Buffer.concat([damaged, Buffer.from('{"role":"us')]))
+      expect(await rejection(new FileLedgerStore(path).read())).to.deep.include({ code: 'AGENT_LEDGER_CUT_SHORT', details: { line: 5 } })
+      expect(await new FileLedgerStore(path, { dropCutShortLine: true }).read()).to.have.length(4)
+      expect(readFileSync(path).equals(damaged)).to.equal(true)
+    })
+
     it('a file of one cut-short header line is refused at line 1; a missing file reads as no lines', async () => {
       const path = join(folder, 'a.jsonl')
       expect(await new FileLedgerStore(path).read()).to.deep.equal([])
