@@ -133,6 +133,17 @@ describe('dsh-prompt history <ledger>', () => {
     }
   })
 
+  it('under promptChange replace, a new version says it replaces the one at the head', async () => {
+    const { host } = await harness('replace')
+    const agent = await host.agents.create({ id: 'a', model: 'deepseek-chat' })
+    await converse(agent, 'openai-chat')
+    const path = join(folder, 'replace.jsonl')
+    writeFileSync(path, exportLedger(agent))
+    const run = await cli(['history', path])
+    expect(run.code).to.equal(0)
+    expect(run.stdout).to.contain('  + system prompt, version 2 (line 8, 36 bytes, 2 sections) (promptChange replace: from this turn on it is the only system prompt, at the head of each request), per section against version 1:\n')
+  })
+
   describe('the pieces', () => {
     it('blocksOf splits a version where the render joins sections, and an empty prompt has none', () => {
       expect(blocksOf('A\n\nB\nC\n\nD')).to.deep.equal(['A', 'B\nC', 'D'])

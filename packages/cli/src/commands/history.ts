@@ -169,7 +169,8 @@ function printHistory(output: Output, file: string, ledger: ParsedLedger, turns:
           output.line(body(content))
           continue
         }
-        output.line(`  + system prompt, version ${item.promptVersion} (line ${item.line}, ${shape}), per section against version ${previous.promptVersion}:`)
+        const replaced = ledger.header.promptChange === 'replace' ? ` (promptChange replace: from this turn on it is the only system prompt, at the head of each request)` : ''
+        output.line(`  + system prompt, version ${item.promptVersion} (line ${item.line}, ${shape})${replaced}, per section against version ${previous.promptVersion}:`)
         for (const change of sectionChanges(previous.content as string, content, previous.promptVersion, item.promptVersion)) {
           if (change.kind === 'unchanged') {
             output.line(`      ${change.count === 1 ? `section ${change.to}` : `sections ${change.to}-${change.to! + change.count - 1}`}: unchanged`)
