@@ -12,6 +12,8 @@ import { createAgent, generate, registerGlobal, type Workload } from './workload
 import { createHeavyScope, generateHeavy, registerHeavy } from './heavy.js'
 import { settledHeap, summarize, time, us, type Sample } from './measure.js'
 import { runSession } from './session.js'
+import { measureLongConversation } from './long-conversation.js'
+import { WIRE_FORMATS } from 'dsh-wire'
 
 const quick = process.argv.includes('--quick')
 const ROUNDS = quick ? 5 : 15
@@ -215,6 +217,14 @@ for (const policy of ['append', 'replace'] as const) {
   report(`e. 40-turn session, promptChange: ${policy}`, { unit: 'share', policy, ...result },
     `prefix reuse median ${(result.medianShare * 100).toFixed(1)}%, mean ${(result.meanShare * 100).toFixed(1)}%, ` +
     `requests not extending the previous one: ${result.breaks.length ? result.breaks.join(', ') : 'none'}`)
+}
+
+// (f) step + request body against conversation length, every wire format
+for (const format of WIRE_FORMATS) {
+  const result = await measureLongConversation(workload, format, quick ? 3 : 5)
+  report(`f. ${format}: step + body at turn 100`, { unit: 'us', ...result.short }, sampleText(result.short))
+  report(`f. ${format}: step + body at turn 10,000`, { unit: 'us', ...result.long }, sampleText(result.long))
+  report(`f. ${format}: ratio turn 10,000 / turn 100`, { unit: 'ratio', value: result.ratio, target: 1.5 }, `${result.ratio.toFixed(2)}x (target ≤ 1.5x)`)
 }
 
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true })

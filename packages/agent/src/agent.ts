@@ -3,7 +3,7 @@ import type { ScopeHandle, ScopeKey } from 'dsh-scope'
 import { renderAssembly, type PromptAssembly, type RenderedPrompt, type SystemPrompt } from 'dsh-system-prompt'
 import { deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
 import {
-  buildMessages, buildRequest, entry, isUsage, normalizeUsage, WIRE_FORMATS, WireErrors, type BreakpointOptions, type RequestBodies, type Usage,
+  buildMessages, entry, WireSession, type SessionBuild, isUsage, normalizeUsage, WIRE_FORMATS, WireErrors, type BreakpointOptions, type RequestBodies, type Usage,
   type CacheProvider, type CacheReport, type UsageFormat, type WireFormat,
 } from 'dsh-wire'
 import type { ToolRegistry } from 'dsh-tools'
@@ -76,8 +76,8 @@ export interface RecordOptions {
 
 /** Everything one step produced, for callers that want more than the request. */
 export interface StepResult<F extends WireFormat = 'openai-chat'> {
-  /** The request body in the step's format. */
-  request: RequestBodies[F]
+  /** The request body in the step's format (a fresh object, made on first read and kept). */
+  readonly request: RequestBodies[F]
   assembly: PromptAssembly
   /** What the assembly rendered to, each part with its assembled entry (the CLI shows this; it never renders again). */
   rendered: RenderedPrompt
@@ -85,6 +85,11 @@ export interface StepResult<F extends WireFormat = 'openai-chat'> {
   system: string
   /** The runtime-context snapshot (`rendered.snapshot`). */
   snapshot: string
+  /**
+   * `JSON.stringify(request)`, byte for byte, extended from the previous step's body rather than made
+   * again: a harness that sends raw bodies pays for what is new (made on first read, then kept).
+   */
+  readonly body: string
   /** The entries this step appended to the record. */
   added: readonly ConversationEntry[]
   /**
@@ -139,6 +144,10 @@ export class Agent {
   /** How a changed system prompt enters the requests: `append` (default) or `replace`. */
   readonly promptChange: PromptChangePolicy
   private readonly record_: ConversationEntry[] = []
+  /** One lowering per wire format, extended step by step. */
+  private readonly sessions = new Map<WireFormat, WireSession<WireFormat>>()
+  /** The latest system-prompt and runtime-context entries, found by reading the record forward once. */
+  private readonly latest_ = { read: 0, system: undefined as ConversationEntry | undefined, snapshot: undefined as ConversationEntry | undefined }
   private disposed_ = false
   private scope!: ScopeHandle
   private prompt!: SystemPrompt
@@ -226,18 +235,44 @@ export class Agent {
     for (const section of rendered.sections) this.log(`section=${section.name} bytes=${Buffer.byteLength(section.text, 'utf8')}`)
     this.log(`total sections=${rendered.sections.length} bytes=${Buffer.byteLength(rendered.system, 'utf8')}`)
     const { system, snapshot } = rendered
-    const added = stepEntries(this.record_, system, input, snapshot)
-    const record = [...this.record_, ...added]
-    const request = buildRequest(format, {
-      record, tools: assembly.tools, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.id,
-      ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
-      ...(options.breakpoints === undefined ? {} : { breakpoints: options.breakpoints }),
-    })
-    const report = this.reuse.measure({ format, provider, request, rendered, assembly, now: Date.now() }, counter)
+    const added = stepEntries(this.record_, system, input, snapshot, this.latest())
+    // The step appends, lowers only what is new (the session keeps the rest), and takes it all back if
+    // the lowering fails: a failure records nothing.
+    const before = this.record_.length
     this.record_.push(...added)
-    const result: StepResult<F> = { request, assembly, rendered, system, snapshot, added, report }
+    let build: SessionBuild<F>
+    let report: CacheReport
+    try {
+      build = this.session(format).build({
+        record: this.record_, tools: assembly.tools, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.id,
+        ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+        ...(options.breakpoints === undefined ? {} : { breakpoints: options.breakpoints }),
+      })
+      report = this.reuse.measure({ format, provider, build, rendered, assembly, now: Date.now() }, counter)
+    } catch (error) {
+      this.record_.length = before
+      throw error
+    }
+    const result: StepResult<F> = { get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report }
     this.scope.ctx.emit('agent/step', this, result as StepResult<WireFormat>)
     return result
+  }
+
+  private session<F extends WireFormat>(format: F): WireSession<F> {
+    let session = this.sessions.get(format)
+    if (!session) this.sessions.set(format, session = new WireSession(format))
+    return session as WireSession<F>
+  }
+
+  /** The latest system-prompt and runtime-context entries of the record (read forward from where it last stopped). */
+  private latest(): { system?: ConversationEntry; snapshot?: ConversationEntry } {
+    const latest = this.latest_
+    for (; latest.read < this.record_.length; latest.read++) {
+      const item = this.record_[latest.read]
+      if (item.source === 'system-prompt') latest.system = item
+      else if (item.source === 'runtime-context') latest.snapshot = item
+    }
+    return latest
   }
 
   /** Appends the model's reply or a tool result to the record; `usage` is kept with the reply. */

@@ -9,9 +9,9 @@ import { scopeLabel, type ScopeKey } from 'dsh-scope'
 import { assemblyNotes, type PromptAssembly, type RenderedPrompt } from 'dsh-system-prompt'
 import { templateVariables } from 'dsh-system-prompt/internal'
 import {
-  anthropicCachedTokens, cacheStream, commonPrefix, deepseekCachedTokens, geminiCachedTokens, minimumTokens, openaiCachedTokens, tokenCounter,
-  TTL_MS, type AnthropicRequest, type CacheBreak, type CacheEntry, type CachePoint, type CacheProvider, type CacheReport, type CacheStream,
-  type RequestBodies, type StreamPart, type TokenCounter, type Usage, type WireFormat,
+  anthropicCachedTokens, commonPrefix, deepseekCachedTokens, geminiCachedTokens, minimumTokens, openaiCachedTokens, tokenCounter,
+  TTL_MS, type Breakpoint, type CacheBreak, type CacheEntry, type CachePoint, type CacheProvider, type CacheReport, type SessionBuild,
+  type StreamPart, type TokenCounter, type Usage, type WireFormat,
 } from 'dsh-wire'
 import type { Context } from 'cordis'
 
@@ -35,10 +35,28 @@ export function cacheProviderFor(format: WireFormat, wanted: CacheProvider | und
   return named !== undefined && FITS[format].includes(named) ? named : DEFAULT_CACHE_PROVIDER[format]
 }
 
+/**
+ * The element parts of one session's requests with running sums, extended as the session extends
+ * its element list (the same array) and made again when it starts a new one.
+ */
+interface Elements {
+  readonly parts: readonly StreamPart[]
+  readonly tokens: number[]
+  /** Bytes, tokens and blocks of elements `0..i`. */
+  readonly bytes: number[]
+  readonly through: number[]
+  readonly blocks: number[]
+}
+
 /** What one request left for the next one of its format to compare with. */
 interface Previous {
-  readonly stream: CacheStream
-  readonly tokens: readonly number[]
+  readonly head: readonly StreamPart[]
+  readonly headTokens: readonly number[]
+  readonly elements: Elements
+  /** How many of `elements` this request sent. */
+  readonly count: number
+  readonly requestBytes: number
+  readonly requestTokens: number
   readonly rendered: RenderedPrompt
   readonly assembly: PromptAssembly
   readonly entries: readonly CacheEntry[]
@@ -49,7 +67,8 @@ interface Previous {
 export interface ReuseInput<F extends WireFormat> {
   format: F
   provider: CacheProvider
-  request: RequestBodies[F]
+  /** The session's build of the request. */
+  build: SessionBuild<F>
   rendered: RenderedPrompt
   assembly: PromptAssembly
   /** The time of the request, in milliseconds since the epoch. */
@@ -76,14 +95,42 @@ export class ReuseTracker {
     return tokenCounter(provider)
   }
 
-  /** The report of one request, counted with `counter`; remembers the request for the next one. */
+  /**
+   * The report of one request, counted with `counter`; remembers the request for the next one. When
+   * the request extends the previous one (same head, the previous elements kept in place), only the new
+   * elements are counted: the cost does not grow with the conversation.
+   */
   measure<F extends WireFormat>(input: ReuseInput<F>, counter: TokenCounter): CacheReport {
-    const stream = cacheStream(input.format, input.request)
+    const { build } = input
     const previous = this.previous.get(input.format)
-    const tokens = countParts(stream.parts, previous, counter)
-    const requestTokens = sum(tokens)
-    const shared = previous ? commonPrefix(previous.stream.parts, stream.parts) : { bytes: 0, part: 0, chars: 0 }
-    const reusableTokens = previous ? sharedTokens(stream.parts, tokens, shared, previous.stream.parts.length, counter) : 0
+    const head = build.head
+    const headTokens = head.map((part, i) => (previous?.head[i]?.text === part.text ? previous.headTokens[i] : counter.count(part.text)))
+    const elements = previous && previous.elements.parts === build.elements ? previous.elements : recount(build.elements, previous)
+    extend(elements, build.elementCount, counter)
+    const n = build.elementCount
+    const headBytes = sum(head.map((part) => part.bytes))
+    const headTokenTotal = sum(headTokens)
+    const requestBytes = headBytes + (n ? elements.bytes[n - 1] : 0)
+    const requestTokens = headTokenTotal + (n ? elements.through[n - 1] : 0)
+    let shared: { bytes: number; part: number; chars: number }
+    let reusableTokens: number
+    let parts: (() => StreamPart[]) | undefined
+    const extendsPrevious = previous !== undefined && build.kept >= 0 && build.kept >= previous.count && previous.elements === elements &&
+      previous.head.length === head.length && previous.head.every((part, i) => part.text === head[i].text)
+    if (!previous) {
+      shared = { bytes: 0, part: 0, chars: 0 }
+      reusableTokens = 0
+    } else if (extendsPrevious) {
+      shared = { bytes: previous.requestBytes, part: -1, chars: 0 }
+      reusableTokens = previous.requestTokens
+    } else {
+      const before = [...previous.head, ...previous.elements.parts.slice(0, previous.count)]
+      const now = [...head, ...build.elements.slice(0, n)]
+      parts = () => now
+      shared = commonPrefix(before, now)
+      const tokensNow = [...headTokens, ...elements.tokens.slice(0, n)]
+      reusableTokens = sharedTokens(now, tokensNow, shared, before.length, counter)
+    }
     let entries: readonly CacheEntry[] = []
     let predictedCachedTokens: number
     switch (input.provider) {
@@ -94,13 +141,12 @@ export class ReuseTracker {
         predictedCachedTokens = deepseekCachedTokens(reusableTokens)
         break
       case 'gemini':
-        predictedCachedTokens = geminiCachedTokens(input.request.model, requestTokens, reusableTokens)
+        predictedCachedTokens = geminiCachedTokens(build.model, requestTokens, reusableTokens)
         break
       case 'anthropic': {
-        const request = input.request as AnthropicRequest
         const prediction = anthropicCachedTokens({
-          entries: previous?.entries ?? [], points: cachePoints(request, stream, tokens), reusableBytes: shared.bytes,
-          minimum: minimumTokens(request.model), now: input.now,
+          entries: previous?.entries ?? [], points: cachePoints(build.breakpoints, head, headTokens, elements), reusableBytes: shared.bytes,
+          minimum: minimumTokens(build.model), now: input.now, headBlocks: sum(head.map((part) => part.blocks)),
         })
         entries = prediction.entries
         predictedCachedTokens = Math.min(prediction.cachedTokens, reusableTokens)
@@ -108,13 +154,17 @@ export class ReuseTracker {
       }
     }
     this.turn++
-    const breaks = previous && shared.bytes < previous.stream.bytes ? [this.explain(previous, input, stream, shared.part)] : []
+    const breaks = previous && shared.bytes < previous.requestBytes
+      ? [this.explain(previous, input, [...previous.head, ...previous.elements.parts.slice(0, previous.count)], parts?.() ?? [...head, ...build.elements.slice(0, n)], shared.part)]
+      : []
     const report: CacheReport = {
-      format: input.format, provider: input.provider, turn: this.turn, requestBytes: stream.bytes, reusableBytes: shared.bytes,
+      format: input.format, provider: input.provider, turn: this.turn, requestBytes, reusableBytes: shared.bytes,
       requestTokens, reusableTokens, predictedCachedTokens, tokenizer: counter.name, breaks,
     }
     this.last = { report, at: input.now, ...(previous ? { previousAt: previous.at } : {}) }
-    this.previous.set(input.format, { stream, tokens, rendered: input.rendered, assembly: input.assembly, entries, at: input.now })
+    this.previous.set(input.format, {
+      head, headTokens, elements, count: n, requestBytes, requestTokens, rendered: input.rendered, assembly: input.assembly, entries, at: input.now,
+    })
     return report
   }
 
@@ -132,20 +182,20 @@ export class ReuseTracker {
   }
 
   /** The first break of `stream` against `previous`: the part, its owner, layer and cause. */
-  private explain<F extends WireFormat>(previous: Previous, input: ReuseInput<F>, stream: CacheStream, at: number): CacheBreak {
-    const before = previous.stream.parts[at]
-    const after = stream.parts[at]
+  private explain<F extends WireFormat>(previous: Previous, input: ReuseInput<F>, beforeParts: readonly StreamPart[], afterParts: readonly StreamPart[], at: number): CacheBreak {
+    const before = beforeParts[at]
+    const after = afterParts[at]
     const part = after ?? before
     const kind = part.kind
     if (kind === 'model') {
       return { message: null, section: null, kind: 'model', owner: null, layer: null, cause: `model changed: ${JSON.stringify(modelOf(before))} → ${JSON.stringify(modelOf(after))}` }
     }
-    if (kind === 'tool' || before?.kind === 'tool') return this.toolBreak(previous, input, before, after)
+    if (kind === 'tool' || before?.kind === 'tool') return this.toolBreak(previous, input, beforeParts, before, after)
     if (kind === 'system') return this.systemBreak(previous, input, null)
     // openai-chat under `replace`: the opening system message is a `system` part, handled above; a
     // message break is an earlier message that no longer reads the same.
     const index = part.index
-    const prior = previous.stream.parts.filter((p) => p.kind === 'message')
+    const prior = beforeParts.filter((p) => p.kind === 'message')
     const source = describeMessage(after ?? before)
     const cleared = input.rendered.system === '' && previous.rendered.system !== ''
     if (cleared) return { message: index, section: null, kind: 'message', owner: null, layer: null, cause: 'system prompt replaced: the instructions were cleared, so earlier versions are no longer sent' }
@@ -155,9 +205,11 @@ export class ReuseTracker {
     }
   }
 
-  private toolBreak<F extends WireFormat>(previous: Previous, input: ReuseInput<F>, before: StreamPart | undefined, after: StreamPart | undefined): CacheBreak {
-    const namesBefore = previous.stream.parts.filter((p) => p.kind === 'tool').map((p) => p.name!)
-    const namesAfter = new Set(input.request && (after || before) ? toolNames(input) : [])
+  private toolBreak<F extends WireFormat>(
+    previous: Previous, input: ReuseInput<F>, beforeParts: readonly StreamPart[], before: StreamPart | undefined, after: StreamPart | undefined,
+  ): CacheBreak {
+    const namesBefore = beforeParts.filter((p) => p.kind === 'tool').map((p) => p.name!)
+    const namesAfter = new Set(toolNames(input))
     const origin = (name: string, assembly: PromptAssembly) => {
       const notes = assemblyNotes(assembly)
       const change = notes?.provenance.tools.get(name)
@@ -244,10 +296,25 @@ function changedVariable(
   return undefined
 }
 
-/** Token counts of each part, reusing the previous request's count where a part reads the same. */
-function countParts(parts: readonly StreamPart[], previous: Previous | undefined, counter: TokenCounter): number[] {
-  const before = previous?.stream.parts
-  return parts.map((part, i) => (before?.[i]?.text === part.text ? previous!.tokens[i] : counter.count(part.text)))
+/** The element sums of `parts` (a new element array), reusing the previous counts where an element reads the same. */
+function recount(parts: readonly StreamPart[], previous: Previous | undefined): Elements {
+  const elements: Elements = { parts, tokens: [], bytes: [], through: [], blocks: [] }
+  const before = previous?.elements
+  for (let i = 0; i < parts.length && before && i < before.parts.length && before.parts[i].text === parts[i].text; i++) push(elements, i, before.tokens[i])
+  return elements
+}
+
+/** Counts the elements up to `count` that have no sums yet. */
+function extend(elements: Elements, count: number, counter: TokenCounter): void {
+  for (let i = elements.tokens.length; i < count; i++) push(elements, i, counter.count(elements.parts[i].text))
+}
+
+function push(elements: Elements, i: number, tokens: number): void {
+  const part = elements.parts[i]
+  elements.tokens.push(tokens)
+  elements.bytes.push((i ? elements.bytes[i - 1] : 0) + part.bytes)
+  elements.through.push((i ? elements.through[i - 1] : 0) + tokens)
+  elements.blocks.push((i ? elements.blocks[i - 1] : 0) + part.blocks)
 }
 
 /** Tokens of the shared prefix: the whole parts that agree, then the shared start of the first that differs. */
@@ -265,25 +332,27 @@ function sharedTokens(
 }
 
 /** The points of an Anthropic request's stream where it marks a breakpoint, with the prefix up to each. */
-function cachePoints(request: AnthropicRequest, stream: CacheStream, tokens: readonly number[]): CachePoint[] {
+function cachePoints(breakpoints: readonly Breakpoint[], head: readonly StreamPart[], headTokens: readonly number[], elements: Elements): CachePoint[] {
   const points: CachePoint[] = []
-  let bytes = 0
-  let tokenCount = 0
-  let block = -1
-  stream.parts.forEach((part, i) => {
-    bytes += part.bytes
-    tokenCount += tokens[i]
-    block += part.blocks
-    const marked = part.kind === 'tool' ? request.tools?.[part.index]?.cache_control
-      : part.kind === 'system' ? request.system?.[request.system.length - 1]?.cache_control
-        : part.kind === 'message' ? lastMarked(request.messages[part.index]?.content) : undefined
-    if (marked) points.push({ bytes, tokens: tokenCount, block, ttl: marked.ttl ?? '5m' })
-  })
+  // The head is the model, the tools, then the system prompt (Anthropic's order).
+  const upTo = (count: number) => {
+    let bytes = 0
+    let tokens = 0
+    let blocks = 0
+    for (let i = 0; i < count; i++) { bytes += head[i].bytes; tokens += headTokens[i]; blocks += head[i].blocks }
+    return { bytes, tokens, blocks }
+  }
+  const toolsEnd = upTo(head.filter((part) => part.kind !== 'system').length)
+  const all = upTo(head.length)
+  for (const point of breakpoints) {
+    if (point.where === 'tools') points.push({ bytes: toolsEnd.bytes, tokens: toolsEnd.tokens, block: toolsEnd.blocks - 1, ttl: point.ttl })
+    else if (point.where === 'system') points.push({ bytes: all.bytes, tokens: all.tokens, block: all.blocks - 1, ttl: point.ttl })
+    else {
+      const i = point.index
+      points.push({ bytes: all.bytes + elements.bytes[i], tokens: all.tokens + elements.through[i], block: all.blocks + elements.blocks[i] - 1, ttl: point.ttl })
+    }
+  }
   return points
-}
-
-function lastMarked(blocks: AnthropicRequest['messages'][number]['content'] | undefined) {
-  return blocks?.[blocks.length - 1]?.cache_control
 }
 
 function sum(values: readonly number[]): number {

@@ -18,19 +18,21 @@ export type {
 
 /**
  * Computes what one step adds to the record for the rendered `system` prompt, optional user `input` and
- * rendered `snapshot` (`''` when no context has text), given what was recorded before. Returns new
- * frozen entries; recording nothing is an empty array.
+ * rendered `snapshot` (`''` when no context has text), given what was recorded before (`latest`: its
+ * latest system-prompt and runtime-context entries, when the caller keeps them). Returns new frozen
+ * entries; recording nothing is an empty array.
  */
 export function stepEntries(
   previous: readonly ConversationEntry[], system: string, input: string | undefined, snapshot: string,
+  latest: { system?: ConversationEntry; snapshot?: ConversationEntry } = { system: lastOf(previous, 'system-prompt'), snapshot: lastOf(previous, 'runtime-context') },
 ): ConversationEntry[] {
   const added: ConversationEntry[] = []
-  const lastSystem = lastOf(previous, 'system-prompt')
+  const lastSystem = latest.system
   if (lastSystem === undefined ? system !== '' : lastSystem.content !== system) {
     added.push(entry({ role: 'system', content: system }, 'system-prompt'))
   }
   if (input !== undefined) added.push(entry({ role: 'user', content: input }, 'user'))
-  const lastSnapshot = lastOf(previous, 'runtime-context')?.content
+  const lastSnapshot = latest.snapshot?.content
   if (snapshot) {
     if (snapshot !== lastSnapshot) added.push(entry({ role: 'user', content: snapshot }, 'runtime-context'))
   } else if (lastSnapshot !== undefined && lastSnapshot !== RUNTIME_CONTEXT_NONE) {

@@ -7,10 +7,11 @@
  * keeps its bytes. `cache_control` breakpoints are planned by `planBreakpoints`. Pure and Cordis-free.
  * @module
  */
-import { applyBreakpoints, type CacheControl } from './breakpoints.js'
+import type { CacheControl } from './breakpoints.js'
 import { unsupportedToolCall } from './errors.js'
 import type { WireInput } from './input.js'
-import { parseArguments, sentEntries, splitOpening, systemUpdateText, type ConversationEntry } from './record.js'
+import { parseArguments, systemUpdateText, type ConversationEntry } from './record.js'
+import { WireSession } from './session.js'
 
 /** A text block. */
 export interface AnthropicTextBlock { type: 'text'; text: string; cache_control?: CacheControl }
@@ -46,7 +47,12 @@ export const DEFAULT_MAX_TOKENS = 4096
 
 /** The `anthropic` body for `input`, with its breakpoints planned (unless `breakpoints: false`). */
 export function anthropicRequest(input: WireInput): AnthropicRequest {
-  const { opening, rest } = splitOpening(sentEntries(input.record, input.promptChange))
+  return new WireSession('anthropic').build(input).request
+}
+
+/** The `anthropic` body for the opening system prompt and the messages, without breakpoints (the session plans them). */
+export function anthropicBody(input: WireInput, openingEntry: ConversationEntry | undefined, messages: AnthropicMessage[]): AnthropicRequest {
+  const opening = openingEntry?.content as string | undefined
   // Keys in the order the API hashes the parts: tools, system, messages.
   const request: Omit<AnthropicRequest, 'messages'> = { model: input.model, max_tokens: input.maxTokens ?? DEFAULT_MAX_TOKENS }
   if (input.tools.length) {
@@ -57,12 +63,12 @@ export function anthropicRequest(input: WireInput): AnthropicRequest {
     })
   }
   if (opening !== undefined) request.system = [{ type: 'text', text: opening }]
-  return withBreakpoints({ ...request, messages: rest.map(message) }, rest, input)
+  return { ...request, messages }
 }
 
-function withBreakpoints(request: AnthropicRequest, rest: readonly ConversationEntry[], input: WireInput): AnthropicRequest {
-  if (input.breakpoints !== false) applyBreakpoints(request, rest, input.record, input.breakpoints ?? {})
-  return request
+/** The message of one sent entry. */
+export function anthropicElements(item: ConversationEntry): readonly AnthropicMessage[] {
+  return [message(item)]
 }
 
 function message(item: ConversationEntry): AnthropicMessage {

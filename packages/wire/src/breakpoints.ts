@@ -11,7 +11,7 @@
  * Token counts are estimates (`countTokens`, default: characters / 4) unless the caller passes a counter.
  * @module
  */
-import type { AnthropicBlock, AnthropicRequest, AnthropicTextBlock, AnthropicTool } from './anthropic.js'
+import type { AnthropicBlock, AnthropicMessage, AnthropicRequest } from './anthropic.js'
 import { invalidBreakpoints } from './errors.js'
 import { minimumTokens } from './cache-minimums.js'
 import type { ConversationEntry } from './record.js'
@@ -60,31 +60,75 @@ export interface Breakpoint {
 }
 
 /**
+ * What the planner reads of a request: token counts up to each candidate point and block counts. The
+ * session keeps these as running sums, so planning does not walk the whole conversation each step.
+ */
+export interface PlanSummary {
+  readonly model: string
+  /** Tokens of all tools, and how many there are. */
+  readonly toolsTokens: number
+  readonly toolCount: number
+  /** Tokens of the system blocks, and how many there are. */
+  readonly systemTokens: number
+  readonly systemBlocks: number
+  readonly messageCount: number
+  /** Tokens of messages `0..index` (after tools and system). */
+  tokensThrough(index: number): number
+  /** How many content blocks message `index` has. */
+  blocksOf(index: number): number
+  /** How many content blocks the messages after `index` have in all. */
+  blocksAfter(index: number): number
+}
+
+/**
  * Plans the breakpoints of `request` (built without any). `stableMessage` is the index of the message
  * that ended the previous request (`-1` for none, as on the first request).
  */
 export function planBreakpoints(request: AnthropicRequest, stableMessage: number, options: BreakpointOptions = {}): Breakpoint[] {
+  return planFrom(summarize(request, options.countTokens ?? estimateTokens), stableMessage, options)
+}
+
+/** The summary of a whole request, counted with `count`. */
+export function summarize(request: AnthropicRequest, count: (text: string) => number): PlanSummary {
+  let toolsTokens = 0
+  for (const tool of request.tools ?? []) toolsTokens += count(JSON.stringify(tool))
+  let systemTokens = 0
+  for (const block of request.system ?? []) systemTokens += count(block.text)
+  const through: number[] = []
+  const blocksAfterEach: number[] = new Array(request.messages.length)
+  let tokens = 0
+  for (const message of request.messages) {
+    for (const block of message.content) tokens += count(blockText(block))
+    through.push(tokens)
+  }
+  let after = 0
+  for (let i = request.messages.length - 1; i >= 0; i--) {
+    blocksAfterEach[i] = after
+    after += request.messages[i].content.length
+  }
+  return {
+    model: request.model, toolsTokens, toolCount: request.tools?.length ?? 0, systemTokens, systemBlocks: request.system?.length ?? 0,
+    messageCount: request.messages.length, tokensThrough: (i) => through[i], blocksOf: (i) => request.messages[i].content.length,
+    blocksAfter: (i) => (i < 0 ? after : blocksAfterEach[i]),
+  }
+}
+
+/** Plans the breakpoints of the request `summary` describes. */
+export function planFrom(summary: PlanSummary, stableMessage: number, options: BreakpointOptions = {}): Breakpoint[] {
   const ttl = checkedTtl(options)
   const max = options.max ?? MAX_BREAKPOINTS
   if (!Number.isInteger(max) || max < 1 || max > MAX_BREAKPOINTS) throw invalidBreakpoints(`max must be an integer from 1 to ${MAX_BREAKPOINTS}, received ${max}`)
-  const count = options.countTokens ?? estimateTokens
-  const minimum = options.minTokens ?? minimumTokens(request.model, options.minimums)
-  let tokens = 0
+  const minimum = options.minTokens ?? minimumTokens(summary.model, options.minimums)
   const candidates: Breakpoint[] = []
-  const add = (kind: BreakpointKind, where: Breakpoint['where'], index: number, block?: number) =>
-    candidates.push({ kind, where, index, ...(block === undefined ? {} : { block }), prefixTokens: tokens, ttl: ttl[kind] })
-  for (const tool of request.tools ?? []) tokens += count(JSON.stringify(tool))
-  if (request.tools?.length) add('tools', 'tools', request.tools.length - 1)
-  for (const block of request.system ?? []) tokens += count(block.text)
-  if (request.system?.length) add('system', 'system', request.system.length - 1)
-  let blocksSinceStable = 0
-  request.messages.forEach((message, index) => {
-    for (const block of message.content) tokens += count(blockText(block))
-    if (index > stableMessage) blocksSinceStable += message.content.length
-    const last = message.content.length - 1
-    if (index === request.messages.length - 1) add('tail', 'messages', index, last)
-    else if (index === stableMessage) add('stable', 'messages', index, last)
-  })
+  const add = (kind: BreakpointKind, where: Breakpoint['where'], index: number, prefixTokens: number, block?: number) =>
+    candidates.push({ kind, where, index, ...(block === undefined ? {} : { block }), prefixTokens, ttl: ttl[kind] })
+  const before = summary.toolsTokens + summary.systemTokens
+  if (summary.toolCount) add('tools', 'tools', summary.toolCount - 1, summary.toolsTokens)
+  if (summary.systemBlocks) add('system', 'system', summary.systemBlocks - 1, before)
+  const last = summary.messageCount - 1
+  if (stableMessage >= 0 && stableMessage < last) add('stable', 'messages', stableMessage, before + summary.tokensThrough(stableMessage), summary.blocksOf(stableMessage) - 1)
+  if (last >= 0) add('tail', 'messages', last, before + summary.tokensThrough(last), summary.blocksOf(last) - 1)
+  const blocksSinceStable = summary.blocksAfter(stableMessage)
   const placed = candidates.filter((point) => point.prefixTokens >= minimum)
   const redundant = (point: Breakpoint) => point.kind === 'stable' && blocksSinceStable < LOOKBACK_BLOCKS
   for (const drop of [redundant, kind('tools'), kind('system'), kind('stable')]) {
@@ -97,33 +141,45 @@ export function planBreakpoints(request: AnthropicRequest, stableMessage: number
   return placed
 }
 
-/** Plans the breakpoints of `request` and sets each one's `cache_control`. */
+/** Plans the breakpoints of `request` and marks each one: the marked tool, block and message are copies. */
 export function applyBreakpoints(
   request: AnthropicRequest, sent: readonly ConversationEntry[], record: readonly ConversationEntry[], options: BreakpointOptions,
 ): void {
-  for (const point of planBreakpoints(request, previousEnd(record, sent), options)) {
+  markBreakpoints(request, planBreakpoints(request, previousEnd(record, sent), options))
+}
+
+/** Sets the `cache_control` of each planned point, on copies of what it marks (the originals may be shared). */
+export function markBreakpoints(request: AnthropicRequest, points: readonly Breakpoint[]): void {
+  for (const point of points) {
     const control: CacheControl = point.ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' }
-    const target: AnthropicTool | AnthropicTextBlock | AnthropicBlock = point.where === 'tools'
-      ? request.tools![point.index]
-      : point.where === 'system' ? request.system![point.index] : request.messages[point.index].content[point.block!]
-    target.cache_control = control
+    if (point.where === 'tools') request.tools![point.index] = { ...request.tools![point.index], cache_control: control }
+    else if (point.where === 'system') request.system![point.index] = { ...request.system![point.index], cache_control: control }
+    else request.messages[point.index] = markedMessage(request.messages[point.index], point)
   }
+}
+
+/** A copy of `message` with the block `point` names marked. */
+export function markedMessage(message: AnthropicMessage, point: Breakpoint): AnthropicMessage {
+  const control: CacheControl = point.ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' }
+  return { ...message, content: message.content.map((block, i) => (i === point.block ? { ...block, cache_control: control } : block)) }
 }
 
 /**
  * The index in `sent` of the entry that ended the previous request: walking back from the end of the
  * record, past what the latest step added (user input, snapshots, prompt versions), then past the
  * model's replies and tool results recorded since. `-1` when there was no earlier request, or it ended
- * in the top-level system prompt.
+ * in the top-level system prompt. `indexOf` finds an entry's index in what is sent (default: a search).
  */
-export function previousEnd(record: readonly ConversationEntry[], sent: readonly ConversationEntry[]): number {
+export function previousEnd(
+  record: readonly ConversationEntry[], sent: readonly ConversationEntry[], indexOf: (item: ConversationEntry) => number = (item) => sent.indexOf(item),
+): number {
   let i = record.length - 1
   while (i >= 0 && (record[i].source === 'user' || record[i].source === 'runtime-context' || record[i].source === 'system-prompt')) i--
   const repliesEnd = i
   while (i >= 0 && (record[i].source === 'assistant' || record[i].source === 'tool')) i--
   if (i === repliesEnd) return -1
   for (; i >= 0; i--) {
-    const at = sent.indexOf(record[i])
+    const at = indexOf(record[i])
     if (at >= 0) return at
   }
   return -1
@@ -153,6 +209,7 @@ function kind(name: BreakpointKind) {
   return (point: Breakpoint) => point.kind === name
 }
 
-function blockText(block: AnthropicBlock): string {
+/** The text of a block the token estimate counts. */
+export function blockText(block: AnthropicBlock): string {
   return block.type === 'text' ? block.text : block.type === 'tool_result' ? block.content : block.name + JSON.stringify(block.input)
 }

@@ -66,12 +66,27 @@ export interface CacheStream {
 
 /** The cache stream of `body`, a request of `format`. */
 export function cacheStream<F extends WireFormat>(format: F, body: RequestBodies[F]): CacheStream {
-  const regions = regionsOf(format, body as RequestBodies[WireFormat])
-  const parts: StreamPart[] = [makePart('model', 0, canonicalJson({ model: body.model }), 1)]
-  for (const region of CACHE_STREAM_ORDER[format]) parts.push(...regions[region])
+  const parts = [...streamHead(format, body), ...messageParts(format, body as RequestBodies[WireFormat])]
   let bytes = 0
   for (const part of parts) bytes += part.bytes
   return { format, parts, bytes }
+}
+
+/** Lets a caller reuse the head parts it made for an earlier request whose system prompt or tool is unchanged. */
+export interface HeadMemo {
+  system(make: () => StreamPart[]): StreamPart[]
+  tool(index: number, name: string, make: () => StreamPart): StreamPart
+}
+
+/** The parts of `body` before its messages: the model, then the system prompt and the tools in hashing order. */
+export function streamHead<F extends WireFormat>(format: F, body: RequestBodies[F], memo?: HeadMemo): StreamPart[] {
+  const request = body as RequestBodies[WireFormat]
+  const parts: StreamPart[] = [makePart('model', 0, canonicalJson({ model: body.model }), 1)]
+  for (const region of CACHE_STREAM_ORDER[format]) {
+    if (region === 'system') parts.push(...(memo ? memo.system(() => systemParts(format, request)) : systemParts(format, request)))
+    else if (region === 'tools') toolParts(format, request).forEach(([make, name], i) => parts.push(memo ? memo.tool(i, name, make) : make()))
+  }
+  return parts
 }
 
 /** The parts of one message (or tool, or system prompt) object, built once per frozen object. */
@@ -84,58 +99,67 @@ function makePart(kind: StreamPart['kind'], index: number, text: string, blocks:
   return Object.freeze(name === undefined ? part : { ...part, name })
 }
 
-type Regions = Record<StreamRegion, StreamPart[]>
-
-function regionsOf(format: WireFormat, body: RequestBodies[WireFormat]): Regions {
+/** The system-prompt part of `body` (none when it has no opening system prompt). */
+export function systemParts(format: WireFormat, body: RequestBodies[WireFormat]): StreamPart[] {
   switch (format) {
     case 'openai-chat': {
       const request = body as ChatRequest
-      const opening = request.messages[0]?.role === 'system' ? 1 : 0
-      return {
-        system: opening ? [streamPart('system', 0, request.messages[0])] : [],
-        tools: (request.tools ?? []).map((tool, i) => streamPart('tool', i, tool, 1, tool.function.name)),
-        messages: request.messages.slice(opening).map((message, i) => streamPart('message', i + opening, message)),
-      }
+      return request.messages[0]?.role === 'system' ? [streamPart('system', 0, request.messages[0])] : []
     }
     case 'openai-responses': {
       const request = body as ResponsesRequest
-      return {
-        system: request.instructions === undefined ? [] : [streamPart('system', 0, { instructions: request.instructions })],
-        tools: (request.tools ?? []).map((tool, i) => streamPart('tool', i, tool, 1, tool.name)),
-        messages: request.input.map((item, i) => streamPart('message', i, item)),
-      }
+      return request.instructions === undefined ? [] : [streamPart('system', 0, { instructions: request.instructions })]
     }
     case 'anthropic': {
       const request = body as AnthropicRequest
-      return {
-        tools: (request.tools ?? []).map((tool, i) => streamPart('tool', i, tool, 1, tool.name)),
-        system: request.system?.length ? [streamPart('system', 0, request.system, request.system.length)] : [],
-        messages: request.messages.map((message, i) => streamPart('message', i, message, message.content.length)),
-      }
+      return request.system?.length ? [streamPart('system', 0, request.system, request.system.length)] : []
     }
     case 'gemini': {
       const request = body as GeminiRequest
-      const declarations = request.config?.tools?.flatMap((tool) => tool.functionDeclarations) ?? []
-      return {
-        system: request.config?.systemInstruction ? [streamPart('system', 0, request.config.systemInstruction)] : [],
-        tools: declarations.map((tool, i) => streamPart('tool', i, tool, 1, tool.name)),
-        messages: request.contents.map((content, i) => streamPart('message', i, content, content.parts.length)),
-      }
+      return request.config?.systemInstruction ? [streamPart('system', 0, request.config.systemInstruction)] : []
     }
   }
 }
 
-const canonical = new WeakMap<object, string>()
+/** Each tool of `body`: a maker of its part, and the tool's name (a caller may reuse a part it made before). */
+export function toolParts(format: WireFormat, body: RequestBodies[WireFormat]): Array<[() => StreamPart, string]> {
+  const named = (tools: readonly object[], name: (tool: never) => string) =>
+    tools.map((tool, i): [() => StreamPart, string] => [() => streamPart('tool', i, tool, 1, name(tool as never)), name(tool as never)])
+  switch (format) {
+    case 'openai-chat':
+      return named((body as ChatRequest).tools ?? [], (tool: { function: { name: string } }) => tool.function.name)
+    case 'openai-responses':
+      return named((body as ResponsesRequest).tools ?? [], (tool: { name: string }) => tool.name)
+    case 'anthropic':
+      return named((body as AnthropicRequest).tools ?? [], (tool: { name: string }) => tool.name)
+    case 'gemini':
+      return named((body as GeminiRequest).config?.tools?.flatMap((tool) => tool.functionDeclarations) ?? [], (tool: { name: string }) => tool.name)
+  }
+}
+
+function messageParts(format: WireFormat, body: RequestBodies[WireFormat]): StreamPart[] {
+  switch (format) {
+    case 'openai-chat': {
+      const { messages } = body as ChatRequest
+      const opening = messages[0]?.role === 'system' ? 1 : 0
+      return messages.slice(opening).map((message, i) => streamPart('message', i + opening, message))
+    }
+    case 'openai-responses':
+      return (body as ResponsesRequest).input.map((item, i) => streamPart('message', i, item))
+    case 'anthropic':
+      return (body as AnthropicRequest).messages.map((message, i) => streamPart('message', i, message, message.content.length))
+    case 'gemini':
+      return (body as GeminiRequest).contents.map((content, i) => streamPart('message', i, content, content.parts.length))
+  }
+}
 
 /**
  * `value` as canonical JSON: object keys sorted by code unit, no whitespace, `cache_control` keys left
- * out, `undefined` members dropped as `JSON.stringify` drops them. A frozen object's text is kept, so a
- * message shared between requests is serialised once.
+ * out, `undefined` members dropped as `JSON.stringify` drops them. Nothing is cached here (a module-wide
+ * cache keyed by objects would outlive them in V8's weak tables): a wire session keeps the parts it made.
  */
 export function canonicalJson(value: unknown): string {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null'
-  const known = canonical.get(value)
-  if (known !== undefined) return known
   let text: string
   if (Array.isArray(value)) {
     text = `[${value.map((item) => (item === undefined || typeof item === 'function' ? 'null' : canonicalJson(item))).join(',')}]`
@@ -149,7 +173,6 @@ export function canonicalJson(value: unknown): string {
     }
     text = `{${members.join(',')}}`
   }
-  if (Object.isFrozen(value)) canonical.set(value, text)
   return text
 }
 

@@ -17,6 +17,9 @@
  *   A3. a prefix below the model's minimum cacheable length is never cached (`minimumTokens`);
  *   A4. an entry lives for its TTL (5 minutes, or 1 hour) after it was last written or read;
  *   A5. the entry must lie wholly inside the prefix this request shares byte for byte.
+ *   (From A2, an entry in the messages more than 20 blocks before this request's last breakpoint can
+ *   never be read again, since later breakpoints come at or after it: it is dropped from the entries
+ *   kept, so a long conversation does not make each request slower.)
  * Gemini (implicit caching, ai.google.dev/gemini-api/docs/caching, read 2026-12-01):
  *   G1. implicit caching applies from a minimum prompt size (1,024 tokens for Flash models, 4,096 for
  *       Pro), and serves the shared prefix, without a guarantee of a hit.
@@ -94,6 +97,8 @@ export function anthropicCachedTokens(input: {
   reusableBytes: number
   minimum: number
   now: number
+  /** Blocks of the tools and system prompt: entries there stay reachable (later requests mark them again). */
+  headBlocks?: number
 }): AnthropicPrediction {
   const { points, reusableBytes, minimum, now } = input
   // A5: an entry past the shared prefix no longer matches; A4: an expired one is gone.
@@ -109,7 +114,11 @@ export function anthropicCachedTokens(input: {
     }
   }
   const entries: CacheEntry[] = []
-  for (const entry of alive) entries.push(entry === hit ? { ...entry, expires: now + TTL_MS[entry.ttl] } : entry)
+  const reachable = points.length ? Math.max(...points.map((point) => point.block)) - ANTHROPIC_LOOKBACK : -Infinity
+  for (const entry of alive) {
+    if (entry.block < reachable && entry.block >= (input.headBlocks ?? 0)) continue
+    entries.push(entry === hit ? { ...entry, expires: now + TTL_MS[entry.ttl] } : entry)
+  }
   for (const point of points) {
     if (point.tokens < minimum) continue // A3: nothing is written below the minimum.
     if (!entries.some((entry) => entry.bytes === point.bytes)) entries.push({ ...point, expires: now + TTL_MS[point.ttl] })

@@ -10,7 +10,8 @@
  */
 import { unmatchedToolResult, unsupportedToolCall } from './errors.js'
 import type { WireInput } from './input.js'
-import { callsById, parseArguments, sentEntries, splitOpening, systemUpdateText, type ConversationEntry, type ToolCall } from './record.js'
+import { parseArguments, systemUpdateText, type ConversationEntry } from './record.js'
+import { WireSession, type CallLookup } from './session.js'
 
 /** A part of a Gemini content. */
 export type GeminiPart =
@@ -39,9 +40,13 @@ export interface GeminiRequest {
 
 /** The `gemini` body for `input`. */
 export function geminiRequest(input: WireInput): GeminiRequest {
-  const { opening, rest } = splitOpening(sentEntries(input.record, input.promptChange))
-  const calls = callsById(input.record)
-  const request: GeminiRequest = { model: input.model, contents: rest.map((item) => content(item, calls)) }
+  return new WireSession('gemini').build(input).request
+}
+
+/** The `gemini` parameters for the opening system prompt (`config.systemInstruction`) and the contents. */
+export function geminiBody(input: WireInput, openingEntry: ConversationEntry | undefined, contents: GeminiContent[]): GeminiRequest {
+  const opening = openingEntry?.content as string | undefined
+  const request: GeminiRequest = { model: input.model, contents }
   const config: GeminiConfig = {}
   if (opening !== undefined) config.systemInstruction = { parts: [{ text: opening }] }
   if (input.tools.length) {
@@ -58,14 +63,19 @@ export function geminiRequest(input: WireInput): GeminiRequest {
   return request
 }
 
-function content(item: ConversationEntry, calls: ReadonlyMap<string, ToolCall>): GeminiContent {
+/** The content of one sent entry. */
+export function geminiElements(item: ConversationEntry, calls: CallLookup): readonly GeminiContent[] {
+  return [content(item, calls)]
+}
+
+function content(item: ConversationEntry, calls: CallLookup): GeminiContent {
   switch (item.role) {
     case 'system':
       return { role: 'user', parts: [{ text: systemUpdateText(item.content) }] }
     case 'user':
       return { role: 'user', parts: [{ text: item.content }] }
     case 'tool': {
-      const call = calls.get(item.tool_call_id)
+      const call = calls(item.tool_call_id)
       const name = item.name ?? (call?.type === 'function' ? call.function.name : undefined)
       if (name === undefined) throw unmatchedToolResult('gemini', item.tool_call_id)
       return { role: 'user', parts: [{ functionResponse: { id: item.tool_call_id, name, response: { output: item.content } } }] }

@@ -41,3 +41,8 @@ export {
 export type { AnthropicPrediction, CacheEntry, CachePoint } from './caching-rules.js'
 export { tokenCounter } from './tokenizers.js'
 export type { TokenCounter } from './tokenizers.js'
+export { streamHead } from './cache-stream.js'
+export { WireSession } from './session.js'
+export type { CallLookup, SessionBuild } from './session.js'
+export { markBreakpoints, planFrom, summarize } from './breakpoints.js'
+export type { PlanSummary } from './breakpoints.js'

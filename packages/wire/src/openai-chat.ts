@@ -6,6 +6,7 @@
  */
 import { sentEntries, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type WireTool } from './record.js'
 import type { WireInput } from './input.js'
+import { WireSession } from './session.js'
 
 /** A tool offered in a chat-completions request. */
 export interface RequestTool {
@@ -39,15 +40,29 @@ export function toRequestTool(tool: WireTool): RequestTool {
 
 /** The `openai-chat` body for `input`. */
 export function openaiChatRequest(input: WireInput): ChatRequest {
-  const request: ChatRequest = { model: input.model, messages: buildMessages(input.record, input.promptChange) }
+  return new WireSession('openai-chat').build(input).request
+}
+
+/**
+ * The `openai-chat` body for the opening system prompt (`messages[0]`) and the other messages
+ * (`messages` becomes the body's own list).
+ */
+export function chatBody(input: WireInput, opening: ConversationEntry | undefined, messages: ChatMessage[]): ChatRequest {
+  if (opening !== undefined) messages.unshift(wire(opening))
+  const request: ChatRequest = { model: input.model, messages }
   if (input.tools.length) request.tools = input.tools.map(toRequestTool)
   return request
+}
+
+/** The messages of one sent entry: its wire message. */
+export function chatElements(item: ConversationEntry): readonly ChatMessage[] {
+  return [wire(item)]
 }
 
 const wires = new WeakMap<ConversationEntry, ChatMessage>()
 
 /** The wire message of an entry (without `source` and `usage`), built once per entry and shared (frozen). */
-function wire(item: ConversationEntry): ChatMessage {
+export function wire(item: ConversationEntry): ChatMessage {
   let message = wires.get(item)
   if (!message) {
     const { source: _source, usage: _usage, ...rest } = item

@@ -6,8 +6,9 @@
  * conversation id. Pure and Cordis-free.
  * @module
  */
-import { callsById, sentEntries, splitOpening, type ConversationEntry } from './record.js'
+import type { ConversationEntry } from './record.js'
 import type { WireInput } from './input.js'
+import { WireSession, type CallLookup } from './session.js'
 
 /** A message input item. */
 export interface ResponsesMessageItem {
@@ -62,9 +63,12 @@ export interface ResponsesRequest {
 
 /** The `openai-responses` body for `input`. */
 export function openaiResponsesRequest(input: WireInput): ResponsesRequest {
-  const { opening, rest } = splitOpening(sentEntries(input.record, input.promptChange))
-  const calls = callsById(input.record)
-  const body = rest.flatMap((item) => items(item, calls))
+  return new WireSession('openai-responses').build(input).request
+}
+
+/** The `openai-responses` body for the opening system prompt (`instructions`) and the input items. */
+export function responsesBody(input: WireInput, openingEntry: ConversationEntry | undefined, body: ResponsesInputItem[]): ResponsesRequest {
+  const opening = openingEntry?.content as string | undefined
   const request: ResponsesRequest = opening === undefined ? { model: input.model, input: body } : { model: input.model, instructions: opening, input: body }
   if (input.tools.length) {
     request.tools = input.tools.map((tool) => {
@@ -77,7 +81,8 @@ export function openaiResponsesRequest(input: WireInput): ResponsesRequest {
   return request
 }
 
-function items(item: ConversationEntry, calls: ReadonlyMap<string, { type: string }>): ResponsesInputItem[] {
+/** The input items of one sent entry (a reply with tool calls makes several). */
+export function responsesElements(item: ConversationEntry, calls: CallLookup): ResponsesInputItem[] {
   switch (item.role) {
     case 'system':
     case 'user':
@@ -93,7 +98,7 @@ function items(item: ConversationEntry, calls: ReadonlyMap<string, { type: strin
       return out
     }
     case 'tool': {
-      const type = calls.get(item.tool_call_id)?.type === 'custom' ? 'custom_tool_call_output' : 'function_call_output'
+      const type = calls(item.tool_call_id)?.type === 'custom' ? 'custom_tool_call_output' : 'function_call_output'
       return [{ type, call_id: item.tool_call_id, output: item.content }]
     }
   }

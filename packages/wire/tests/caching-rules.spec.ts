@@ -43,6 +43,12 @@ describe('dsh-wire: the caching rules, one test per documented rule', () => {
     expect(far).to.deep.include({ cachedTokens: 0, limit: 'no breakpoint of this request is within 20 blocks of a cache entry (A2)' })
   })
 
+  it('A2: an entry in the messages that no later breakpoint can reach is not kept; one in the tools or system is', () => {
+    const entries = [entry(point(100, 1500, 1), NOW + 60_000), entry(point(5000, 2000, 10), NOW + 60_000), entry(point(9000, 3000, 40), NOW + 60_000)]
+    const after = anthropicCachedTokens({ entries, points: [point(9500, 3100, 45)], reusableBytes: 9000, minimum: 1024, now: NOW, headBlocks: 3 })
+    expect(after.entries.map((e) => e.block)).to.deep.equal([1, 40, 45])
+  })
+
   it('A3: nothing below the minimum cacheable length is written or read', () => {
     const small = anthropicCachedTokens({ entries: [], points: [point(2000, 500, 2)], reusableBytes: 0, minimum: 1024, now: NOW })
     expect(small.entries).to.deep.equal([])

@@ -1,0 +1,346 @@
+/**
+ * A wire session: one format's lowering of one growing conversation record, kept between requests so
+ * that each request lowers only the entries recorded since the previous one (issue 14). The record is
+ * append-only, so what was sent before is sent again unchanged: its elements (messages, input items,
+ * contents) are reused as they are, the request body's JSON is extended from the previous one's (a
+ * string built by concatenation, byte-identical to `JSON.stringify(request)`), and the cache stream's
+ * parts for them are reused too. Only a record that does not extend the one seen last (a different
+ * record, or a clear of the system prompt under `append`) is lowered again from the start.
+ *
+ * Every format's builder (`buildRequest`, `openaiChatRequest`, ...) is a fresh session's first build,
+ * so there is one lowering, whether a request is built once or step by step.
+ * Pure and Cordis-free.
+ * @module
+ */
+import { anthropicBody, anthropicElements, type AnthropicMessage, type AnthropicRequest } from './anthropic.js'
+import { blockText, estimateTokens, markBreakpoints, markedMessage, planFrom, previousEnd, type Breakpoint } from './breakpoints.js'
+import { streamHead, streamPart, type HeadMemo, type StreamPart } from './cache-stream.js'
+import type { RequestBodies, WireFormat } from './format.js'
+import { geminiBody, geminiElements, type GeminiContent } from './gemini.js'
+import type { WireInput } from './input.js'
+import { chatBody, chatElements, type ChatRequest } from './openai-chat.js'
+import { responsesBody, responsesElements, type ResponsesInputItem } from './openai-responses.js'
+import type { ConversationEntry, PromptChangePolicy, ToolCall, WireTool } from './record.js'
+
+/** Finds a recorded tool call by id (tool results name the call they answer). */
+export type CallLookup = (id: string) => ToolCall | undefined
+
+interface Driver {
+  /** The key of the element list in the body. */
+  readonly key: 'messages' | 'input' | 'contents'
+  lower(item: ConversationEntry, calls: CallLookup): readonly object[]
+  body(input: WireInput, opening: ConversationEntry | undefined, elements: object[]): RequestBodies[WireFormat]
+  /** Content blocks of an element (Anthropic's lookback counts blocks). */
+  blocks(element: object): number
+}
+
+const DRIVERS: { readonly [F in WireFormat]: Driver } = {
+  'openai-chat': {
+    key: 'messages', lower: (item) => chatElements(item), blocks: () => 1,
+    body: (input, opening, elements) => chatBody(input, opening, elements as ChatRequest['messages']),
+  },
+  'openai-responses': {
+    key: 'input', lower: (item, calls) => responsesElements(item, calls), blocks: () => 1,
+    body: (input, opening, elements) => responsesBody(input, opening, elements as ResponsesInputItem[]),
+  },
+  anthropic: {
+    key: 'messages', lower: (item) => anthropicElements(item), blocks: (element) => (element as AnthropicMessage).content.length,
+    body: (input, opening, elements) => anthropicBody(input, opening, elements as AnthropicMessage[]),
+  },
+  gemini: {
+    key: 'contents', lower: (item, calls) => geminiElements(item, calls), blocks: (element) => (element as GeminiContent).parts.length,
+    body: (input, opening, elements) => geminiBody(input, opening, elements as GeminiContent[]),
+  },
+}
+
+/** One build of a session: the request, its body as JSON, and its cache stream in two pieces. */
+export interface SessionBuild<F extends WireFormat> {
+  /** The request body (a fresh object, its element list a fresh array, made on first read and kept). */
+  readonly request: RequestBodies[F]
+  /** The model the request names. */
+  readonly model: string
+  /**
+   * `JSON.stringify(request)`, built from the previous body's JSON and the new elements' (made on first
+   * read, then kept; it throws what `JSON.stringify` would, such as a tool's failing `toJSON`).
+   */
+  readonly body: string
+  /** The stream's parts before the element list (model, system prompt, tools), in hashing order. */
+  readonly head: readonly StreamPart[]
+  /**
+   * The parts of the element list, in order, for the first `elementCount` entries of this array (a
+   * later build may add to the same array; it never changes those).
+   */
+  readonly elements: readonly StreamPart[]
+  readonly elementCount: number
+  /**
+   * How many elements this build shares with the previous build of the session, unchanged and in
+   * place (`-1` on a first build or when the record was lowered again from the start).
+   */
+  readonly kept: number
+  /** Anthropic: the breakpoints placed. */
+  readonly breakpoints: readonly Breakpoint[]
+}
+
+interface State {
+  policy: PromptChangePolicy
+  seen: number
+  last: ConversationEntry | undefined
+  opening: ConversationEntry | undefined
+  /** The sent entries after the opening, and each one's index there. */
+  rest: ConversationEntry[]
+  restIndex: WeakMap<ConversationEntry, number>
+  elements: object[]
+  /** `json[i]`: the JSON of element `i`; `prefix[i]`: the JSON of elements `0..i`, joined by commas. */
+  json: string[]
+  prefix: string[]
+  parts: StreamPart[]
+  calls: Map<string, ToolCall>
+  /** Anthropic: estimated tokens of elements `0..i`, blocks of elements `0..i`, and the counter used. */
+  tokens: number[]
+  blocks: number[]
+  counter: ((text: string) => number) | undefined
+}
+
+/** One format's lowering of one conversation record, extended request by request. */
+export class WireSession<F extends WireFormat> {
+  private state: State | undefined
+  private readonly driver: Driver
+  private head: { opening: ConversationEntry | undefined; system: StreamPart[] | undefined; tools: { name: string; source: WireTool; part: StreamPart }[] } | undefined
+
+  constructor(readonly format: F) {
+    this.driver = DRIVERS[format]
+  }
+
+  /** The request for `input`, lowering only the entries recorded since the previous build when the record extends it. */
+  build(input: WireInput): SessionBuild<F> {
+    const { record } = input
+    const state = this.state
+    const extendsIt = state !== undefined && state.policy === input.promptChange && record.length >= state.seen &&
+      (state.seen === 0 || record[state.seen - 1] === state.last)
+    if (extendsIt) {
+      const added = record.slice(state.seen)
+      // A clear of the system prompt under `append` changes what earlier entries send: lower everything again.
+      if (!(input.promptChange === 'append' && added.some(isClear))) {
+        const kept = state.elements.length
+        const lowered = this.lowerAll(state, added, () => true)
+        const opening = lowered.opening === undefined ? state.opening : lowered.opening ?? undefined
+        // openai-chat sends the opening as messages[0]: when it comes or goes, every index moves.
+        if (!(this.format === 'openai-chat' && (state.opening !== undefined) !== (opening !== undefined) && state.rest.length + lowered.rest.length > 0)) {
+          this.commit(state, lowered, record)
+          return this.finish(input, state, kept)
+        }
+      }
+    }
+    this.state = this.fresh(input)
+    return this.finish(input, this.state, -1)
+  }
+
+  private fresh(input: WireInput): State {
+    const state: State = {
+      policy: input.promptChange, seen: 0, last: undefined, opening: undefined, rest: [], restIndex: new WeakMap(), elements: [], json: [], prefix: [], parts: [],
+      calls: new Map(), tokens: [], blocks: [], counter: undefined,
+    }
+    // Under `append`, system-prompt entries before the latest clear are not sent (SPEC §10).
+    const { record } = input
+    let clearedAt = -1
+    if (input.promptChange === 'append') for (let i = record.length - 1; i >= 0; i--) if (isClear(record[i])) { clearedAt = i; break }
+    const lowered = this.lowerAll(state, record, (item, i) => input.promptChange === 'replace' || item.source !== 'system-prompt' || i > clearedAt)
+    this.commit(state, lowered, record)
+    return state
+  }
+
+  /**
+   * Sorts `entries` into the opening and the rest the way `sentEntries` and `splitOpening` do, and
+   * lowers the rest, without touching `state` (a lowering that throws leaves the session as it was).
+   * `opening`: `undefined` when unchanged, `null` when cleared (under `replace`).
+   */
+  private lowerAll(state: State, entries: readonly ConversationEntry[], sent: (item: ConversationEntry, index: number) => boolean) {
+    const calls = new Map<string, ToolCall>()
+    const lookup: CallLookup = (id) => calls.get(id) ?? state.calls.get(id)
+    // Tool results may name a call recorded anywhere in the record.
+    for (const item of entries) if (item.role === 'assistant') for (const call of item.tool_calls ?? []) calls.set(call.id, call)
+    let opening: ConversationEntry | null | undefined
+    let hasOpening = state.opening !== undefined
+    const rest: ConversationEntry[] = []
+    const elements: object[] = []
+    entries.forEach((item, i) => {
+      if (!sent(item, i)) return
+      if (item.source === 'system-prompt') {
+        if (state.policy === 'replace') {
+          opening = item.content ? item : null
+          hasOpening = !!item.content
+          return
+        }
+        if (!item.content) return
+        if (!hasOpening && state.rest.length === 0 && rest.length === 0) {
+          opening = item
+          hasOpening = true
+          return
+        }
+      }
+      rest.push(item)
+      for (const element of lowered(this.driver, item, lookup)) elements.push(element)
+    })
+    return { opening, rest, elements, calls }
+  }
+
+  private commit(state: State, lowered: ReturnType<WireSession<F>['lowerAll']>, record: readonly ConversationEntry[]): void {
+    if (lowered.opening !== undefined) state.opening = lowered.opening ?? undefined
+    for (const [id, call] of lowered.calls) state.calls.set(id, call)
+    for (const item of lowered.rest) {
+      state.restIndex.set(item, state.rest.length)
+      state.rest.push(item)
+    }
+    const offset = this.format === 'openai-chat' && state.opening !== undefined ? 1 : 0
+    for (const element of lowered.elements) {
+      const i = state.elements.length
+      state.elements.push(element)
+      const json = JSON.stringify(element)
+      state.json.push(json)
+      state.prefix.push(i === 0 ? json : `${state.prefix[i - 1]},${json}`)
+      state.parts.push(streamPart('message', i + offset, element, this.driver.blocks(element)))
+    }
+    state.seen = record.length
+    state.last = record[record.length - 1]
+  }
+
+  private finish(input: WireInput, state: State, kept: number): SessionBuild<F> {
+    // The head: the body with no elements (the opening system message alone, for openai-chat). The
+    // whole request, a fresh list of every element, is made only when it is read: a harness that sends
+    // `body` never pays for a list as long as the conversation.
+    const head = this.driver.body(input, state.opening, []) as RequestBodies[F]
+    let points: Breakpoint[] = []
+    if (this.format === 'anthropic' && input.breakpoints !== false) {
+      points = this.plan(input, state, head as AnthropicRequest)
+      markBreakpoints(head as AnthropicRequest, points.filter((point) => point.where !== 'messages'))
+    }
+    // What this build sends as it stands now: a later build may extend the state, never change it.
+    const count = state.elements.length
+    let body: string | undefined
+    let request: RequestBodies[F] | undefined
+    const whole = (): RequestBodies[F] => {
+      if (request) return request
+      request = this.driver.body(input, state.opening, state.elements.slice(0, count)) as RequestBodies[F]
+      if (points.length) markBreakpoints(request as AnthropicRequest, points)
+      return request
+    }
+    const json = () => (body ??= this.bodyJson(head, state, points, count))
+    return {
+      get request() { return whole() }, get body() { return json() }, model: input.model, head: streamHead(this.format, head, this.memo(input, state)),
+      elements: state.parts, elementCount: count, kept, breakpoints: points,
+    }
+  }
+
+  /**
+   * The head parts of the previous build, reused where the opening or a tool is the same as then (the
+   * same entry; the same name, description and parameters object): a large prompt and 30 tools are not
+   * serialised again at every step.
+   */
+  private memo(input: WireInput, state: State): HeadMemo {
+    const before = this.head
+    const now: typeof this.head = { opening: state.opening, system: undefined, tools: [] }
+    this.head = now
+    return {
+      system: (make) => (now.system = before !== undefined && before.opening === state.opening && before.system ? before.system : make()),
+      tool: (index, name, make) => {
+        const source = input.tools[index]
+        const known = before?.tools[index]
+        const part = known && known.name === name && known.source.parameters === source.parameters && known.source.description === source.description && known.source.name === source.name
+          ? known.part : make()
+        now.tools[index] = { name, source: { name: source.name, description: source.description, parameters: source.parameters }, part }
+        return part
+      },
+    }
+  }
+
+  /** Anthropic: plans from running sums, so a long conversation is not walked at each step. */
+  private plan(input: WireInput, state: State, request: AnthropicRequest): Breakpoint[] {
+    const options = input.breakpoints || {}
+    const count = options.countTokens ?? estimateTokens
+    if (state.counter !== count) {
+      state.counter = count
+      state.tokens = []
+      state.blocks = []
+    }
+    for (let i = state.tokens.length; i < state.elements.length; i++) {
+      const message = state.elements[i] as AnthropicMessage
+      let tokens = 0
+      for (const block of message.content) tokens += count(blockText(block))
+      state.tokens.push((i ? state.tokens[i - 1] : 0) + tokens)
+      state.blocks.push((i ? state.blocks[i - 1] : 0) + message.content.length)
+    }
+    let toolsTokens = 0
+    for (const tool of request.tools ?? []) toolsTokens += count(JSON.stringify(tool))
+    let systemTokens = 0
+    for (const block of request.system ?? []) systemTokens += count(block.text)
+    const n = state.elements.length
+    const totalBlocks = n ? state.blocks[n - 1] : 0
+    const stable = previousEnd(input.record, state.rest, (item) => state.restIndex.get(item) ?? -1)
+    return planFrom({
+      model: request.model, toolsTokens, toolCount: request.tools?.length ?? 0, systemTokens, systemBlocks: request.system?.length ?? 0,
+      messageCount: n, tokensThrough: (i) => state.tokens[i], blocksOf: (i) => (state.elements[i] as AnthropicMessage).content.length,
+      blocksAfter: (i) => totalBlocks - (i >= 0 ? state.blocks[i] : 0),
+    }, stable, options)
+  }
+
+  /** `JSON.stringify(request)`, the element list joined from the kept JSON of each element. */
+  private bodyJson(head: RequestBodies[WireFormat], state: State, points: readonly Breakpoint[], count: number): string {
+    const key = this.driver.key
+    const list = (head as unknown as Record<string, object[]>)[key]
+    const offset = list.length
+    // Elements a breakpoint marks are copies: their JSON is made afresh, the others' is kept. The
+    // planner gives the points in stream order.
+    let joined = ''
+    let start = 0
+    const segment = (from: number, to: number): string => {
+      if (from > to) return ''
+      if (from === 0) return state.prefix[to]
+      let text = state.json[from]
+      for (let i = from + 1; i <= to; i++) text += `,${state.json[i]}`
+      return text
+    }
+    const pieces: string[] = []
+    if (offset) pieces.push(JSON.stringify(list[0]))
+    for (const point of points) {
+      if (point.where !== 'messages') continue
+      const before = segment(start, point.index - 1)
+      if (before) pieces.push(before)
+      pieces.push(JSON.stringify(markedMessage(state.elements[point.index] as AnthropicMessage, point)))
+      start = point.index + 1
+    }
+    const after = segment(start, count - 1)
+    if (after) pieces.push(after)
+    // Concatenation, never `join`: it keeps the earlier prefix as it is instead of copying it.
+    for (let i = 0; i < pieces.length; i++) joined = i ? `${joined},${pieces[i]}` : pieces[i]
+    let body = '{'
+    let first = true
+    for (const name of Object.keys(head)) {
+      const value = (head as unknown as Record<string, unknown>)[name]
+      if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue
+      body += `${first ? '' : ','}${JSON.stringify(name)}:${name === key ? `[${joined}]` : JSON.stringify(value)}`
+      first = false
+    }
+    return `${body}}`
+  }
+}
+
+function isClear(item: ConversationEntry): boolean {
+  return item.source === 'system-prompt' && !item.content
+}
+
+/**
+ * The elements of one sent entry, frozen: every later request of the session sends these very objects.
+ * Kept by the session (no module-wide cache keyed by entries: V8's weak tables do not shrink).
+ */
+function lowered(driver: Driver, item: ConversationEntry, calls: CallLookup): readonly object[] {
+  return driver.lower(item, calls).map(deepFreezeData)
+}
+
+function deepFreezeData<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const key of Object.keys(value)) deepFreezeData((value as Record<string, unknown>)[key])
+    Object.freeze(value)
+  }
+  return value
+}
+

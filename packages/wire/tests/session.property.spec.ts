@@ -1,0 +1,66 @@
+import { expect } from 'chai'
+import fc from 'fast-check'
+import { buildRequest, cacheStream, WIRE_FORMATS, WireSession, type ConversationEntry, type PromptChangePolicy } from 'dsh-wire'
+import { call, input, reply, result, snapshot, system, user } from './helpers.js'
+
+// A session extends its previous build; these properties say it never differs from lowering the whole
+// record afresh, whatever a step appends (including a clear of the system prompt, which lowers again).
+
+const text = fc.constantFrom('Be brief.', 'Be careful.', 'Grüße, 世界 😀', 'x'.repeat(300))
+const piece = fc.oneof(
+  text.map((t) => [system(t)]),
+  fc.constant([system('')]),
+  text.map((t) => [user(t)]),
+  text.map((t) => [snapshot(t)]),
+  text.map((t) => [reply(t)]),
+  fc.tuple(fc.integer({ min: 0, max: 999 }), text).map(([n, t]) => [call(`c${n}`, 'read', '{"path":"a"}'), result(`c${n}`, t)]),
+)
+const conversation = fc.tuple(fc.boolean(), text, fc.array(fc.array(piece, { maxLength: 4 }).map((p) => p.flat()), { minLength: 2, maxLength: 10 }))
+  .map(([opening, first, steps]) => steps.reduce<ConversationEntry[][]>(
+    (all, step) => [...all, [...all[all.length - 1], ...step]], [opening ? [system(first), user('Start.')] : [user('Start.')]],
+  ))
+const policy = fc.constantFrom<PromptChangePolicy>('append', 'replace')
+
+describe('dsh-wire: a session, step by step, equals lowering the whole record', () => {
+  it('the same request, a body equal to JSON.stringify(request), and the same cache stream, in every format', () => {
+    fc.assert(fc.property(conversation, policy, fc.boolean(), (records, promptChange, breakpoints) => {
+      for (const format of WIRE_FORMATS) {
+        const session = new WireSession(format)
+        for (const record of records) {
+          const extra = { promptChange, ...(breakpoints ? { breakpoints: { minTokens: 0 } } : {}) }
+          const build = session.build(input(record, extra))
+          const whole = buildRequest(format, input(record, extra))
+          expect(build.request, format).to.deep.equal(whole)
+          expect(build.body, format).to.equal(JSON.stringify(whole))
+          const stream = cacheStream(format, whole)
+          expect([...build.head, ...build.elements.slice(0, build.elementCount)].map((p) => [p.kind, p.index, p.text]), format)
+            .to.deep.equal(stream.parts.map((p) => [p.kind, p.index, p.text]))
+        }
+      }
+    }), { numRuns: 150 })
+  })
+
+  it('keeps what it built: a later build leaves the earlier elements and body as they were', () => {
+    const session = new WireSession('openai-chat')
+    const first = [system('Be brief.'), user('one')]
+    const a = session.build(input(first))
+    const b = session.build(input([...first, reply('ok'), user('two')]))
+    expect(b.kept).to.equal(1)
+    expect(b.elements).to.equal(a.elements)
+    expect(a.body).to.equal(JSON.stringify(a.request))
+    expect(b.request.messages.slice(0, 2)).to.deep.equal(a.request.messages)
+    expect(b.request.messages[1]).to.equal(a.request.messages[1])
+    const other = session.build(input([system('Be brief.'), user('another')]))
+    expect(other.kept).to.equal(-1)
+  })
+
+  it('a lowering that throws leaves the session as it was', () => {
+    const session = new WireSession('gemini')
+    const start = [system('S'), user('one')]
+    session.build(input(start))
+    const orphan = [...start, result('nowhere', 'x')]
+    expect(() => session.build(input(orphan))).to.throw(/nowhere/)
+    const next = session.build(input([...start, user('two')]))
+    expect(next.request).to.deep.equal(buildRequest('gemini', input([...start, user('two')])))
+  })
+})
