@@ -33,7 +33,9 @@ interface Request {
  * missing services, `afterLoad` checks) is collected and thrown together as one {@link DeploymentError};
  * a failed load leaves nothing mounted. A clean load emits `deployment/loaded` (with the deployment)
  * before it resolves, so services can check what only the whole deployment shows (the `systemPrompt`
- * service warns about a `toolOrder` naming an unregistered tool).
+ * service warns about a `toolOrder` naming an unregistered tool). Every wait on a row (its import, its
+ * `apply`, its disposal) is bounded by `options.timeouts`: one that runs out is that row's problem. A
+ * file nested deeper than {@link MAX_YAML_DEPTH} levels is refused before any recursive walk.
  */
 export async function loadDeployment<S extends SectionSchemas = {}>(ctx: Context, file: string, options: LoadOptions<S> = {}): Promise<Deployment<S>> {
   ctx.fiber.assertActive()
