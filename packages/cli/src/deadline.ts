@@ -45,5 +45,5 @@ function timeoutFor(booted: Booted, label: string, scope: ScopeKey | undefined, 
     // Naming the listeners is a courtesy: the timeout is reported either way.
   }
   const names = owners.map((owner) => ownersOf(booted).plugin(owner))
-  return assemblyTimeout(label, ms, names, owners.length === 1 ? owners[0] : undefined)
+  return assemblyTimeout(label, booted.deployment.displayFile, ms, names, owners.length === 1 ? owners[0] : undefined)
 }

@@ -100,16 +100,16 @@ export const loadFailed = (file: string, count: number) =>
 export const YAML_CASCADE_HINT = '(the problems after the first YAML syntax error often follow from it: fix that one first, then run again)'
 
 /**
- * An assembly of `label` that did not settle within the bound: only its `system-prompt/assemble`
+ * An assembly of `label` (in the deployment `file`) that did not settle within the bound: only its `system-prompt/assemble`
  * listeners can wait, so it names their plugins (`listeners`, as rows show them); `owner` is the one
  * listener's plugin when there is only one (check places the finding at its row).
  */
-export const assemblyTimeout = (label: string, ms: number, listeners: readonly string[], owner?: string) => {
+export const assemblyTimeout = (label: string, file: string, ms: number, listeners: readonly string[], owner?: string) => {
   const quoted = listeners.map((name) => JSON.stringify(name))
   const who = listeners.length === 1 ? `the system-prompt/assemble listener of ${quoted[0]} has not returned`
     : listeners.length ? `one of the system-prompt/assemble listeners of ${quoted.join(', ')} has not returned` : 'nothing it waits for has settled'
-  return new CliError(`the assembly for ${label} did not finish within ${ms} ms: ${who} (raise the limit with --timeout <ms>)`,
-    'render', EXIT.wrong, 'CLI_ASSEMBLY_TIMEOUT' as const, { target: label, wait: 'assembly', ms, listeners, owner })
+  return new CliError(`the assembly for ${label} (${file}) did not finish within ${ms} ms: ${who} (raise the limit with --timeout <ms>)`,
+    'render', EXIT.wrong, 'CLI_ASSEMBLY_TIMEOUT' as const, { target: label, file, wait: 'assembly', ms, listeners, owner })
 }
 
 /** Where a late failure or an exit came from: a row (`plugins[1] (id "x"), line 4`), or nothing known. */

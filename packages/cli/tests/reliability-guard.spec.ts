@@ -88,7 +88,7 @@ describe('dsh-prompt: the CLI stays in charge of hostile plugins (issue 11 items
       expect(r.code).to.equal(1)
       const { error } = document(r.stdout)
       expect(error).to.deep.include({ kind: 'render', code: 'CLI_ASSEMBLY_TIMEOUT' })
-      expect(error!.message).to.equal('the assembly for agent "main" did not finish within 200 ms: the system-prompt/assemble listener of "neverListener" has not returned (raise the limit with --timeout <ms>)')
+      expect(error!.message).to.match(/^the assembly for agent "main" \(\/.*\/deployment\.yml\) did not finish within 200 ms: the system-prompt\/assemble listener of "neverListener" has not returned \(raise the limit with --timeout <ms>\)$/)
     })
 
     it('explain, diff and render --request are bounded the same way (diff exits 2: trouble)', async () => {
@@ -97,13 +97,13 @@ describe('dsh-prompt: the CLI stays in charge of hostile plugins (issue 11 items
       const request = await run(['render', file, '--request', '--timeout', '200'])
       const diff = await run(['diff', file, file, '--timeout', '200'])
       expect([explain.code, request.code, diff.code]).to.deep.equal([1, 1, 2])
-      for (const r of [explain, request, diff]) expect(r.stderr).to.include('error: the assembly for agent "main" did not finish within 200 ms')
+      for (const r of [explain, request, diff]) expect(r.stderr).to.match(/error: the assembly for agent "main" \(.*deployment\.yml\) did not finish within 200 ms/)
     })
 
     it('check places an assembly that never settles at the listener plugin\'s row', async () => {
       const r = await run(['check', deployment(['neverListener'], false), '--timeout', '200'])
       expect(r.code).to.equal(1)
-      expect(r.stdout.split('\n')[0]).to.match(/deployment\.yml:4:5: the deployment: the assembly for the deployment did not finish within 200 ms: the system-prompt\/assemble listener of "neverListener" has not returned/)
+      expect(r.stdout.split('\n')[0]).to.match(/deployment\.yml:4:5: the deployment: the assembly for the deployment \(.*deployment\.yml\) did not finish within 200 ms: the system-prompt\/assemble listener of "neverListener" has not returned/)
     })
 
     it('fails the command when a row\'s disposer never settles, naming the row', async () => {
@@ -222,7 +222,7 @@ describe('dsh-prompt: the CLI stays in charge of hostile plugins (issue 11 items
       writeFileSync(file, `plugins:\n  - name: dsh-system-prompt\n  - name: ${JSON.stringify(module)}\n    id: ticking\n`)
       const r = await cli(['render', file, '--timeout', '1500'], { timeout: 10000 })
       expect([r.timedOut, r.code]).to.deep.equal([false, 1])
-      expect(r.stderr).to.include('error: the assembly for the deployment did not finish within 1500 ms: the system-prompt/assemble listener of "ticking" has not returned')
+      expect(r.stderr).to.match(/error: the assembly for the deployment \(.*deployment\.yml\) did not finish within 1500 ms: the system-prompt\/assemble listener of "ticking" has not returned/)
     })
   })
 })
