@@ -6,7 +6,7 @@
  */
 import type { Writable } from 'node:stream'
 import { Context } from 'cordis'
-import { loadDeployment, LoggerBridge, type Deployment, type LogLevel, type Problem } from 'dsh-loader'
+import { loadDeployment, LoggerBridge, type Deployment, type LoadOptions, type LogLevel, type Problem } from 'dsh-loader'
 import type { SystemPrompt } from 'dsh-system-prompt'
 import type { ToolRegistry } from 'dsh-tools'
 import type { Agent } from './agent.js'
@@ -34,6 +34,10 @@ export interface BootOptions {
   lenientAgents?: boolean
   /** The largest deployment file read, in bytes (default 4 MiB; see `loadDeployment`). */
   maxFileBytes?: number
+  /** How long one row's import, apply and disposal may take (see `loadDeployment`'s `timeouts`). */
+  timeouts?: LoadOptions['timeouts']
+  /** Told as each row is imported and mounted (see `loadDeployment`'s `onRow`). */
+  onRow?: LoadOptions['onRow']
 }
 
 /** The services of a booted deployment, read through the host context; `agents` and `tools` when a row provides them. */
@@ -91,16 +95,22 @@ export async function bootDeployment(file: string, options: BootOptions = {}): P
   await loader
   const state: HookState = { agents: [], problems: [] }
   const unload = async (deployment?: Deployment<AgentSections>) => {
-    await state.fiber?.dispose()
-    await deployment?.dispose()
-    await loader.dispose()
-    await bridge.dispose()
+    try {
+      await state.fiber?.dispose()
+      // Rejects when a row would not unload in time: the loader and the bridge still go.
+      await deployment?.dispose()
+    } finally {
+      await loader.dispose()
+      await bridge.dispose()
+    }
   }
   let deployment: Deployment<AgentSections>
   try {
     deployment = await loadDeployment(loaderCtx!, file, {
       env: options.env,
       maxFileBytes: options.maxFileBytes,
+      timeouts: options.timeouts,
+      onRow: options.onRow,
       sections: { agents: AgentsSection },
       afterLoad: afterLoadHook(state, !!options.lenientAgents),
     })

@@ -16,6 +16,7 @@ import { templateVariables } from 'dsh-system-prompt/internal'
 import { codeOf } from './codes.js'
 import { assemblyFailed, completeSections, inEntry, placementsTooClose, unstableText, valuelessAt, volatileBeforeStable } from './errors.js'
 import { firstDifferentByte } from './prefix.js'
+import { bounded } from './deadline.js'
 import { unsendableTools, type Target } from './view.js'
 import { ownersOf } from './owners.js'
 
@@ -54,16 +55,18 @@ export function dayBoundaryBetween(a: number, b: number): boolean {
  * again: a `{{date}}` is not a clock, while a real clock or random value differs in the second pair too.
  */
 export async function checkTarget(booted: Booted, target: Target, gap: number, clock: CheckClock = SYSTEM_CLOCK): Promise<RawFinding[]> {
-  const context = target.agent ? { scope: target.agent as ScopeKey, agent: target.agent } : {}
+  const scope = target.agent as ScopeKey | undefined
   const prompt = booted.services.systemPrompt
+  // Each assembly is bounded (`deadline.ts`): one that never settles is the finding CLI_ASSEMBLY_TIMEOUT.
+  const assemble = () => bounded(booted, target.label, scope, (signal) => prompt.assemble(target.agent ? { scope, agent: target.agent, signal } : { signal }))
   // Parts declared to change (their own volatility, or a referenced variable's) may differ (SPEC §13).
   const inspection = prompt.inspect(target.agent)
   const volatile = declaredVolatile(inspection)
   const renderPair = async () => {
     const start = clock.now()
-    const first = await prompt.assemble(context)
+    const first = await assemble()
     await clock.wait(gap)
-    const second = await prompt.assemble(context)
+    const second = await assemble()
     return { first, second, unstable: unstableFindings(booted, first, second, volatile), overDay: dayBoundaryBetween(start, clock.now()) }
   }
   let pair: Awaited<ReturnType<typeof renderPair>>

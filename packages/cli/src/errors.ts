@@ -5,7 +5,7 @@
  * that is not thrown is a `{ code, message, details }` object. The CLI decides by codes, never by words.
  * @module
  */
-import { codeOf, type LoaderMessage } from 'dsh-loader'
+import { codeOf, LoaderErrors, type LoaderMessage } from 'dsh-loader'
 import { PromptErrors } from 'dsh-system-prompt/internal'
 
 /** Exit codes: 0 ok, 1 the deployment (or the check) is wrong, 2 a usage error. `diff` adds 1 = differ. */
@@ -98,6 +98,54 @@ export const loadFailed = (file: string, count: number) =>
 
 /** After two or more problems that start with a YAML syntax error: the later ones often follow from it. */
 export const YAML_CASCADE_HINT = '(the problems after the first YAML syntax error often follow from it: fix that one first, then run again)'
+
+/**
+ * An assembly of `label` (in the deployment `file`) that did not settle within the bound: only its `system-prompt/assemble`
+ * listeners can wait, so it names their plugins (`listeners`, as rows show them); `owner` is the one
+ * listener's plugin when there is only one (check places the finding at its row).
+ */
+export const assemblyTimeout = (label: string, file: string, ms: number, listeners: readonly string[], owner?: string) => {
+  const quoted = listeners.map((name) => JSON.stringify(name))
+  const who = listeners.length === 1 ? `the system-prompt/assemble listener of ${quoted[0]} has not returned`
+    : listeners.length ? `one of the system-prompt/assemble listeners of ${quoted.join(', ')} has not returned` : 'nothing it waits for has settled'
+  return new CliError(`the assembly for ${label} (${file}) did not finish within ${ms} ms: ${who} (raise the limit with --timeout <ms>)`,
+    'render', EXIT.wrong, 'CLI_ASSEMBLY_TIMEOUT' as const, { target: label, file, wait: 'assembly', ms, listeners, owner })
+}
+
+/** Where a late failure or an exit came from: a row (`plugins[1] (id "x"), line 4`), or nothing known. */
+const byRow = (row: string | undefined) => (row ? ` by ${row}` : '')
+
+/** `process.exit()` called by a plugin during a command: intercepted, and the command fails. */
+export const pluginExit = (exitCode: unknown, row: string | undefined, cause?: unknown) =>
+  new CliError(`process.exit(${describeExitCode(exitCode)}) was called${byRow(row) || ' by a plugin of the deployment'} while the command ran; a plugin may not end dsh-prompt, so the command fails`,
+    'deployment', EXIT.wrong, 'CLI_PLUGIN_EXIT' as const, { exitCode: typeof exitCode === 'number' ? exitCode : null, row: row ?? null }, { cause })
+
+/** What an intercepted `process.exit()` throws into the plugin that called it (its code unwinds, as it expected to stop). */
+export const exitIntercepted = (exitCode: unknown) => Object.assign(
+  new Error(`process.exit(${describeExitCode(exitCode)}) was called; dsh-prompt does not let a plugin end the process`),
+  { code: 'CLI_EXIT_INTERCEPTED' as const, details: { exitCode: typeof exitCode === 'number' ? exitCode : null } },
+)
+
+/** An exception nobody caught (a throw in a plugin's timer) while the command ran. */
+export const uncaughtException = (error: unknown, row: string | undefined) =>
+  new CliError(`an exception nobody caught was thrown${byRow(row)} while the command ran: ${LoaderErrors.describeError(error)}`,
+    'deployment', EXIT.wrong, 'CLI_UNCAUGHT_EXCEPTION' as const, { row: row ?? null, cause: codeOf(error) ?? null }, { cause: error })
+
+/** A promise rejection nobody handled while the command ran. */
+export const unhandledRejection = (reason: unknown, row: string | undefined) =>
+  new CliError(`a promise was rejected${byRow(row)} and nobody handled it while the command ran: ${LoaderErrors.describeError(reason)}`,
+    'deployment', EXIT.wrong, 'CLI_UNHANDLED_REJECTION' as const, { row: row ?? null, cause: codeOf(reason) ?? null }, { cause: reason })
+
+/** `--timeout` that is not a whole number of milliseconds. */
+export const invalidTimeout = (value: string) => ({
+  code: 'CLI_INVALID_TIMEOUT' as const,
+  message: `--timeout must be a whole number of milliseconds from 1 to 2147483647, received ${JSON.stringify(value)}`,
+  details: { received: value },
+})
+
+function describeExitCode(code: unknown): string {
+  return typeof code === 'number' ? String(code) : code === undefined ? '' : describeError(code)
+}
 
 // ---- check ------------------------------------------------------------------------------------
 

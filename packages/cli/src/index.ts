@@ -15,6 +15,7 @@ export type { Explanation, ExplainedText, ExplainedTool, ExplainedVariable, Drop
 export { compareSides, PARTS } from './comparison.js'
 export type { Comparison, PartDiff, PartName, Side } from './comparison.js'
 export { checkTarget } from './checks.js'
+export { DEFAULT_ASSEMBLY_TIMEOUT } from './deadline.js'
 export type { FindingKind, RawFinding } from './checks.js'
 export type { Finding } from './commands/check.js'
 export { loadTokenizer, TOKEN_ENCODING } from './tokens.js'

@@ -1,10 +1,12 @@
 /**
- * The options every command has (`--json`, `--no-color`, `--verbose`, `--log-level`, `--stack`) and
+ * The options every command has (`--json`, `--no-color`, `--verbose`, `--log-level`, `--stack`,
+ * `--max-file-size`, `--timeout`) and
  * how they become boot options.
  * @module
  */
 import { InvalidArgumentError, Option, type Command } from 'commander'
-import { invalidFileSize } from './errors.js'
+import { invalidFileSize, invalidTimeout } from './errors.js'
+import { activeGuard } from './guard.js'
 import type { LogLevel } from 'dsh-loader'
 import type { BootOptions } from 'dsh-agent'
 import type { Output } from './output.js'
@@ -19,6 +21,8 @@ export interface CommonOptions {
   stack?: boolean
   /** `--max-file-size <bytes>`, as parsed. */
   maxFileSize?: number
+  /** `--timeout <ms>`, as parsed: the bound of every wait on a plugin (import, apply, dispose, each assembly). */
+  timeout?: number
 }
 
 /** The log levels `--log-level` accepts. */
@@ -37,6 +41,7 @@ export function withCommonOptions(command: Command): Command {
     .addOption(new Option('--log-level <level>', `log level on stderr; default ${check ? 'error, as check reports warnings as findings' : 'warn'}`).choices(LOG_LEVEL_NAMES as string[]))
     .option('--stack', 'print errors with their stack trace')
     .option('--max-file-size <bytes>', 'the largest deployment file read (default 4194304: 4 MiB)', fileSize)
+    .option('--timeout <ms>', 'how long to wait for a plugin: each import, apply, dispose and assembly (defaults: 10000 each, dispose 5000)', timeoutMs)
 }
 
 /** The log level from `--log-level`, else `--verbose` (debug), else `warn`. */
@@ -53,8 +58,18 @@ export function bootOptionsOf(options: CommonOptions, output: Output, extra: Par
     logTarget: output.stderr,
     env: output.env,
     ...(options.maxFileSize !== undefined ? { maxFileBytes: options.maxFileSize } : {}),
+    ...(options.timeout !== undefined ? { timeouts: { import: options.timeout, apply: options.timeout, dispose: options.timeout } } : {}),
+    // The running command's guard names the row a plugin's stray output or exit comes from.
+    ...(activeGuard() ? { onRow: activeGuard()!.onRow } : {}),
     ...extra,
   }
+}
+
+/** `--timeout`: a whole number of milliseconds a timer can wait (1 to 2^31 - 1). */
+function timeoutMs(value: string): number {
+  const ms = Number(value)
+  if (!/^\d+$/.test(value) || ms < 1 || ms > 2 ** 31 - 1) throw new InvalidArgumentError(invalidTimeout(value).message)
+  return ms
 }
 
 /** `--max-file-size`: a whole number of bytes, at least 1. */

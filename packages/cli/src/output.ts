@@ -48,6 +48,8 @@ export class Output {
   errorColorful = false
   private stdoutClosed = false
   private stderrClosed = false
+  /** What stdout got while held (a command runs), in order; `undefined` when not held. */
+  private held?: string[]
 
   constructor(options: OutputOptions = {}) {
     this.stdout = options.stdout ?? process.stdout
@@ -73,8 +75,32 @@ export class Output {
     return !this.stdoutClosed && !this.stdout.destroyed
   }
 
-  /** Writes `text` to stdout as is. */
+  /**
+   * Holds what is written to stdout until {@link release} (or {@link discard}): a command's result goes
+   * out only once the command is over and nothing failed late, so stdout is one whole result.
+   */
+  hold(): void {
+    this.held ??= []
+  }
+
+  /** Writes what was held, and writes through again. */
+  release(): void {
+    const held = this.held ?? []
+    this.held = undefined
+    if (held.length) this.write(held.join(''))
+  }
+
+  /** Drops what was held (a failure is reported instead), and writes through again. */
+  discard(): void {
+    this.held = undefined
+  }
+
+  /** Writes `text` to stdout as is (held while a command runs: see {@link hold}). */
   write(text: string): void {
+    if (this.held) {
+      this.held.push(text)
+      return
+    }
     if (!this.open) return
     try {
       this.stdout.write(text)

@@ -11,6 +11,7 @@ import { historyCommand, type HistoryOptions } from './commands/history.js'
 import { renderCommand, type RenderOptions } from './commands/render.js'
 import { COMMANDER_USAGE, EXIT, oneAgentOnly, USAGE_HINT } from './errors.js'
 import { withCommonOptions, type CommonOptions } from './options.js'
+import { CommandGuard } from './guard.js'
 import { Output, type OutputOptions } from './output.js'
 import { reportFailure } from './report.js'
 
@@ -33,10 +34,26 @@ export async function main(argv: readonly string[], io: CliIO = {}): Promise<num
   const action = <O extends CommonOptions>(run: (options: O) => Promise<number>, failureCode: number = EXIT.wrong) =>
     async (options: O) => {
       output.setColor(options.color === false ? false : undefined)
+      const report = { json: options.json, stack: options.stack, failureCode }
+      // While the command runs, its plugins cannot write to stdout, exit or crash the process (guard.ts).
+      const guard = new CommandGuard(output, options.timeout)
+      output.hold()
+      guard.start()
+      let failure: { error: unknown } | undefined
       try {
         code = await run(options)
       } catch (error) {
-        code = reportFailure(output, error, { json: options.json, stack: options.stack, failureCode })
+        failure = { error }
+      } finally {
+        await guard.stop()
+      }
+      // A late failure or a plugin's exit is the command's result, whatever it printed.
+      if (guard.failure) failure = { error: guard.failure }
+      if (failure) {
+        output.discard()
+        code = reportFailure(output, failure.error, report)
+      } else {
+        output.release()
       }
     }
 

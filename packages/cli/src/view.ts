@@ -8,7 +8,8 @@ import { toRequestTool, type Agent, type ChatRequest, type RequestTool } from 'd
 import { renderAssembly, type PromptAssembly, type ToolSchema, type RenderedContext, type RenderedPrompt, type RenderedSection } from 'dsh-system-prompt'
 import type { ScopeKey } from 'dsh-scope'
 import type { BootedDeployment as Booted } from 'dsh-agent'
-import { detailsOf } from './codes.js'
+import { codeOf, detailsOf } from './codes.js'
+import { bounded } from './deadline.js'
 import { renderFailed, toolNotSendable, unknownAgent, type CliError } from './errors.js'
 import { originPhrase, ownersOf } from './owners.js'
 import { terminalSafe } from 'dsh-loader'
@@ -63,16 +64,18 @@ export function agentLabel(agent: Pick<Agent, 'id'>): string {
 /**
  * Renders what the target's next request carries. For an agent this is one `step()` (with `input` as
  * the user message, if given), exactly as the agent loop would run it; a render failure is a
- * `CliError` naming the target (exit 1).
+ * `CliError` naming the target (exit 1). The assembly is bounded (`deadline.ts`): one that does not
+ * settle in time is `CLI_ASSEMBLY_TIMEOUT`.
  */
 export async function viewOf(booted: Booted, target: Target, input?: string): Promise<PromptView> {
   try {
     let view: PromptView
     if (target.agent) {
-      const step = await target.agent.stepDetailed(input)
+      const agent = target.agent
+      const step = await bounded(booted, target.label, agent, (signal) => agent.stepDetailed(input, { signal }))
       view = viewFrom(target, step.assembly, step.rendered, step.request.tools ?? [], step.request)
     } else {
-      const assembly = await booted.services.systemPrompt.assemble({})
+      const assembly = await bounded(booted, target.label, undefined, (signal) => booted.services.systemPrompt.assemble({ signal }))
       view = viewFrom(target, assembly, renderAssembly(assembly), assembly.tools.map(toRequestTool))
     }
     // The request body is JSON: a tool that cannot be written so fails here, named, not while printing.
@@ -80,6 +83,8 @@ export async function viewOf(booted: Booted, target: Target, input?: string): Pr
     if (unsendable) throw Object.assign(new Error(unsendable.message), { code: unsendable.code, details: unsendable.details })
     return view
   } catch (error) {
+    // A timeout names the target and its listeners already.
+    if (codeOf(error) === 'CLI_ASSEMBLY_TIMEOUT') throw error
     throw renderFailure(target.label, error)
   }
 }

@@ -19,6 +19,10 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
     CliErrors.renderFailed('agent "main"', coded('PROMPT_X'), 'cwd'),
     CliErrors.unknownFormat('cohere', ['openai-chat', 'gemini']),
     CliErrors.formatNeedsRequest(),
+    CliErrors.assemblyTimeout('agent "main"', 'd.yml', 200, ['slow'], 'slow-plugin'),
+    CliErrors.pluginExit(0, 'plugins[1] (id "quitter"), line 4'),
+    CliErrors.uncaughtException(new TypeError('boom'), undefined),
+    CliErrors.unhandledRejection(coded('X_CODE', {}, 'no'), 'plugins[2] (id "r")'),
   ]
   const messages = [
     CliErrors.oneAgentOnly('render', 'a', 'b'),
@@ -31,6 +35,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
     CliErrors.unresolvedAllow('rev', ['web'], true),
     CliErrors.volatileBeforeStable({ name: 'today', volatility: 'daily', origin: 'notes.mjs, global' }, { name: 'rules', volatility: 'static' }, 44),
     CliErrors.invalidFileSize('big'),
+    CliErrors.invalidTimeout('soon'),
   ]
 
   it('each usage and render error is a CliError with its code, details, kind and exit code', () => {
@@ -42,6 +47,10 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       { name: 'CliError', code: 'CLI_RENDER_FAILED', details: { target: 'agent "main"', cause: 'PROMPT_X' }, kind: 'render', exit: 1 },
       { name: 'CliError', code: 'CLI_UNKNOWN_FORMAT', details: { format: 'cohere', known: ['openai-chat', 'gemini'] }, kind: 'usage', exit: 2 },
       { name: 'CliError', code: 'CLI_FORMAT_NEEDS_REQUEST', details: {}, kind: 'usage', exit: 2 },
+      { name: 'CliError', code: 'CLI_ASSEMBLY_TIMEOUT', details: { target: 'agent "main"', file: 'd.yml', wait: 'assembly', ms: 200, listeners: ['slow'], owner: 'slow-plugin' }, kind: 'render', exit: 1 },
+      { name: 'CliError', code: 'CLI_PLUGIN_EXIT', details: { exitCode: 0, row: 'plugins[1] (id "quitter"), line 4' }, kind: 'deployment', exit: 1 },
+      { name: 'CliError', code: 'CLI_UNCAUGHT_EXCEPTION', details: { row: null, cause: null }, kind: 'deployment', exit: 1 },
+      { name: 'CliError', code: 'CLI_UNHANDLED_REJECTION', details: { row: 'plugins[2] (id "r")', cause: 'X_CODE' }, kind: 'deployment', exit: 1 },
     ])
     expect(errors.map((e) => e.message)).to.deep.equal([
       'agent "nope" is not declared in d.yml; declared agents: main',
@@ -51,7 +60,13 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       'cannot render agent "main": words that say nothing about it; set cwd: on the agent in agents: (run "dsh-prompt check" to list every problem)',
       '--format must be one of openai-chat, gemini, received "cohere"',
       '--format chooses the shape of the request body: use it together with --request',
+      'the assembly for agent "main" (d.yml) did not finish within 200 ms: the system-prompt/assemble listener of "slow" has not returned (raise the limit with --timeout <ms>)',
+      'process.exit(0) was called by plugins[1] (id "quitter"), line 4 while the command ran; a plugin may not end dsh-prompt, so the command fails',
+      'an exception nobody caught was thrown while the command ran: TypeError: boom',
+      'a promise was rejected by plugins[2] (id "r") and nobody handled it while the command ran: no',
     ])
+    const intercepted = CliErrors.exitIntercepted(3)
+    expect([intercepted.code, intercepted.details, intercepted.message]).to.deep.equal(['CLI_EXIT_INTERCEPTED', { exitCode: 3 }, 'process.exit(3) was called; dsh-prompt does not let a plugin end the process'])
   })
 
   it('each message that is not thrown is a { code, message, details } object, the words unchanged', () => {
@@ -66,6 +81,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       { code: 'CLI_UNRESOLVED_ALLOW', details: { preset: 'rev', names: ['web'], none: true } },
       { code: 'CLI_VOLATILE_BEFORE_STABLE', details: { section: 'today', volatility: 'daily', before: 'rules', beforeVolatility: 'static', bytes: 44 } },
       { code: 'CLI_INVALID_FILE_SIZE', details: { received: 'big' } },
+      { code: 'CLI_INVALID_TIMEOUT', details: { received: 'soon' } },
     ])
     expect(messages.map((m) => m.message)).to.deep.equal([
       'render shows one agent, but --agent was given twice (a, b); to compare two agents, run "dsh-prompt diff <deployment> --agent a --agent b"',
@@ -78,6 +94,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       'preset "rev" allows a tool that no plugin registers: "web" (no name of its tools.allow is registered, so its agents get no tool at all)',
       'section "today" (notes.mjs, global, daily) renders before the less volatile section "rules" (static): each change of it sends the 44 bytes of system prompt after it again, uncached (give it a later order, or a band: \'last\')',
       '--max-file-size must be a whole number of bytes (at least 1), received "big"',
+      '--timeout must be a whole number of milliseconds from 1 to 2147483647, received "soon"',
     ])
   })
 
@@ -93,7 +110,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
     const helpers = ['CliError', 'usage', 'loadFailed', 'loopVariableHint', 'describeError']
     const factories = Object.entries(CliErrors).filter(([name, value]) => typeof value === 'function' && !helpers.includes(name))
     // ledgerRefused and ledgerUnreadable are pinned in history.spec.ts, beside the command that throws them.
-    expect(factories.length).to.equal(errors.length + messages.length + ['completeSections', 'inEntry', 'ledgerRefused', 'ledgerUnreadable'].length)
+    expect(factories.length).to.equal(errors.length + messages.length + ['completeSections', 'inEntry', 'ledgerRefused', 'ledgerUnreadable', 'exitIntercepted'].length)
   })
 })
 

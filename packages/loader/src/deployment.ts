@@ -1,5 +1,5 @@
 import type { Fiber, FiberState, Plugin } from 'cordis'
-import { disposeAll } from './mount.js'
+import { disposeRows } from './mount.js'
 import type { DeploymentSource } from './source.js'
 import type { Deployment, DeploymentEntry, DisabledEntry, SectionSchemas, SectionValues } from './types.js'
 
@@ -14,6 +14,9 @@ export interface EntryInit {
   plugin: Plugin
   config: unknown
   fiber: Fiber
+  /** The file, and how long its disposal may take (a row that takes longer is a `DeploymentError`). */
+  source: DeploymentSource
+  disposeMs: number
 }
 
 /** Builds the `DeploymentEntry` of a mounted row. */
@@ -31,7 +34,7 @@ export function createEntry(init: EntryInit): DeploymentEntry {
       return (init.fiber.uid === null ? DISPOSED : init.fiber.state) as FiberState
     },
     async dispose() {
-      await init.fiber.dispose()
+      await disposeRows(init.source, [{ fiber: init.fiber, row: init }], init.disposeMs)
     },
   }
 }
@@ -42,6 +45,7 @@ export function createDeployment<S extends SectionSchemas>(
   entries: readonly DeploymentEntry[],
   disabled: readonly DisabledEntry[],
   sections: SectionValues<S>,
+  disposeMs?: number,
 ): Deployment<S> {
   const byId = new Map(entries.map((entry) => [entry.id, entry]))
   let disposing: Promise<void> | undefined
@@ -54,7 +58,7 @@ export function createDeployment<S extends SectionSchemas>(
     entry: (id) => byId.get(id),
     locate: (path) => source.locate(path),
     dispose() {
-      disposing ??= disposeAll(entries.map((entry) => entry.fiber))
+      disposing ??= disposeRows(source, entries.map((entry) => ({ fiber: entry.fiber, row: entry })), disposeMs)
       return disposing
     },
   }

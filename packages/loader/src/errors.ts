@@ -288,6 +288,51 @@ export const applyFailed = (error: unknown) => {
   }
 }
 
+/** How a timeout message says how to raise the bound: the CLI flag, or the load option. */
+const RAISE = (key: string) => `raise it with --timeout <ms>, or timeouts.${key} when loading`
+
+/** A row's module whose import (top-level `await` included) did not settle within the bound. */
+export const importTimeout = (name: string, path: string, ms: number) => ({
+  code: 'LOADER_IMPORT_TIMEOUT' as const,
+  message: `cannot load plugin ${JSON.stringify(name)} from ${path}: importing it did not finish within ${ms} ms (a top-level await that never settles?; ${RAISE('import')})`,
+  details: { name, path, wait: 'import' as const, ms },
+})
+
+/** A plugin whose `apply` (or constructor) did not settle within the bound. */
+export const applyTimeout = (ms: number) => ({
+  code: 'LOADER_APPLY_TIMEOUT' as const,
+  message: `apply did not finish within ${ms} ms (it returned a promise that never settles?; ${RAISE('apply')})`,
+  details: { wait: 'apply' as const, ms },
+})
+
+/** A plugin whose disposal (its disposers) did not settle within the bound; it may stay partly loaded. */
+export const disposeTimeout = (ms: number) => ({
+  code: 'LOADER_DISPOSE_TIMEOUT' as const,
+  message: `dispose did not finish within ${ms} ms (a disposer that never settles?; what it registered may stay loaded; ${RAISE('dispose')})`,
+  details: { wait: 'dispose' as const, ms },
+})
+
+/** A `timeouts` value that is not a positive number of milliseconds (thrown by `loadDeployment`). */
+export const invalidTimeout = (key: string, value: unknown) => Object.assign(
+  new TypeError(`timeouts.${key} must be a positive number of milliseconds, received ${describeReceived(value)}`),
+  { code: 'LOADER_INVALID_TIMEOUT' as const, details: { key } },
+)
+
+/** YAML nested deeper than the loader reads (it would exhaust the stack). */
+export const yamlTooDeep = (limit: number) => ({
+  code: 'LOADER_YAML_TOO_DEEP' as const,
+  message: `the deployment nests mappings and lists more than ${limit} levels deep, which is more than the loader reads (a real deployment needs a handful; flatten the structure)`,
+  details: { limit },
+})
+
+function describeReceived(value: unknown): string {
+  try {
+    return typeof value === 'string' ? JSON.stringify(value) : String(value)
+  } catch {
+    return 'a value that cannot be shown'
+  }
+}
+
 /** A mounted plugin that stayed inactive because services it injects were never provided. */
 export const missingServices = (names: readonly string[]) => ({
   code: 'LOADER_MISSING_SERVICES' as const,

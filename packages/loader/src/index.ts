@@ -11,8 +11,11 @@ export { codeOf, detailsOf } from './errors.js'
 export type { LoaderMessage } from './errors.js'
 export * as LoaderErrors from './errors.js'
 export type {
-  AfterLoadHook, Deployment, DeploymentEntry, DisabledEntry, LoadOptions, ProblemInput, SectionSchemas, SectionValues,
+  AfterLoadHook, Deployment, DeploymentEntry, DisabledEntry, LoadOptions, ProblemInput, RowActivity, SectionSchemas, SectionValues,
 } from './types.js'
+export { DEFAULT_TIMEOUTS } from './timeouts.js'
+export type { Timeouts } from './timeouts.js'
+export { MAX_YAML_DEPTH } from './depth.js'
 export type { SchemaOutput, StandardSchemaLike } from './schema.js'
 export { substituteVariables } from './env.js'
 export type { Environment, Substitution } from './env.js'

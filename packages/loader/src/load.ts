@@ -3,10 +3,12 @@ import { isNode, isScalar, type Document, type Node } from 'yaml'
 import { createDeployment, createEntry } from './deployment.js'
 import { substituteTree, type Environment } from './env.js'
 import {
-  checkProblem, codeOf, configNotStandard, crLineEndings, describeError, duplicateId, hookFailed, importFailed, loadedListenerFailed, noPlugin,
-  invalidConfig, invalidSection, invalidUtf8, PLUGIN_LOGGER_REASON, protoKey, unknownConfigKey, unknownSectionKey,
-  typeScriptUnsupported, unreadable, unsupportedPlugin, yamlSyntax, yamlValue, type LoaderMessage,
+  checkProblem, codeOf, configNotStandard, crLineEndings, describeError, duplicateId, hookFailed, importFailed, importTimeout, invalidTimeout,
+  loadedListenerFailed, noPlugin, invalidConfig, invalidSection, invalidUtf8, PLUGIN_LOGGER_REASON, protoKey, unknownConfigKey, unknownSectionKey,
+  typeScriptUnsupported, unreadable, unsupportedPlugin, yamlSyntax, yamlTooDeep, yamlValue, type LoaderMessage,
 } from './errors.js'
+import { isStackExhaustion, MAX_YAML_DEPTH, tooDeep } from './depth.js'
+import { resolveTimeouts, within, type Timeouts } from './timeouts.js'
 import { strayKeys } from './config-keys.js'
 import { readLayout, type Layout, type Row } from './layout.js'
 import { disposeAll, mountAll } from './mount.js'
@@ -14,7 +16,7 @@ import { DeploymentError, ProblemList, rowLabel } from './problems.js'
 import { exportNames, importModule, pluginOf, resolvePluginModule } from './resolve.js'
 import { isStandardSchema, validate } from './schema.js'
 import { DeploymentSource, displayPath, formatKeyPath, parseKeyPath, type KeyPath } from './source.js'
-import type { AfterLoadHook, Deployment, LoadOptions, ProblemInput, SectionSchemas, SectionValues } from './types.js'
+import type { AfterLoadHook, Deployment, LoadOptions, ProblemInput, RowActivity, SectionSchemas, SectionValues } from './types.js'
 
 /** A row ready to mount. */
 interface Request {
@@ -31,10 +33,13 @@ interface Request {
  * missing services, `afterLoad` checks) is collected and thrown together as one {@link DeploymentError};
  * a failed load leaves nothing mounted. A clean load emits `deployment/loaded` (with the deployment)
  * before it resolves, so services can check what only the whole deployment shows (the `systemPrompt`
- * service warns about a `toolOrder` naming an unregistered tool).
+ * service warns about a `toolOrder` naming an unregistered tool). Every wait on a row (its import, its
+ * `apply`, its disposal) is bounded by `options.timeouts`: one that runs out is that row's problem. A
+ * file nested deeper than {@link MAX_YAML_DEPTH} levels is refused before any recursive walk.
  */
 export async function loadDeployment<S extends SectionSchemas = {}>(ctx: Context, file: string, options: LoadOptions<S> = {}): Promise<Deployment<S>> {
   ctx.fiber.assertActive()
+  const timeouts = checkTimeouts(options.timeouts)
   const source = await readSource(file, options.maxFileBytes)
   const problems = new ProblemList(source)
   if (source.invalidUtf8) {
@@ -43,8 +48,15 @@ export async function loadDeployment<S extends SectionSchemas = {}>(ctx: Context
   }
   if (source.doc.errors.length) {
     // A file with CR-only line endings parses as one long line: say that once instead of its echoes.
+    const exhausted = source.doc.errors.find(isStackExhaustion)
     if (source.crOnly) problems.add(crLineEndings())
+    else if (exhausted) problems.add({ ...yamlTooDeep(MAX_YAML_DEPTH), position: source.positionOf(exhausted.pos[0]) })
     else for (const error of source.doc.errors) problems.add({ ...yamlSyntax(error.message), position: source.positionOf(error.pos[0]) })
+    throw problems.error()
+  }
+  const deep = tooDeep(source.doc)
+  if (deep) {
+    problems.add({ ...yamlTooDeep(MAX_YAML_DEPTH), node: deep })
     throw problems.error()
   }
 
@@ -53,27 +65,49 @@ export async function loadDeployment<S extends SectionSchemas = {}>(ctx: Context
   substitute(layout, options.env ?? process.env, problems, source.doc)
   checkIds(layout.rows, source, problems)
   const sections = await readSections(source, layout, schemas, problems)
-  const requests = await resolveRows(source, layout.rows, problems, options.tsx)
+  const tell = (phase: RowActivity['phase'], row: Request['row'], name: string, path: string) => {
+    try {
+      options.onRow?.({ phase, index: row.index, id: row.id, name, path, entry: rowLabel(row), line: source.positionOfNode(row.node)?.line })
+    } catch {
+      // A watcher that throws must not change the load.
+    }
+  }
+  const requests = await resolveRows(source, layout.rows, problems, { tsx: options.tsx, importMs: timeouts.import, tell })
   if (problems.size) throw problems.error()
 
-  const { mounted, failures } = await mountAll(ctx, requests)
+  const { mounted, failures } = await mountAll(ctx, requests, timeouts.apply, (request) => tell('apply', request.row, request.name, request.path))
+  const unload = async () => {
+    const left = await disposeAll(source, mounted.map(({ request, fiber, hung }) => ({ fiber, row: request.row, hung })), timeouts.dispose)
+    return left.problems()
+  }
   try {
     for (const { request, ...failure } of failures) problems.add({ ...failure, row: request.row, node: request.row.node })
     const entries = mounted.map(({ request, fiber }) => createEntry({
       index: request.row.index, id: request.row.id, name: request.name, path: request.path, plugin: request.plugin, config: request.config, fiber,
+      source, disposeMs: timeouts.dispose,
     }))
     const disabled = layout.rows.filter((row) => row.disabled).map((row) => ({ index: row.index, id: row.id ?? '', name: stringOf(row.nameNode) ?? '' }))
-    const deployment = createDeployment<S>(source, entries, disabled, sections)
+    const deployment = createDeployment<S>(source, entries, disabled, sections, timeouts.dispose)
     // The checks run only on a clean load: against a partial one they would report follow-on problems.
     if (!problems.size) await runHooks(ctx, deployment, options.afterLoad, layout.rows, problems)
     if (!problems.size) announceLoaded(ctx, deployment, problems)
     if (!problems.size) return deployment
   } catch (error) {
-    await disposeAll(mounted.map((item) => item.fiber))
+    await unload()
     throw error
   }
-  await disposeAll(mounted.map((item) => item.fiber))
-  throw problems.error()
+  const leftover = await unload()
+  // A row that would not unload is one more problem of the failed load.
+  throw new DeploymentError([...problems.problems(), ...leftover])
+}
+
+/** The bounds of this load, each checked to be a positive number of milliseconds. */
+function checkTimeouts(timeouts: Timeouts | undefined): Required<Timeouts> {
+  for (const key of ['import', 'apply', 'dispose'] as const) {
+    const value = timeouts?.[key]
+    if (value !== undefined && !(typeof value === 'number' && value > 0 && value <= 2 ** 31 - 1)) throw invalidTimeout(key, value)
+  }
+  return resolveTimeouts(timeouts)
 }
 
 async function readSource(file: string, maxBytes: number | undefined): Promise<DeploymentSource> {
@@ -141,7 +175,10 @@ async function readSections<S extends SectionSchemas>(source: DeploymentSource, 
 }
 
 /** Resolves, imports and config-checks every enabled, well-formed row. */
-async function resolveRows(source: DeploymentSource, rows: readonly Row[], problems: ProblemList, tsx: boolean | undefined): Promise<Request[]> {
+async function resolveRows(
+  source: DeploymentSource, rows: readonly Row[], problems: ProblemList,
+  options: { tsx: boolean | undefined; importMs: number; tell: (phase: 'import', row: Request['row'], name: string, path: string) => void },
+): Promise<Request[]> {
   const requests: Request[] = []
   for (const row of rows) {
     if (row.disabled || !row.valid || row.id === undefined) continue
@@ -157,7 +194,14 @@ async function resolveRows(source: DeploymentSource, rows: readonly Row[], probl
       fail(resolved)
       continue
     }
-    const imported = await importModule(resolved.path, { deploymentFile: source.file, tsx })
+    options.tell('import', row as Request['row'], name, resolved.path)
+    const bounded = await within(importModule(resolved.path, { deploymentFile: source.file, tsx: options.tsx }), options.importMs)
+    if (!bounded.settled) {
+      fail(importTimeout(name, displayPath(resolved.path), options.importMs))
+      continue
+    }
+    // `importModule` never rejects: a module that throws is `ok: false`.
+    const imported = bounded.ok ? bounded.value : { ok: false as const, error: bounded.error }
     if (!imported.ok) {
       const { typeScript } = imported
       fail(typeScript

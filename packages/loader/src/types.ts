@@ -2,6 +2,7 @@ import type { Context, Fiber, FiberState, Plugin } from 'cordis'
 import type { Environment } from './env.js'
 import type { SchemaOutput, StandardSchemaLike } from './schema.js'
 import type { KeyPath, Position } from './source.js'
+import type { Timeouts } from './timeouts.js'
 
 declare module 'cordis' {
   interface Events {
@@ -59,6 +60,35 @@ export interface LoadOptions<S extends SectionSchemas = {}> {
   tsx?: boolean
   /** The largest deployment file read, in bytes (default 4 MiB); a larger one is refused before it is read. */
   maxFileBytes?: number
+  /**
+   * How long to wait for one row's import, `apply` and disposal, in milliseconds (defaults: import
+   * 10 000, apply 10 000, dispose 5 000). A wait that does not settle in time is the problem
+   * `LOADER_IMPORT_TIMEOUT`, `LOADER_APPLY_TIMEOUT` or `LOADER_DISPOSE_TIMEOUT` of that row.
+   */
+  timeouts?: Timeouts
+  /**
+   * Called as the loader starts importing or mounting a row (for a caller that attributes what happens
+   * meanwhile, like the CLI naming the row whose plugin wrote to stdout). Must not throw.
+   */
+  onRow?: (activity: RowActivity) => void
+}
+
+/** A row the loader starts working on, as told to `LoadOptions.onRow`. */
+export interface RowActivity {
+  /** What the loader starts: importing the row's module, or mounting it (its `apply`). */
+  readonly phase: 'import' | 'apply'
+  /** The row's index in `plugins:`. */
+  readonly index: number
+  /** The row's id. */
+  readonly id: string
+  /** The row's `name`, as written. */
+  readonly name: string
+  /** The module file the name resolved to. */
+  readonly path: string
+  /** The row as problems name it: `plugins[2] (id "tools")`. */
+  readonly entry: string
+  /** The line of the row in the file. */
+  readonly line?: number
 }
 
 /** One mounted `plugins:` row. */

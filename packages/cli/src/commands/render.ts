@@ -13,6 +13,8 @@ import type { Output } from '../output.js'
 import { byteLength, formatCount, plural } from '../table.js'
 import { describeTarget, pickTarget, renderFailure, snapshotAbsence, viewOf, type PromptView } from '../view.js'
 import { ownersOf } from '../owners.js'
+import { codeOf } from '../codes.js'
+import { bounded } from '../deadline.js'
 
 /** Options of `render`. */
 export interface RenderOptions extends CommonOptions {
@@ -32,7 +34,7 @@ export async function renderCommand(file: string, options: RenderOptions, output
     const target = pickTarget(booted, options.agent)
     if (options.request && !target.agent) throw requestNeedsAgent(booted.deployment.displayFile)
     if (options.request) {
-      output.line(JSON.stringify(await requestOf(target.agent!, target.label, options.stepInput, (options.format ?? 'openai-chat') as WireFormat), null, 2))
+      output.line(JSON.stringify(await requestOf(booted, target.agent!, target.label, options.stepInput, (options.format ?? 'openai-chat') as WireFormat), null, 2))
       return 0
     }
     const view = await viewOf(booted, target, options.stepInput)
@@ -45,10 +47,11 @@ export async function renderCommand(file: string, options: RenderOptions, output
 }
 
 /** The agent's next request body in `format`: one step, as the agent loop would run it. */
-async function requestOf(agent: Agent, label: string, input: string | undefined, format: WireFormat): Promise<unknown> {
+async function requestOf(booted: Booted, agent: Agent, label: string, input: string | undefined, format: WireFormat): Promise<unknown> {
   try {
-    return (await agent.stepDetailed(input, { format })).request
+    return (await bounded(booted, label, agent, (signal) => agent.stepDetailed(input, { format, signal }))).request
   } catch (error) {
+    if (codeOf(error) === 'CLI_ASSEMBLY_TIMEOUT') throw error
     throw renderFailure(label, error)
   }
 }
