@@ -65,6 +65,11 @@ export const diffArguments = (files: number, agents: number) =>
   usage(`diff compares two deployment files, or one deployment file with two --agent options (got ${files} ${files === 1 ? 'file' : 'files'} and ${agents} --agent ${agents === 1 ? 'option' : 'options'})`,
     'CLI_DIFF_ARGUMENTS' as const, { files, agents })
 
+/** `--html <file>` that cannot be written (a missing folder, no permission, a directory). */
+export const htmlNotWritten = (file: string, cause: unknown) =>
+  new CliError(`cannot write the page to ${file}: ${describeError(cause)}`, 'usage', EXIT.usage, 'CLI_HTML_NOT_WRITTEN' as const,
+    { file, reason: codeOf(cause) ?? null }, { cause })
+
 /** `--max-file-size` that is not a whole number of bytes. */
 export const invalidFileSize = (value: string) => ({
   code: 'CLI_INVALID_FILE_SIZE' as const,
