@@ -60,6 +60,10 @@ export const unknownFormat = (format: string, known: readonly string[]) =>
 export const formatNeedsRequest = () =>
   usage('--format chooses the shape of the request body: use it together with --request', 'CLI_FORMAT_NEEDS_REQUEST' as const, {})
 
+/** `explain --format` or `diff --format` on a file without agents: only an agent's request has a wire format. */
+export const formatNeedsAgent = (file: string) =>
+  usage(`--format orders an agent's request as its provider hashes it: ${file} declares no agent, so there is no request (add an agents: section)`, 'CLI_FORMAT_NEEDS_AGENT' as const, { file })
+
 /** `diff` with neither two files nor one file and two `--agent`. */
 export const diffArguments = (files: number, agents: number) =>
   usage(`diff compares two deployment files, or one deployment file with two --agent options (got ${files} ${files === 1 ? 'file' : 'files'} and ${agents} --agent ${agents === 1 ? 'option' : 'options'})`,

@@ -52,6 +52,8 @@ export async function main(argv: readonly string[], io: CliIO = {}): Promise<num
     .description('A table of every section and runtime context (order, name, owning plugin, layer, bytes, tokens, what it shadows), the sections dropped as empty, the tools (owner, layer, bytes and tokens of the JSON as sent), the variables, and totals. Tokens are counted with the o200k_base encoding.')
     .argument('<deployment>', 'the deployment file (YAML)')
     .option('--agent <id>', 'the agent to explain (default: the first one in agents:)', onlyOnce('explain'))
+    .option('--format <format>', 'also list the request\'s parts in the order this wire format\'s provider hashes them, with byte offsets: openai-chat, openai-responses, anthropic, gemini')
+    .option('--html <file>', 'write the picture (one self-contained HTML page) to this file instead of printing the tables')
     .action((file: string, options: ExplainOptions) => action<ExplainOptions>((o) => explainCommand(file, o, output))(options))
   program.command('diff').summary('compare two deployments (or two agents) for prefix-cache reuse')
     .description('For the system prompt, the tools and the runtime-context snapshot: whether the request prefix stays byte-identical, and if not the first differing byte and token, the section or tool it falls in, its owner, and a unified diff. Forms: diff <a.yml> <b.yml> [--agent id], diff <a.yml> --agent x --agent y. Exit status like diff(1): 0 identical, 1 different, 2 trouble (usage, or a deployment that cannot be loaded or rendered).')

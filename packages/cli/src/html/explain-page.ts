@@ -7,7 +7,8 @@
  * @module
  */
 import type { DroppedText, ExplainedText, ExplainedTool, Explanation } from '../explanation.js'
-import { attributes, count, escapeHtml, ownerColor, pageShell } from './page.js'
+import type { StreamRow } from '../stream.js'
+import { attributes, count, escapeHtml, ownerPalette, pageShell } from './page.js'
 
 /** A part of the request in a provider's hash order: the tools, the system prompt, the messages. */
 export type StreamPart = 'tools' | 'system' | 'messages'
@@ -23,6 +24,8 @@ export interface ExplainPageInput {
   /** The order the format hashes the parts of a request in: the groups are drawn in this order. */
   order: readonly StreamPart[]
   explanation: Explanation
+  /** With `--format`: the request's cache stream, part by part, with byte offsets. */
+  stream?: readonly StreamRow[]
 }
 
 /** One band: a section, a runtime context or a tool. */
@@ -44,7 +47,7 @@ const GROUP_TITLES: Readonly<Record<StreamPart, string>> = { system: 'System pro
 
 const CSS = `
 .strip { display: flex; height: 34px; border: 1px solid var(--line); border-radius: 5px; overflow: hidden; margin: 10px 0 4px; }
-.strip .seg { flex: var(--g) 1 0; min-width: 2px; background: var(--c); border-right: 1px solid rgb(255 255 255 / 0.7); }
+.strip .seg { display: block; flex: var(--g) 1 0; min-width: 2px; background: var(--c); border-right: 1px solid rgb(255 255 255 / 0.7); }
 .strip .gap { flex: 0 0 6px; background: var(--bg); }
 .group h2 .muted, .muted { color: var(--muted); font-weight: normal; }
 ol.bands { list-style: none; margin: 0; padding: 0; }
@@ -52,8 +55,8 @@ ol.bands { list-style: none; margin: 0; padding: 0; }
 .band:hover, .band:focus { background: var(--panel); }
 .band .pos { color: var(--muted); text-align: right; }
 .band .name { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.band .track { position: relative; height: 18px; }
-.band .bar { height: 100%; width: var(--w); min-width: 2px; background: var(--c); border-radius: 3px; }
+.band .track { display: block; position: relative; height: 18px; }
+.band .bar { display: block; height: 100%; width: var(--w); min-width: 2px; background: var(--c); border-radius: 3px; }
 .band .tok { text-align: right; font-variant-numeric: tabular-nums; }
 .band .marks { grid-column: 2 / 5; display: flex; flex-wrap: wrap; gap: 4px; }
 .band .marks:empty { display: none; }
@@ -64,6 +67,9 @@ ol.bands { list-style: none; margin: 0; padding: 0; }
 .mark.dynamic { border-style: dashed; }
 ul.dropped { margin: 6px 0 0; padding-left: 18px; color: var(--muted); }
 .legend-item .tok { color: var(--muted); }
+table { border-collapse: collapse; }
+th, td { text-align: left; padding: 2px 12px 2px 0; border-bottom: 1px solid var(--line); }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
 `
 
 /** The page of `input`. */
@@ -79,11 +85,13 @@ export function explainPage(input: ExplainPageInput): string {
 
   const owners = new Map<string, number>()
   for (const band of bands) owners.set(band.owner, (owners.get(band.owner) ?? 0) + band.tokens)
+  const palette = ownerPalette(owners.keys())
+  const colorOf = (owner: string) => palette.get(owner)!
   const legend = [...owners].map(([owner, tokens]) =>
-    `<li class="legend-item"${attributes({ 'data-owner': owner, style: `--c:${ownerColor(owner)}` })}><span class="swatch"></span>${escapeHtml(owner)} <span class="tok">${count(tokens)} tokens</span></li>`).join('\n')
+    `<li class="legend-item"${attributes({ 'data-owner': owner, 'data-color': colorOf(owner), style: `--c:${colorOf(owner)}` })}><span class="swatch"></span>${escapeHtml(owner)} <span class="tok">${count(tokens)} tokens</span></li>`).join('\n')
 
   const strip = groups.filter((group) => group.bands.length).map((group) => group.bands.map((band) =>
-    `<span class="seg"${attributes({ 'data-for': `${band.kind}:${band.name}`, 'data-detail': detail(band), style: `--g:${Math.max(band.tokens, 1)};--c:${ownerColor(band.owner)}` })}></span>`).join('')).join('<span class="gap"></span>')
+    `<span class="seg"${attributes({ 'data-for': `${band.kind}:${band.name}`, 'data-detail': detail(band), style: `--g:${Math.max(band.tokens, 1)};--c:${colorOf(band.owner)}` })}></span>`).join('')).join('<span class="gap"></span>')
 
   const body = `<header>
 <h1>What the model gets: ${escapeHtml(input.file)}</h1>
@@ -96,9 +104,23 @@ export function explainPage(input: ExplainPageInput): string {
 <ul class="legend">
 ${legend}
 </ul>
-${groups.map((group) => groupHtml(group, widest)).join('\n')}
+${groups.map((group) => groupHtml(group, widest, colorOf)).join('\n')}
+${input.stream ? streamHtml(input.format, input.stream) : ''}
 `
   return pageShell({ title: `dsh-prompt explain ${input.file}`, body, css: CSS })
+}
+
+function streamHtml(format: string, rows: readonly StreamRow[]): string {
+  const body = rows.map((row) => `<tr class="stream-part"${attributes({ 'data-kind': row.kind, 'data-name': row.name, 'data-start': row.start, 'data-bytes': row.bytes })}><td class="num">${row.position}</td><td>${escapeHtml(row.kind)}</td><td class="mono">${escapeHtml(row.name)}</td><td>${escapeHtml(row.owner ?? '-')}</td><td class="num">${count(row.start)}</td><td class="num">${count(row.bytes)}</td></tr>`).join('\n')
+  return `<section class="stream">
+<h2>Cache stream <span class="muted">${escapeHtml(format)}: the parts in the order the provider hashes them; a change in a part re-sends every byte from its start</span></h2>
+<table>
+<thead><tr><th>#</th><th>part</th><th>name</th><th>owner</th><th>start</th><th>bytes</th></tr></thead>
+<tbody>
+${body}
+</tbody>
+</table>
+</section>`
 }
 
 function textBand(kind: 'section' | 'context', t: ExplainedText): Band {
@@ -118,8 +140,8 @@ function contextNote(x: Explanation): string {
   return `${state}; ${count(x.contexts.length)} contexts, ${count(x.totals.snapshot.bytes)} bytes, ${count(x.totals.snapshot.tokens)} tokens`
 }
 
-function groupHtml(group: { part: StreamPart; bands: Band[]; dropped: readonly DroppedText[]; note: string }, widest: number): string {
-  const items = group.bands.map((band) => bandHtml(band, widest)).join('\n')
+function groupHtml(group: { part: StreamPart; bands: Band[]; dropped: readonly DroppedText[]; note: string }, widest: number, colorOf: (owner: string) => string): string {
+  const items = group.bands.map((band) => bandHtml(band, widest, colorOf(band.owner))).join('\n')
   const dropped = group.dropped.map((d) => `<li class="dropped-item"${attributes({ 'data-name': d.name, 'data-owner': d.owner, 'data-layer': d.layer, 'data-reason': d.reason, 'data-by': d.by })}>${escapeHtml(d.name)} (${escapeHtml(d.owner)}, ${escapeHtml(d.layer)}): ${escapeHtml(droppedWhy(d))}</li>`).join('\n')
   return `<section class="group"${attributes({ 'data-group': group.part })}>
 <h2>${escapeHtml(GROUP_TITLES[group.part])} <span class="muted">${escapeHtml(group.note)}</span></h2>
@@ -135,7 +157,7 @@ function droppedWhy(d: DroppedText): string {
   return 'dropped as empty after interpolation'
 }
 
-function bandHtml(band: Band, widest: number): string {
+function bandHtml(band: Band, widest: number, color: string): string {
   const marks: string[] = []
   if (band.layer !== 'global') marks.push(`<span class="mark layer">layer ${escapeHtml(band.layer)}</span>`)
   for (const shadowed of band.shadows) marks.push(`<span class="mark shadow">shadows ${escapeHtml(shadowed)}</span>`)
@@ -156,9 +178,10 @@ function bandHtml(band: Band, widest: number): string {
     'data-order': band.order === undefined ? undefined : band.order === null ? '-' : band.order,
     'data-shadows': band.shadows.length ? band.shadows.join('; ') : undefined,
     'data-changed-by': band.changedBy ?? undefined,
+    'data-color': color,
     title: detail(band),
     'data-detail': detail(band),
-    style: `--c:${ownerColor(band.owner)};--w:${width}`,
+    style: `--c:${color};--w:${width}`,
   })
   return `<li${attrs}><span class="pos">${band.position}</span><span class="name mono">${escapeHtml(band.name)}</span><span class="track"><span class="bar"></span></span><span class="tok">${count(band.tokens)}</span><span class="marks">${marks.join('')}</span></li>`
 }

@@ -27,16 +27,36 @@ export function attributes(entries: Readonly<Record<string, string | number | bo
     .join('')
 }
 
-/**
- * The colour of an owner: a hue from the FNV-1a hash of its name, so the same plugin has the same
- * colour on every page and every run, whatever else the deployment holds.
- */
-export function ownerColor(owner: string): string {
+/** The FNV-1a hash of `text`'s UTF-8 bytes. */
+function hash32(text: string): number {
   let hash = 0x811c9dc5
-  for (const byte of Buffer.from(owner, 'utf8')) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0
-  const hue = hash % 360
-  const lightness = 58 + ((hash >>> 9) % 3) * 7
-  return `hsl(${hue} 62% ${lightness}%)`
+  for (const byte of Buffer.from(text, 'utf8')) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0
+  return hash
+}
+
+/** Hues closer than this are hard to tell apart in a band or a legend swatch. */
+const MIN_HUE_GAP = 28
+
+/**
+ * A colour per owner: each starts from the hue of its name's hash (so a plugin keeps its colour from
+ * run to run), and one that would sit too close to a hue already given (owners taken in name order)
+ * moves on by the golden angle until it is clear of them. The same owners always get the same colours.
+ */
+export function ownerPalette(owners: Iterable<string>): Map<string, string> {
+  const taken: number[] = []
+  const palette = new Map<string, string>()
+  for (const owner of [...new Set(owners)].sort()) {
+    let hue = hash32(owner) % 360
+    for (let step = 0; step < 13 && taken.some((other) => hueGap(hue, other) < MIN_HUE_GAP); step++) hue = (hue + 137.508) % 360
+    taken.push(hue)
+    palette.set(owner, `hsl(${Math.round(hue)} 62% 62%)`)
+  }
+  return palette
+}
+
+function hueGap(a: number, b: number): number {
+  const gap = Math.abs(a - b) % 360
+  return Math.min(gap, 360 - gap)
 }
 
 /** A number with thousands separators, as the text output prints it. */
@@ -61,14 +81,14 @@ export const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; scrip
 const SHARED_CSS = `
 :root { color-scheme: light; --fg: #1d2330; --muted: #5d6677; --line: #d9dde5; --bg: #ffffff; --panel: #f5f6f9; }
 * { box-sizing: border-box; }
-body { margin: 0; padding: 20px 24px 96px; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
+body { margin: 0; padding: 20px 24px 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
 h1 { font-size: 20px; margin: 0 0 4px; }
 h2 { font-size: 15px; margin: 22px 0 8px; }
 p.sub { margin: 2px 0; color: var(--muted); }
 code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 12.5px; }
 .swatch { display: inline-block; width: 12px; height: 12px; border-radius: 3px; background: var(--c); vertical-align: -1px; margin-right: 6px; border: 1px solid rgb(0 0 0 / 0.15); }
 .legend { display: flex; flex-wrap: wrap; gap: 6px 18px; margin: 0; padding: 0; list-style: none; }
-#details { position: fixed; left: 0; right: 0; bottom: 0; margin: 0; padding: 8px 24px; min-height: 56px; background: var(--panel); border-top: 1px solid var(--line); white-space: pre-wrap; font-size: 12.5px; }
+#details { position: sticky; bottom: 0; margin: 24px -24px 0; padding: 8px 24px; min-height: 56px; background: var(--panel); border-top: 1px solid var(--line); white-space: pre-wrap; font-size: 12.5px; }
 #details:empty::before { content: attr(data-hint); color: var(--muted); }
 [tabindex]:focus { outline: 2px solid #3a6fd8; outline-offset: 1px; }
 `

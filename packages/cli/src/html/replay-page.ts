@@ -6,7 +6,7 @@
  * `data-cause`, ...), so what is drawn can be checked against the report. Pure: data in, HTML out.
  * @module
  */
-import { attributes, count, escapeHtml, ownerColor, pageShell } from './page.js'
+import { attributes, count, escapeHtml, ownerPalette, pageShell } from './page.js'
 
 /** One cache break of a request (the `CacheBreak` of `dsh-wire`). */
 export interface ReplayBreak {
@@ -56,7 +56,9 @@ const CSS = `
 .predicted { position: absolute; left: -2px; right: -2px; bottom: var(--p); height: 0; border-top: 2px dashed #1d2330; }
 .axis { display: flex; gap: 3px; padding: 2px 4px; color: var(--muted); font-size: 11px; overflow: hidden; }
 .axis span { flex: 1 0 14px; max-width: 46px; text-align: center; }
-.key { display: flex; gap: 18px; margin: 8px 0; padding: 0; list-style: none; color: var(--muted); }
+.key li { white-space: nowrap; }
+.scale { color: var(--muted); font-size: 11px; margin: 6px 0 -4px; }
+.key { display: flex; flex-wrap: wrap; gap: 6px 18px; margin: 8px 0; padding: 0; list-style: none; color: var(--muted); }
 .key i { display: inline-block; width: 12px; height: 12px; vertical-align: -1px; margin-right: 5px; }
 table { border-collapse: collapse; margin-top: 6px; }
 th, td { text-align: left; padding: 3px 10px 3px 0; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -75,7 +77,8 @@ export function replayPage(data: ReplayPageData, options: ReplayPageOptions = {}
   const tallest = Math.max(1, ...sizes.map((size) => size.total))
   const breakCount = data.turns.reduce((sum, turn) => sum + turn.breaks.length, 0)
 
-  const bars = data.turns.map((turn, index) => turnHtml(turn, sizes[index], tallest, unit)).join('\n')
+  const palette = ownerPalette(data.turns.flatMap((turn) => turn.breaks.flatMap((item) => (item.owner === null ? [] : [item.owner]))))
+  const bars = data.turns.map((turn, index) => turnHtml(turn, sizes[index], tallest, unit, palette)).join('\n')
   const axis = data.turns.map((turn) => `<span>${turn.turn}</span>`).join('')
   const rows = data.turns.flatMap((turn) => turn.breaks.map((item) => `<tr class="break-row"${attributes({ 'data-turn': turn.turn })}><td class="num">${turn.turn}</td><td>${escapeHtml(item.cause)}</td><td class="mono">${escapeHtml(where(item))}</td><td>${escapeHtml(item.owner ?? '-')}</td><td>${escapeHtml(item.layer ?? '-')}</td></tr>`)).join('\n')
 
@@ -91,6 +94,7 @@ ${options.subtitle ? `<p class="sub">${escapeHtml(options.subtitle)}</p>` : ''}
 <p class="sub" id="summary"${attributes({ 'data-format': data.format, 'data-turns': data.turns.length, 'data-breaks': breakCount, 'data-unit': unit })}>Format <code>${escapeHtml(data.format)}</code>: ${count(data.turns.length)} requests, ${count(breakCount)} breaks; reusable ${share(reusable, requested)} of ${count(requested)} ${unit}${inTokens ? `, predicted cached ${share(predicted, requestTokens)}` : ''}.</p>
 </header>
 <ul class="key"><li><i style="background:#3f8f6b"></i>reusable (same bytes as the previous request)</li><li><i style="background:#e8a33d"></i>new</li>${inTokens ? '<li><i style="border-top:2px dashed #1d2330;height:0"></i>predicted cached</li>' : ''}<li><i style="background:#ccc;border:2px solid #c0262d;transform:rotate(45deg);width:10px;height:10px"></i>a cache break (filled with its owner's colour)</li></ul>
+<p class="scale">${count(tallest)} ${unit} ↑</p>
 <div class="chart" aria-label="one stacked bar per request, height in ${unit}">
 ${bars}
 </div>
@@ -102,7 +106,7 @@ ${rows ? `<table>\n<thead><tr><th>request</th><th>cause</th><th>where</th><th>ow
   return pageShell({ title: options.title ?? `dsh-prompt replay (${data.format})`, body, css: CSS })
 }
 
-function turnHtml(turn: ReplayTurn, size: { total: number; reused: number; fresh: number }, tallest: number, unit: string): string {
+function turnHtml(turn: ReplayTurn, size: { total: number; reused: number; fresh: number }, tallest: number, unit: string, palette: ReadonlyMap<string, string>): string {
   const fraction = (size.total / tallest).toFixed(4)
   const predicted = unit === 'tokens' && size.total ? `${((Math.min(turn.predictedCachedTokens, size.total) / size.total) * 100).toFixed(2)}%` : undefined
   const lines = [
@@ -121,7 +125,7 @@ function turnHtml(turn: ReplayTurn, size: { total: number; reused: number; fresh
     return `<span${attributes({
       class: 'break', tabindex: 0, 'data-turn': turn.turn, 'data-cause': item.cause, 'data-kind': item.kind, 'data-section': item.section ?? undefined,
       'data-owner': item.owner ?? undefined, 'data-layer': item.layer ?? undefined, 'data-message': item.message ?? undefined,
-      title: text, 'data-detail': text, style: `--c:${item.owner ? ownerColor(item.owner) : '#cccccc'}`,
+      title: text, 'data-detail': text, style: `--c:${(item.owner !== null && palette.get(item.owner)) || '#cccccc'}`,
     })}></span>`
   }).join('')
   const attrs = attributes({
