@@ -60,6 +60,7 @@ export async function main(argv: readonly string[], io: CliIO = {}): Promise<num
     .argument('<a>', 'the first deployment file')
     .argument('[b]', 'the second deployment file')
     .option('--agent <id>', 'the agent to compare (default: the first one in agents:); give it twice to compare two agents of one file', collect)
+    .option('--format <format>', 'compare in the order this wire format\'s provider hashes a request, and report the first break of the two cache streams: openai-chat, openai-responses, anthropic, gemini')
     .action((a: string, b: string | undefined, options: DiffOptions) => action<DiffOptions>((o) => diffCommand([a, ...(b === undefined ? [] : [b])], o, output), EXIT.usage)(options))
   program.command('check').summary('list every problem of a deployment without calling a model')
     .description('Load errors, toolOrder errors, unknown or valueless {{variables}} in every agent\'s render, two complete sections, first-party sections closer than ten apart, sections whose text changes between two renders in a row, and dsh-presets warnings and tool restrictions that name no registered tool. Exit 1 when anything is wrong.')
