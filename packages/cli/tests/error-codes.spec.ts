@@ -19,6 +19,8 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
     CliErrors.renderFailed('agent "main"', coded('PROMPT_X'), 'cwd'),
     CliErrors.unknownFormat('cohere', ['openai-chat', 'gemini']),
     CliErrors.formatNeedsRequest(),
+    CliErrors.formatNeedsAgent('d.yml'),
+    CliErrors.htmlNotWritten('out/x.html', coded('ENOENT', {}, 'no such folder')),
   ]
   const messages = [
     CliErrors.oneAgentOnly('render', 'a', 'b'),
@@ -42,6 +44,8 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       { name: 'CliError', code: 'CLI_RENDER_FAILED', details: { target: 'agent "main"', cause: 'PROMPT_X' }, kind: 'render', exit: 1 },
       { name: 'CliError', code: 'CLI_UNKNOWN_FORMAT', details: { format: 'cohere', known: ['openai-chat', 'gemini'] }, kind: 'usage', exit: 2 },
       { name: 'CliError', code: 'CLI_FORMAT_NEEDS_REQUEST', details: {}, kind: 'usage', exit: 2 },
+      { name: 'CliError', code: 'CLI_FORMAT_NEEDS_AGENT', details: { file: 'd.yml' }, kind: 'usage', exit: 2 },
+      { name: 'CliError', code: 'CLI_HTML_NOT_WRITTEN', details: { file: 'out/x.html', reason: 'ENOENT' }, kind: 'usage', exit: 2 },
     ])
     expect(errors.map((e) => e.message)).to.deep.equal([
       'agent "nope" is not declared in d.yml; declared agents: main',
@@ -51,6 +55,8 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       'cannot render agent "main": words that say nothing about it; set cwd: on the agent in agents: (run "dsh-prompt check" to list every problem)',
       '--format must be one of openai-chat, gemini, received "cohere"',
       '--format chooses the shape of the request body: use it together with --request',
+      '--format orders an agent\'s request as its provider hashes it: d.yml declares no agent, so there is no request (add an agents: section)',
+      'cannot write the page to out/x.html: no such folder',
     ])
   })
 

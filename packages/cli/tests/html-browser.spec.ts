@@ -43,7 +43,7 @@ function fortyRequests() {
   }
   let previous = 0
   return {
-    format: 'anthropic',
+    format: 'openai-chat',
     turns: Array.from({ length: 40 }, (_, i) => {
       const turn = i + 1
       const requestTokens = 2400 + turn * 150
@@ -71,7 +71,7 @@ describe('the pictures in a real headless browser (chromium driven by puppeteer-
   let browser: Browser
 
   before(async () => {
-    writeFileSync(file('replay.html'), replayPage(replay, { title: 'Replay: examples/coding-agent/deployment.yml', subtitle: 'a persona edit at request 12, a tool added at 25, a day rollover at 33' }))
+    writeFileSync(file('replay.html'), replayPage(replay, { title: 'Replay: a synthetic report of 40 requests', subtitle: 'a persona edit at request 12, a tool added at 25, a day rollover at 33' }))
     writeFileSync(file('replay-small.html'), replayPage(synthetic()))
     browser = await puppeteer.launch({ executablePath: chromium(), headless: true, args: ['--no-sandbox'] })
   })
@@ -106,7 +106,7 @@ describe('the pictures in a real headless browser (chromium driven by puppeteer-
     mkdirSync(join(REPO, target), { recursive: true })
     const height = await page.evaluate(() => document.documentElement.scrollHeight)
     await page.setViewport({ width: page.viewport()!.width, height })
-    await page.screenshot({ path: join(REPO, target, name) as `${string}.png`, optimizeForSpeed: true })
+    await page.screenshot({ path: join(REPO, target, name) as `${string}.png`})
   }
 
   it('explain --html writes a page that loads with no console error, no failed request, and no request leaving it', async () => {

@@ -3,7 +3,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { cacheStream } from 'dsh-wire'
-import * as CliErrors from '../src/errors.js'
 import { cli, EXAMPLE, fixture, lines, runBeforeAll } from './helpers.js'
 
 const A = fixture('stream-a.yml')
@@ -150,15 +149,5 @@ describe('dsh-prompt explain --format, diff --format and explain --html: the req
     const { error } = JSON.parse(r.htmlMissing.stdout)
     expect(error).to.deep.include({ kind: 'usage', code: 'CLI_HTML_NOT_WRITTEN' })
     expect(error.message).to.match(new RegExp(`^cannot write the page to ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: ENOENT`))
-  })
-
-  it('each new error carries its code and details', () => {
-    const notWritten = CliErrors.htmlNotWritten('out/x.html', Object.assign(new Error('no such folder'), { code: 'ENOENT' }))
-    const needsAgent = CliErrors.formatNeedsAgent('d.yml')
-    expect([notWritten, needsAgent].map((e) => ({ code: e.code, details: e.details, kind: e.kind, exit: e.exitCode }))).to.deep.equal([
-      { code: 'CLI_HTML_NOT_WRITTEN', details: { file: 'out/x.html', reason: 'ENOENT' }, kind: 'usage', exit: 2 },
-      { code: 'CLI_FORMAT_NEEDS_AGENT', details: { file: 'd.yml' }, kind: 'usage', exit: 2 },
-    ])
-    expect(notWritten.message).to.equal('cannot write the page to out/x.html: no such folder')
   })
 })
