@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import puppeteer, { type Browser, type Page } from 'puppeteer-core'
+import { pageShell } from '../src/html/page.js'
 import { replayPage } from '../src/html/replay-page.js'
 import { cli, EXAMPLE, fixture, REPO, runBeforeAll } from './helpers.js'
 import { synthetic } from './replay-data.js'
@@ -73,6 +74,7 @@ describe('the pictures in a real headless browser (chromium driven by puppeteer-
   before(async () => {
     writeFileSync(file('replay.html'), replayPage(replay, { title: 'Replay: a synthetic report of 40 requests', subtitle: 'a persona edit at request 12, a tool added at 25, a day rollover at 33' }))
     writeFileSync(file('replay-small.html'), replayPage(synthetic()))
+    writeFileSync(file('assets.html'), pageShell({ title: 'assets', body: '<img src="http://example.invalid/x.png"><link rel="stylesheet" href="https://example.invalid/a.css">' }))
     browser = await puppeteer.launch({ executablePath: chromium(), headless: true, args: ['--no-sandbox'] })
   })
   after(async () => {
@@ -177,6 +179,14 @@ describe('the pictures in a real headless browser (chromium driven by puppeteer-
       '<script>window.__pwned = 1</script>', '"><img src=x onerror="window.__pwned = 2">',
     ])
     expect(await page.$$eval('.band', (bands) => bands.map((band) => (band as HTMLElement).dataset.owner))).to.include('<b onmouseover=window.__pwned=3>row</b>')
+    await page.close()
+  })
+
+  it('the pages\' policy refuses any asset a later change might add: the browser never requests it and reports the violation', async () => {
+    const { page, errors, requests } = await visit('assets.html')
+    expect(requests).to.deep.equal([])
+    expect(errors).to.have.length(2)
+    for (const error of errors) expect(error).to.match(/violates the following Content Security Policy directive/)
     await page.close()
   })
 

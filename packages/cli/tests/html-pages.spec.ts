@@ -1,5 +1,6 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
+import type { CacheReport } from 'dsh-wire'
 import type { Explanation } from '../src/explanation.js'
 import { explainPage } from '../src/html/explain-page.js'
 import { attributes, escapeHtml, ownerPalette, PAGE_POLICY } from '../src/html/page.js'
@@ -111,6 +112,20 @@ describe('the HTML pages (explain and replay pictures)', () => {
     ])
     expect(attr(marks[0], 'title')).to.equal('request 3: section text changed: deployment:persona\nat section "deployment:persona"\nowner dsh-system-prompt, layer global')
     expect(attr(marks[1], 'title')).to.equal(`request 3: tool added: web\nat tool ${JSON.stringify(HOSTILE)}\nowner unknown, layer unknown`)
+  })
+
+  it('draws a replay from dsh-wire\'s CacheReport as it is (the replay command passes its reports through)', () => {
+    const report: CacheReport = {
+      format: 'anthropic', provider: 'anthropic', turn: 2, requestBytes: 900, reusableBytes: 300, requestTokens: 240, reusableTokens: 80,
+      predictedCachedTokens: 0, tokenizer: 'estimate', reportedCachedTokens: null, mismatch: 'below the minimum',
+      breaks: [{ message: 1, section: 'sandbox:policy', kind: 'context', owner: 'dsh-plugin-policies', layer: 'global', cause: 'context changed: sandbox:policy' }],
+    }
+    const html = replayPage({ format: report.format, turns: [report] })
+    const turn = tags(html, 'div').find((tag) => attr(tag, 'class') === 'turn')!
+    expect([attr(turn, 'data-turn'), attr(turn, 'data-reusable'), attr(turn, 'data-new'), attr(turn, 'data-breaks')]).to.deep.equal(['2', '80', '160', '1'])
+    expect(attr(turn, 'title')).to.include('reported cached not reported: below the minimum')
+    const mark = tags(html, 'span').find((tag) => attr(tag, 'class') === 'break')!
+    expect(attr(mark, 'title')).to.equal('request 2: context changed: sandbox:policy\nat context "sandbox:policy" (message 1)\nowner dsh-plugin-policies, layer global')
   })
 
   it('draws the replay in bytes when a request carries no token count, and says so', () => {
