@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import puppeteer, { type Browser, type Page } from 'puppeteer-core'
+import { bootDeployment } from 'dsh-agent'
+import type { CacheReport } from 'dsh-wire'
 import { pageShell } from '../src/html/page.js'
 import { replayPage } from '../src/html/replay-page.js'
 import { cli, EXAMPLE, fixture, REPO, runBeforeAll } from './helpers.js'
@@ -58,6 +60,35 @@ function fortyRequests() {
   }
 }
 
+/**
+ * Twelve requests of the coding-agent example's `main` agent, each followed by a reply; a plugin adds a
+ * section before request 5 (under promptChange append the new version is appended: no break) and a
+ * tool before request 9 (a break: tool added).
+ */
+async function conversation(): Promise<CacheReport[]> {
+  const booted = await bootDeployment(join(REPO, EXAMPLE.coding))
+  try {
+    const agent = booted.agents[0]
+    const reports: CacheReport[] = []
+    for (let i = 1; i <= 12; i++) {
+      if (i === 5) {
+        await booted.ctx.plugin({ name: 'team-notes', inject: ['systemPrompt'], apply: (ctx) => { ctx.systemPrompt.section({ name: 'team:notes', order: 600, text: 'The team reviews every change on Fridays.' }) } })
+      }
+      if (i === 9) {
+        await booted.ctx.plugin({
+          name: 'web-search', inject: ['systemPrompt'],
+          apply: (ctx) => { ctx.systemPrompt.tools(() => ({ schemas: [{ name: 'web_search', description: 'Searches the web.', parameters: { type: 'object', properties: { query: { type: 'string' } } } }] })) },
+        })
+      }
+      reports.push((await agent.stepDetailed(`Request ${i}: ${'carry on with the task. '.repeat((i % 3) + 1)}`)).report)
+      agent.record({ role: 'assistant', content: `Done with step ${i}. ${'Here is what changed. '.repeat(6)}` })
+    }
+    return reports
+  } finally {
+    await booted.dispose()
+  }
+}
+
 describe('the pictures in a real headless browser (chromium driven by puppeteer-core)', function () {
   this.timeout(60000)
   const folder = mkdtempSync(join(tmpdir(), 'dsh-html-'))
@@ -69,10 +100,15 @@ describe('the pictures in a real headless browser (chromium driven by puppeteer-
     hostile: () => cli(['explain', fixture('html-hostile.yml'), '--html', file('hostile.html')]),
   })
   const replay = fortyRequests()
+  let reports: CacheReport[] = []
   let browser: Browser
 
   before(async () => {
     writeFileSync(file('replay.html'), replayPage(replay, { title: 'Replay: a synthetic report of 40 requests', subtitle: 'a persona edit at request 12, a tool added at 25, a day rollover at 33' }))
+    reports = await conversation()
+    writeFileSync(file('conversation.html'), replayPage({ format: reports[0].format, turns: reports }, {
+      title: `Replay: ${EXAMPLE.coding}, agent "main"`, subtitle: 'twelve requests; a plugin adds a section before request 5 (promptChange: append) and a tool before request 9',
+    }))
     writeFileSync(file('replay-small.html'), replayPage(synthetic()))
     writeFileSync(file('assets.html'), pageShell({ title: 'assets', body: '<img src="http://example.invalid/x.png"><link rel="stylesheet" href="https://example.invalid/a.css">' }))
     browser = await puppeteer.launch({ executablePath: chromium(), headless: true, args: ['--no-sandbox'] })
@@ -211,6 +247,17 @@ describe('the pictures in a real headless browser (chromium driven by puppeteer-
     expect(placed).to.equal(true)
     await page.hover('.break[data-turn="25"]')
     expect(await page.$eval('#details', (panel) => panel.textContent)).to.equal('request 25: tool added: web\nat tool "web"\nowner dsh-plugin-web, layer global')
+    await page.close()
+  })
+
+  it('draws the reuse reports of a real conversation of the coding-agent example: one bar per request, one mark per break', async () => {
+    expect(reports.map((report) => report.breaks.map((item) => item.cause))).to.deep.equal([[], [], [], [], [], [], [], [], ['tool added: "web_search"'], [], [], []])
+    const { page, errors, requests } = await visit('conversation.html', 900)
+    expect({ errors, requests }).to.deep.equal({ errors: [], requests: [] })
+    const bars = await page.$$eval('.turn', (found) => found.map((bar) => ['turn', 'reusable', 'new', 'predicted'].map((key) => Number(bar.getAttribute(`data-${key}`)))))
+    expect(bars).to.deep.equal(reports.map((r) => [r.turn, r.reusableTokens, r.requestTokens - r.reusableTokens, r.predictedCachedTokens]))
+    expect(await page.$$eval('.break', (found) => found.map((mark) => [mark.getAttribute('data-turn'), mark.getAttribute('data-section'), mark.getAttribute('data-owner')]))).to.deep.equal([['9', 'web_search', 'web-search']])
+    await page.hover('.break')
     await screenshot(page, 'replay.png')
     await page.close()
   })

@@ -91,7 +91,7 @@ export function replayPage(data: ReplayPageData, options: ReplayPageOptions = {}
   const body = `<header>
 <h1>${escapeHtml(options.title ?? 'Replay: reusable and new per request')}</h1>
 ${options.subtitle ? `<p class="sub">${escapeHtml(options.subtitle)}</p>` : ''}
-<p class="sub" id="summary"${attributes({ 'data-format': data.format, 'data-turns': data.turns.length, 'data-breaks': breakCount, 'data-unit': unit })}>Format <code>${escapeHtml(data.format)}</code>: ${count(data.turns.length)} requests, ${count(breakCount)} breaks; reusable ${share(reusable, requested)} of ${count(requested)} ${unit}${inTokens ? `, predicted cached ${share(predicted, requestTokens)}` : ''}.</p>
+<p class="sub" id="summary"${attributes({ 'data-format': data.format, 'data-turns': data.turns.length, 'data-breaks': breakCount, 'data-unit': unit })}>Format <code>${escapeHtml(data.format)}</code>: ${count(data.turns.length)} ${data.turns.length === 1 ? 'request' : 'requests'}, ${count(breakCount)} ${breakCount === 1 ? 'break' : 'breaks'}; reusable ${share(reusable, requested)} of ${count(requested)} ${unit}${inTokens ? `, predicted cached ${share(predicted, requestTokens)}` : ''}.</p>
 </header>
 <ul class="key"><li><i style="background:#3f8f6b"></i>reusable (same bytes as the previous request)</li><li><i style="background:#e8a33d"></i>new</li>${inTokens ? '<li><i style="border-top:2px dashed #1d2330;height:0"></i>predicted cached</li>' : ''}<li><i style="background:#ccc;border:2px solid #c0262d;transform:rotate(45deg);width:10px;height:10px"></i>a cache break (filled with its owner's colour)</li></ul>
 <p class="scale">tallest bar: ${count(tallest)} ${unit}</p>
