@@ -42,7 +42,12 @@ export interface StreamSpot {
   name: string | null
   owner: string | null
   layer: string | null
-  /** Inside the system prompt or the runtime context: the section or context where the part's text first differs. */
+  /**
+   * Inside the system prompt or the runtime context: where the part's text first differs, as `diff`'s
+   * parts say it (`in` a piece, just `before` one, or at the `end` of this side's text); `null` elsewhere.
+   */
+  where: Location['where'] | null
+  /** With `where` `in` or `before`: that section or context. */
   piece: { kind: 'section' | 'context'; name: string; owner: string | null; layer: string | null } | null
 }
 
@@ -119,13 +124,13 @@ function compareStreams(a: Side, b: Side, format: WireFormat, parts: readonly Pa
   while (index < rowsA.length && index < rowsB.length && streamA.parts[index].text === streamB.parts[index].text) index++
   const diffOf = (part: PartName) => parts.find((p) => p.part === part)
   const spot = (row: StreamRow | undefined, side: 0 | 1): StreamSpot => {
-    if (!row) return { kind: 'end', name: null, owner: null, layer: null, piece: null }
+    if (!row) return { kind: 'end', name: null, owner: null, layer: null, where: null, piece: null }
     const region = row.kind === 'system' ? diffOf('system') : row.kind === 'message' && row.name === 'runtime context' ? diffOf('snapshot') : undefined
     const location: Location | undefined = region && !region.identical ? region.at![side] : undefined
     const piece = location?.piece
       ? { kind: row.kind === 'system' ? 'section' as const : 'context' as const, name: location.piece.name, owner: location.piece.owner ?? null, layer: location.piece.layer || null }
       : null
-    return { kind: row.kind, name: row.name, owner: row.owner, layer: row.layer, piece }
+    return { kind: row.kind, name: row.name, owner: row.owner, layer: row.layer, where: location?.where ?? null, piece }
   }
   result.firstBreak = { position: index + 1, a: spot(rowsA[index], 0), b: spot(rowsB[index], 1) }
   return result

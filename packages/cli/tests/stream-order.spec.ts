@@ -29,6 +29,7 @@ describe('dsh-prompt explain --format, diff --format and explain --html: the req
     diffPlain: () => cli(['diff', A, B]),
     diffPlainJson: () => cli(['diff', A, B, '--json']),
     diffSame: () => cli(['diff', A, A, '--format', 'gemini']),
+    diffLonger: () => cli(['diff', EXAMPLE.minimal, fixture('minimal-changed.yml'), '--format', 'anthropic']),
     htmlJson: () => cli(['explain', EXAMPLE.coding, '--html', join(folder, 'page.html'), '--json']),
     htmlMissing: () => cli(['explain', EXAMPLE.coding, '--html', join(folder, 'no/such/folder/page.html'), '--json']),
   })
@@ -109,17 +110,25 @@ describe('dsh-prompt explain --format, diff --format and explain --html: the req
     expect(Object.keys(doc.parts)).to.deep.equal(['tools', 'system', 'snapshot'])
     expect(doc.stream.firstBreak).to.deep.equal({
       position: 2,
-      a: { kind: 'tool', name: 'lookup', owner: 'lookup-tool', layer: 'global', piece: null },
-      b: { kind: 'tool', name: 'lookup', owner: 'lookup-tool', layer: 'global', piece: null },
+      a: { kind: 'tool', name: 'lookup', owner: 'lookup-tool', layer: 'global', where: null, piece: null },
+      b: { kind: 'tool', name: 'lookup', owner: 'lookup-tool', layer: 'global', where: null, piece: null },
     })
   })
 
   it('diff --format openai-chat reports the system-prompt change first, at the section where it starts', () => {
     const doc = JSON.parse(r.diffOpenai.stdout)
     expect(doc.order).to.deep.equal(['system', 'tools', 'snapshot'])
-    const spot = { kind: 'system', name: 'system prompt', owner: null, layer: null, piece: { kind: 'section', name: 'deployment:persona', owner: 'dsh-system-prompt', layer: 'global' } }
+    const spot = { kind: 'system', name: 'system prompt', owner: null, layer: null, where: 'in', piece: { kind: 'section', name: 'deployment:persona', owner: 'dsh-system-prompt', layer: 'global' } }
     expect(doc.stream.firstBreak).to.deep.equal({ position: 2, a: spot, b: spot })
     expect(doc.stream.sharedBytes).to.be.below(doc.stream.bytes[0])
+  })
+
+  it('diff --format says where a side\'s text ends when the other goes on', () => {
+    expect(r.diffLonger.code).to.equal(1)
+    expect(lines(r.diffLonger.stdout).slice(4, 6)).to.deep.equal([
+      '  A: system prompt, at the end of its text (the other side goes on)',
+      '  B: system prompt, section "deployment:persona" (dsh-system-prompt, global)',
+    ])
   })
 
   it('diff without --format prints what it printed before: no cache stream line, no format in the JSON', () => {

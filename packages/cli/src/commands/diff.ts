@@ -105,7 +105,8 @@ function describeSpot(spot: StreamSpot): string {
   const origin = (owner: string | null, layer: string | null) => owner === null ? '' : ` (${!layer || layer === owner ? owner : `${owner}, ${layer}`})`
   if (spot.kind === 'model') return `the model ${JSON.stringify(spot.name)}`
   if (spot.kind === 'tool') return `tool ${JSON.stringify(spot.name)}${origin(spot.owner, spot.layer)}`
-  const piece = spot.piece ? `, ${spot.piece.kind} ${JSON.stringify(spot.piece.name)}${origin(spot.piece.owner, spot.piece.layer)}` : ''
+  if (spot.where === 'end') return `${spot.name}, at the end of its text (the other side goes on)`
+  const piece = spot.piece ? `, ${spot.where === 'before' ? 'just before ' : ''}${spot.piece.kind} ${JSON.stringify(spot.piece.name)}${origin(spot.piece.owner, spot.piece.layer)}` : ''
   return `${spot.name}${piece}`
 }
 
