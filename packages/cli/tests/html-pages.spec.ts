@@ -87,6 +87,20 @@ describe('the HTML pages (explain and replay pictures)', () => {
     expect([attr(removed, 'data-name'), attr(removed, 'data-reason'), attr(removed, 'data-by')]).to.deep.equal(['notes:dropped', 'removed', './editor.mjs'])
   })
 
+  it('with a format, closes with the cache stream table: one row per part with its start byte', () => {
+    const stream = [
+      { position: 1, kind: 'model' as const, index: 0, name: 'deepseek-chat', owner: null, layer: null, start: 0, bytes: 25 },
+      { position: 2, kind: 'tool' as const, index: 0, name: 'bash', owner: 'dsh-plugin-shell', layer: 'global', start: 25, bytes: 1042 },
+      { position: 3, kind: 'system' as const, index: 0, name: 'system prompt', owner: null, layer: null, start: 1067, bytes: 4731 },
+    ]
+    const html = explainPage({ file: 'x.yml', target: 'agent "main"', format: 'anthropic', order: ['tools', 'system', 'messages'], explanation: explanation(), stream })
+    const rows = tags(html, 'tr').filter((tag) => attr(tag, 'class') === 'stream-part')
+    expect(rows.map((tag) => [attr(tag, 'data-kind'), attr(tag, 'data-name'), attr(tag, 'data-start'), attr(tag, 'data-bytes')])).to.deep.equal([
+      ['model', 'deepseek-chat', '0', '25'], ['tool', 'bash', '25', '1042'], ['system', 'system prompt', '1067', '4731'],
+    ])
+    expect(page()).not.to.include('stream-part')
+  })
+
   it('is one self-contained document: a policy that forbids every request, one inline style and script, no URL, names never markup', () => {
     for (const html of [page(), replayPage(synthetic())]) {
       expect(html).to.include(`<meta http-equiv="Content-Security-Policy" content="${escapeHtml(PAGE_POLICY)}">`)
