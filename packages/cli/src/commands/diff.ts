@@ -110,7 +110,8 @@ function describeSpot(spot: StreamSpot): string {
   return `${spot.name}${piece}`
 }
 
-function colorPatch(patch: string, c: Output['colors']): string {
+/** A unified diff with its headers bold, hunks cyan, additions green and removals red (identity without colours). */
+export function colorPatch(patch: string, c: Output['colors']): string {
   return patch.split('\n').map((line) => {
     if (line.startsWith('+++') || line.startsWith('---')) return c.bold(line)
     if (line.startsWith('@@')) return c.cyan(line)
