@@ -24,5 +24,19 @@ export PATH="$bin:$PATH"
 export COREPACK_NPM_REGISTRY="${COREPACK_NPM_REGISTRY:-$(npm config get registry | sed 's#/*$##')}"
 export COREPACK_ENABLE_DOWNLOAD_PROMPT=0
 
+# The browser tests (packages/cli/tests/html-browser.spec.ts) drive Debian's chromium, never a
+# downloaded browser: install it when missing (as root, about two minutes), or say how.
+if [ "$task" = test ] && ! command -v chromium >/dev/null 2>&1 && [ -z "${DSH_CHROMIUM:-}" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing chromium for the browser tests (apt-get, about two minutes)" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update >&2
+    apt-get install -y chromium >&2
+  else
+    echo "error: the browser tests need chromium, which is not installed: run 'apt-get update && apt-get install -y chromium' as root (or set DSH_CHROMIUM to a Chromium binary)" >&2
+    exit 1
+  fi
+fi
+
 yarn install --immutable >&2
 exec yarn "$task" "$@"

@@ -60,10 +60,19 @@ export const unknownFormat = (format: string, known: readonly string[]) =>
 export const formatNeedsRequest = () =>
   usage('--format chooses the shape of the request body: use it together with --request', 'CLI_FORMAT_NEEDS_REQUEST' as const, {})
 
+/** `explain --format` or `diff --format` on a file without agents: only an agent's request has a wire format. */
+export const formatNeedsAgent = (file: string) =>
+  usage(`--format orders an agent's request as its provider hashes it: ${file} declares no agent, so there is no request (add an agents: section)`, 'CLI_FORMAT_NEEDS_AGENT' as const, { file })
+
 /** `diff` with neither two files nor one file and two `--agent`. */
 export const diffArguments = (files: number, agents: number) =>
   usage(`diff compares two deployment files, or one deployment file with two --agent options (got ${files} ${files === 1 ? 'file' : 'files'} and ${agents} --agent ${agents === 1 ? 'option' : 'options'})`,
     'CLI_DIFF_ARGUMENTS' as const, { files, agents })
+
+/** `--html <file>` that cannot be written (a missing folder, no permission, a directory). */
+export const htmlNotWritten = (file: string, cause: unknown) =>
+  new CliError(`cannot write the page to ${file}: ${describeError(cause)}`, 'usage', EXIT.usage, 'CLI_HTML_NOT_WRITTEN' as const,
+    { file, reason: codeOf(cause) ?? null }, { cause })
 
 /** `--max-file-size` that is not a whole number of bytes. */
 export const invalidFileSize = (value: string) => ({

@@ -23,6 +23,8 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
     CliErrors.pluginExit(0, 'plugins[1] (id "quitter"), line 4'),
     CliErrors.uncaughtException(new TypeError('boom'), undefined),
     CliErrors.unhandledRejection(coded('X_CODE', {}, 'no'), 'plugins[2] (id "r")'),
+    CliErrors.formatNeedsAgent('d.yml'),
+    CliErrors.htmlNotWritten('out/x.html', coded('ENOENT', {}, 'no such folder')),
   ]
   const messages = [
     CliErrors.oneAgentOnly('render', 'a', 'b'),
@@ -51,6 +53,8 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       { name: 'CliError', code: 'CLI_PLUGIN_EXIT', details: { exitCode: 0, row: 'plugins[1] (id "quitter"), line 4' }, kind: 'deployment', exit: 1 },
       { name: 'CliError', code: 'CLI_UNCAUGHT_EXCEPTION', details: { row: null, cause: null }, kind: 'deployment', exit: 1 },
       { name: 'CliError', code: 'CLI_UNHANDLED_REJECTION', details: { row: 'plugins[2] (id "r")', cause: 'X_CODE' }, kind: 'deployment', exit: 1 },
+      { name: 'CliError', code: 'CLI_FORMAT_NEEDS_AGENT', details: { file: 'd.yml' }, kind: 'usage', exit: 2 },
+      { name: 'CliError', code: 'CLI_HTML_NOT_WRITTEN', details: { file: 'out/x.html', reason: 'ENOENT' }, kind: 'usage', exit: 2 },
     ])
     expect(errors.map((e) => e.message)).to.deep.equal([
       'agent "nope" is not declared in d.yml; declared agents: main',
@@ -64,6 +68,8 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       'process.exit(0) was called by plugins[1] (id "quitter"), line 4 while the command ran; a plugin may not end dsh-prompt, so the command fails',
       'an exception nobody caught was thrown while the command ran: TypeError: boom',
       'a promise was rejected by plugins[2] (id "r") and nobody handled it while the command ran: no',
+      '--format orders an agent\'s request as its provider hashes it: d.yml declares no agent, so there is no request (add an agents: section)',
+      'cannot write the page to out/x.html: no such folder',
     ])
     const intercepted = CliErrors.exitIntercepted(3)
     expect([intercepted.code, intercepted.details, intercepted.message]).to.deep.equal(['CLI_EXIT_INTERCEPTED', { exitCode: 3 }, 'process.exit(3) was called; dsh-prompt does not let a plugin end the process'])

@@ -1,6 +1,8 @@
 /**
- * `dsh-prompt explain <deployment.yml> [--agent id]`: where every section, context, tool and variable
- * of one request comes from, and what each costs.
+ * `dsh-prompt explain <deployment.yml> [--agent id] [--format f] [--html out.html]`: where every
+ * section, context, tool and variable of one request comes from, and what each costs; with `--format`,
+ * the request's parts in the order that format's provider hashes them, with their byte offsets; with
+ * `--html`, the same as one self-contained page.
  * @module
  */
 import { bootDeployment } from 'dsh-agent'
@@ -11,25 +13,48 @@ import { formatCount, plural, renderTable, type Column } from '../table.js'
 import { loadTokenizer } from '../tokens.js'
 import { describeTarget, pickTarget, viewOf } from '../view.js'
 import { terminalSafe } from 'dsh-loader'
+import { explainPage } from '../html/explain-page.js'
+import { writePage } from '../html/page.js'
+import { streamOf, streamOrder, streamRows, wireFormat, type StreamRow, type WireFormat } from '../stream.js'
 
 /** Options of `explain`. */
 export interface ExplainOptions extends CommonOptions {
   agent?: string
+  /** `--format`: list the request's parts in this wire format's hash order. */
+  format?: string
+  /** `--html`: write the picture to this file. */
+  html?: string
 }
+
+/** The format the page's groups follow without `--format`: the request `explain` measures. */
+const DEFAULT_FORMAT: WireFormat = 'openai-chat'
 
 /** Runs `explain`; resolves to the exit code. */
 export async function explainCommand(file: string, options: ExplainOptions, output: Output): Promise<number> {
+  const format = wireFormat(options.format)
   const [booted, tokenizer] = await Promise.all([bootDeployment(file, bootOptionsOf(options, output)), loadTokenizer()])
   try {
     const target = pickTarget(booted, options.agent)
     const view = await viewOf(booted, target, undefined)
     const explanation = explain(booted, view, tokenizer)
+    const stream = format && { order: streamOrder(format), ...measured(streamRows(booted, view, streamOf(booted, view, format))) }
+    const file = booted.deployment.displayFile
+    if (options.html !== undefined) {
+      const shown = format ?? DEFAULT_FORMAT
+      writePage(options.html, explainPage({ file, target: describeTarget(target), format: shown, order: streamOrder(shown), explanation, stream: stream?.parts }))
+    }
     if (options.json) {
-      output.json({ ok: true, command: 'explain', file: booted.deployment.displayFile, agent: target.agent?.id ?? null, ...explanation })
+      output.json({
+        ok: true, command: 'explain', file, agent: target.agent?.id ?? null, ...explanation,
+        ...(stream ? { format, stream } : {}), ...(options.html !== undefined ? { html: options.html } : {}),
+      })
+    } else if (options.html !== undefined) {
+      output.line(`wrote ${terminalSafe(options.html)}: the picture of ${describeTarget(target)}, ${plural(explanation.sections.length, 'section')}, ${plural(explanation.contexts.length, 'context')}, ${plural(explanation.tools.length, 'tool')} in ${format ?? DEFAULT_FORMAT} order`)
     } else {
-      output.line(output.colors.bold(`# ${booted.deployment.displayFile}: ${describeTarget(target)}`))
+      output.line(output.colors.bold(`# ${file}: ${describeTarget(target)}`))
       output.line(`tokens: ${explanation.encoding} (gpt-tokenizer); bytes: UTF-8`)
       printExplanation(output, explanation)
+      if (stream) printStream(output, format!, stream.parts, stream.bytes)
     }
     return 0
   } finally {
@@ -102,6 +127,25 @@ function printExplanation(output: Output, x: Explanation): void {
   output.line()
   output.line(c.bold(`Request total: ${formatCount(x.totals.all.bytes)} bytes, ${formatCount(x.totals.all.tokens)} tokens (${x.encoding}) in system prompt + runtime context + tools`))
   if (x.sections.some((s) => s.dynamic) || x.contexts.some((s) => s.dynamic)) output.line(c.dim('* text computed at each assembly'))
+}
+
+/** The rows and the stream's length. */
+function measured(parts: StreamRow[]): { bytes: number; parts: StreamRow[] } {
+  return { bytes: parts.reduce((sum, part) => sum + part.bytes, 0), parts }
+}
+
+const REGION_NAMES: Readonly<Record<string, string>> = { tools: 'tools', system: 'system prompt', messages: 'messages' }
+
+function printStream(output: Output, format: WireFormat, parts: readonly StreamRow[], bytes: number): void {
+  const c = output.colors
+  output.line()
+  output.line(c.bold(c.cyan(`Cache stream (${format}): the model, then ${streamOrder(format).map((region) => REGION_NAMES[region]).join(', then ')}`)))
+  output.line(renderTable(
+    [{ header: '#', align: 'right' }, { header: 'part' }, { header: 'name' }, { header: 'owner' }, { header: 'layer' }, { header: 'start', align: 'right' }, { header: 'bytes', align: 'right' }],
+    parts.map((p) => [String(p.position), p.kind, p.name, p.owner ?? '-', p.layer ?? '-', formatCount(p.start), formatCount(p.bytes)]),
+    { header: c.dim },
+  ))
+  output.line(`total: ${plural(parts.length, 'part')}, ${formatCount(bytes)} bytes of canonical JSON without cache_control; a change in a part re-sends every byte from its start`)
 }
 
 function clip(text: string): string {
