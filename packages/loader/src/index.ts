@@ -11,7 +11,7 @@ export { codeOf, detailsOf } from './errors.js'
 export type { LoaderMessage } from './errors.js'
 export * as LoaderErrors from './errors.js'
 export type {
-  AfterLoadHook, Deployment, DeploymentEntry, DisabledEntry, LoadOptions, ProblemInput, SectionSchemas, SectionValues,
+  AfterLoadHook, Deployment, DeploymentEntry, DisabledEntry, LoadOptions, ProblemInput, RowInput, SectionSchemas, SectionValues,
 } from './types.js'
 export type { SchemaOutput, StandardSchemaLike } from './schema.js'
 export { substituteVariables } from './env.js'

@@ -63,7 +63,7 @@ export async function loadDeployment<S extends SectionSchemas = {}>(ctx: Context
       index: request.row.index, id: request.row.id, name: request.name, path: request.path, plugin: request.plugin, config: request.config, fiber,
     }))
     const disabled = layout.rows.filter((row) => row.disabled).map((row) => ({ index: row.index, id: row.id ?? '', name: stringOf(row.nameNode) ?? '' }))
-    const deployment = createDeployment<S>(source, entries, disabled, sections)
+    const deployment = createDeployment<S>(source, entries, disabled, sections, ctx)
     // The checks run only on a clean load: against a partial one they would report follow-on problems.
     if (!problems.size) await runHooks(ctx, deployment, options.afterLoad, layout.rows, problems)
     if (!problems.size) announceLoaded(ctx, deployment, problems)
