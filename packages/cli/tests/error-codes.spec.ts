@@ -19,6 +19,11 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
     CliErrors.renderFailed('agent "main"', coded('PROMPT_X'), 'cwd'),
     CliErrors.unknownFormat('cohere', ['openai-chat', 'gemini']),
     CliErrors.formatNeedsRequest(),
+    CliErrors.scriptInvalid('s.yml', [{ file: 's.yml', line: 3, column: 5, item: 'turns[0] (user)', ...CliErrors.scriptEmptyReply() }]),
+    CliErrors.replayNeedsAgent('d.yml'),
+    CliErrors.replayTurnFailed('s.yml:9', 'turns[4] (change)', coded('LOADER_DEPLOYMENT_FAILED')),
+    CliErrors.replayAgentGone('s.yml:9', 'turns[4] (change)', 'main'),
+    CliErrors.clockBusy(),
   ]
   const messages = [
     CliErrors.oneAgentOnly('render', 'a', 'b'),
@@ -31,6 +36,16 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
     CliErrors.unresolvedAllow('rev', ['web'], true),
     CliErrors.volatileBeforeStable({ name: 'today', volatility: 'daily', origin: 'notes.mjs, global' }, { name: 'rules', volatility: 'static' }, 44),
     CliErrors.invalidFileSize('big'),
+    CliErrors.scriptUnreadable('no such file'),
+    CliErrors.scriptYaml('Unexpected end'),
+    CliErrors.scriptShape('a list'),
+    CliErrors.scriptUnknownKey('tool_call', ['assistant', 'tool_calls']),
+    CliErrors.scriptItemKind('the keys user, clock'),
+    CliErrors.scriptWrongType('user', 'a text', 'a number (3)'),
+    CliErrors.scriptBadClock('a text "1d"'),
+    CliErrors.scriptEmptyReply(),
+    CliErrors.scriptBadArguments('found a list'),
+    CliErrors.scriptNoCall('read', ['bash']),
   ]
 
   it('each usage and render error is a CliError with its code, details, kind and exit code', () => {
@@ -42,6 +57,11 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       { name: 'CliError', code: 'CLI_RENDER_FAILED', details: { target: 'agent "main"', cause: 'PROMPT_X' }, kind: 'render', exit: 1 },
       { name: 'CliError', code: 'CLI_UNKNOWN_FORMAT', details: { format: 'cohere', known: ['openai-chat', 'gemini'] }, kind: 'usage', exit: 2 },
       { name: 'CliError', code: 'CLI_FORMAT_NEEDS_REQUEST', details: {}, kind: 'usage', exit: 2 },
+      { name: 'CliError', code: 'CLI_REPLAY_SCRIPT_INVALID', details: { file: 's.yml', problems: [{ file: 's.yml', line: 3, column: 5, item: 'turns[0] (user)', ...CliErrors.scriptEmptyReply() }] }, kind: 'usage', exit: 2 },
+      { name: 'CliError', code: 'CLI_REPLAY_NEEDS_AGENT', details: { file: 'd.yml' }, kind: 'usage', exit: 2 },
+      { name: 'CliError', code: 'CLI_REPLAY_TURN_FAILED', details: { place: 's.yml:9', item: 'turns[4] (change)', cause: 'LOADER_DEPLOYMENT_FAILED', problems: undefined }, kind: 'deployment', exit: 1 },
+      { name: 'CliError', code: 'CLI_REPLAY_AGENT_GONE', details: { place: 's.yml:9', item: 'turns[4] (change)', agent: 'main' }, kind: 'deployment', exit: 1 },
+      { name: 'CliError', code: 'CLI_REPLAY_CLOCK_BUSY', details: {}, kind: 'internal', exit: 1 },
     ])
     expect(errors.map((e) => e.message)).to.deep.equal([
       'agent "nope" is not declared in d.yml; declared agents: main',
@@ -51,6 +71,11 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       'cannot render agent "main": words that say nothing about it; set cwd: on the agent in agents: (run "dsh-prompt check" to list every problem)',
       '--format must be one of openai-chat, gemini, received "cohere"',
       '--format chooses the shape of the request body: use it together with --request',
+      'the replay script s.yml has a problem: nothing was played',
+      'replay needs an agent: d.yml declares none (add an agents: section)',
+      's.yml:9: turns[4] (change): words that say nothing about it',
+      's.yml:9: turns[4] (change): the change disposed agent "main" (it restarted a service the agent lives in, so its conversation ended): change a row whose plugin applies the change in place, or one no agent depends on',
+      'a replay clock is already installed in this process: replays run one at a time',
     ])
   })
 
@@ -66,6 +91,16 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       { code: 'CLI_UNRESOLVED_ALLOW', details: { preset: 'rev', names: ['web'], none: true } },
       { code: 'CLI_VOLATILE_BEFORE_STABLE', details: { section: 'today', volatility: 'daily', before: 'rules', beforeVolatility: 'static', bytes: 44 } },
       { code: 'CLI_INVALID_FILE_SIZE', details: { received: 'big' } },
+      { code: 'CLI_REPLAY_UNREADABLE', details: { reason: 'no such file' } },
+      { code: 'CLI_REPLAY_YAML', details: { reason: 'Unexpected end' } },
+      { code: 'CLI_REPLAY_SHAPE', details: { found: 'a list' } },
+      { code: 'CLI_REPLAY_UNKNOWN_KEY', details: { key: 'tool_call', allowed: ['assistant', 'tool_calls'] } },
+      { code: 'CLI_REPLAY_ITEM_KIND', details: { found: 'the keys user, clock', kinds: ['user', 'assistant', 'tool', 'change', 'row', 'clock'] } },
+      { code: 'CLI_REPLAY_WRONG_TYPE', details: { key: 'user', expected: 'a text', found: 'a number (3)' } },
+      { code: 'CLI_REPLAY_BAD_CLOCK', details: { found: 'a text "1d"' } },
+      { code: 'CLI_REPLAY_EMPTY_REPLY', details: {} },
+      { code: 'CLI_REPLAY_BAD_ARGUMENTS', details: { reason: 'found a list' } },
+      { code: 'CLI_REPLAY_NO_CALL', details: { name: 'read', called: ['bash'] } },
     ])
     expect(messages.map((m) => m.message)).to.deep.equal([
       'render shows one agent, but --agent was given twice (a, b); to compare two agents, run "dsh-prompt diff <deployment> --agent a --agent b"',
@@ -78,6 +113,16 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       'preset "rev" allows a tool that no plugin registers: "web" (no name of its tools.allow is registered, so its agents get no tool at all)',
       'section "today" (notes.mjs, global, daily) renders before the less volatile section "rules" (static): each change of it sends the 44 bytes of system prompt after it again, uncached (give it a later order, or a band: \'last\')',
       '--max-file-size must be a whole number of bytes (at least 1), received "big"',
+      'cannot read the replay script: no such file',
+      'YAML syntax error: Unexpected end',
+      'a replay script is a mapping with a "turns:" list, found a list',
+      'unknown key "tool_call" (allowed: assistant, tool_calls)',
+      'a turn is a mapping with exactly one of the keys user, assistant, tool, change, row, clock; found the keys user, clock',
+      '"user" must be a text, found a number (3)',
+      'clock must be +<n>d, +<n>h or +<n>m (the clock moves on by a whole number of days, hours or minutes), found a text "1d"',
+      'an assistant reply needs text ("assistant: <text>") or tool_calls',
+      '"arguments" must be an object or the JSON text of one: found a list',
+      'the result of tool "read" answers no call: no earlier assistant reply called it (called so far: "bash")',
     ])
   })
 
@@ -90,7 +135,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
   })
 
   it('covers every factory of the catalogue (the class, the usage helper and the text helpers make no message of their own)', () => {
-    const helpers = ['CliError', 'usage', 'loadFailed', 'loopVariableHint', 'describeError']
+    const helpers = ['CliError', 'usage', 'loadFailed', 'loopVariableHint', 'describeError', 'scriptProblemLine']
     const factories = Object.entries(CliErrors).filter(([name, value]) => typeof value === 'function' && !helpers.includes(name))
     expect(factories.length).to.equal(errors.length + messages.length + ['completeSections', 'inEntry'].length)
   })

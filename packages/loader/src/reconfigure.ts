@@ -119,14 +119,19 @@ export async function removeRow(state: RowState, id: string): Promise<void> {
 }
 
 function assertLive(state: RowState): void {
-  if (state.disposed()) throw new DeploymentError([{ file: state.source.display, ...deploymentDisposed() }])
+  if (state.disposed()) throw new DeploymentError([fileProblem(state, deploymentDisposed())])
 }
 
 function mountedRow(state: RowState, id: string): DeploymentEntry {
   const entry = typeof id === 'string' ? state.entries.find((candidate) => candidate.id === id) : undefined
   if (entry) return entry
   const disabled = state.disabled.some((row) => row.id === id)
-  throw new DeploymentError([{ file: state.source.display, ...unknownRow(String(id), state.entries.map((item) => item.id), disabled) }])
+  throw new DeploymentError([fileProblem(state, unknownRow(String(id), state.entries.map((item) => item.id), disabled))])
+}
+
+/** A problem of the deployment as a whole (no row). */
+function fileProblem(state: RowState, message: LoaderMessage): Problem {
+  return { file: state.source.display, code: message.code, message: message.message }
 }
 
 /** The problem of row `ref`, named as the loader names it: `plugins[2] (id "x")` and the key path. */
