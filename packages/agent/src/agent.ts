@@ -4,9 +4,11 @@ import { renderAssembly, type PromptAssembly, type RenderedPrompt, type SystemPr
 import { deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
 import {
   buildMessages, buildRequest, entry, isUsage, normalizeUsage, WIRE_FORMATS, WireErrors, type BreakpointOptions, type RequestBodies, type Usage,
-  type UsageFormat, type WireFormat,
+  type CacheProvider, type CacheReport, type UsageFormat, type WireFormat,
 } from 'dsh-wire'
-import { agentDisposed, invalidInput, invalidRecord } from './errors.js'
+import type { ToolRegistry } from 'dsh-tools'
+import { CACHE_PROVIDERS, cacheProviderFor, ReuseTracker } from './cache-report.js'
+import { agentDisposed, invalidInput, invalidRecord, unknownCacheRules } from './errors.js'
 import {
   stepEntries, type AssistantMessage, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type ToolCall, type ToolMessage,
 } from './conversation.js'
@@ -15,6 +17,13 @@ declare module 'dsh-system-prompt' {
   interface AssembleContext {
     /** The agent this assembly is for (set by `agent.step()`, always together with `scope`). */
     agent?: Agent
+  }
+}
+
+declare module 'cordis' {
+  interface Events {
+    /** After every step of every agent: the step's result, with its reuse report (`result.report`). */
+    'agent/step'(agent: Agent, result: StepResult<WireFormat>): void
   }
 }
 
@@ -46,6 +55,12 @@ export interface StepOptions<F extends WireFormat = 'openai-chat'> {
   maxTokens?: number
   /** `anthropic`: how `cache_control` breakpoints are planned, or `false` for none. */
   breakpoints?: BreakpointOptions | false
+  /**
+   * Whose caching rules predict `report.predictedCachedTokens`: `openai`, `anthropic`, `deepseek` or
+   * `gemini`. Default: the agent's `provider` when it names one that speaks the format (`deepseek` for
+   * `openai-chat`), else the format's own provider.
+   */
+  cacheRules?: CacheProvider
 }
 
 /** Options of `agent.record()`. */
@@ -72,6 +87,12 @@ export interface StepResult<F extends WireFormat = 'openai-chat'> {
   snapshot: string
   /** The entries this step appended to the record. */
   added: readonly ConversationEntry[]
+  /**
+   * How much of this request repeats the agent's previous request of the same format, what the
+   * provider should serve from cache, and why the prefix broke if it did (SPEC §13). `record(reply,
+   * { usage })` adds the reported cached tokens (and the likely reason when they differ).
+   */
+  report: CacheReport
 }
 
 /**
@@ -122,6 +143,10 @@ export class Agent {
   private scope!: ScopeHandle
   private prompt!: SystemPrompt
   private log!: (message: string) => void
+  private readonly reuse = new ReuseTracker(
+    () => (this.scope && !this.disposed_ ? this.scope.ctx : undefined),
+    (name) => (this.disposed_ ? undefined : (this.scope.ctx.get('tools') as ToolRegistry | undefined)?.view(this).origin.get(name)),
+  )
 
   /** @internal Built by the `agents` service. */
   constructor(init: AgentInit) {
@@ -185,8 +210,12 @@ export class Agent {
     if (input !== undefined && typeof input !== 'string') throw invalidInput(this.id)
     const format = (options.format ?? 'openai-chat') as F
     if (!WIRE_FORMATS.includes(format)) throw WireErrors.unknownFormat(format, WIRE_FORMATS)
+    if (options.cacheRules !== undefined && !CACHE_PROVIDERS.includes(options.cacheRules)) throw unknownCacheRules(this.id, options.cacheRules, CACHE_PROVIDERS)
+    const provider = cacheProviderFor(format, options.cacheRules, this.provider)
     const assembly = await this.prompt.assemble({ scope: this, agent: this, signal: options.signal })
     const rendered = renderAssembly(assembly)
+    // Loaded before anything is recorded: from here to the end the step runs without a pause.
+    const counter = await this.reuse.counter(provider)
     options.signal?.throwIfAborted()
     if (this.disposed_) throw agentDisposed(this.id)
     for (const section of rendered.sections) this.log(`section=${section.name} bytes=${Buffer.byteLength(section.text, 'utf8')}`)
@@ -199,8 +228,11 @@ export class Agent {
       ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
       ...(options.breakpoints === undefined ? {} : { breakpoints: options.breakpoints }),
     })
+    const report = this.reuse.measure({ format, provider, request, rendered, assembly, now: Date.now() }, counter)
     this.record_.push(...added)
-    return { request, assembly, rendered, system, snapshot, added }
+    const result: StepResult<F> = { request, assembly, rendered, system, snapshot, added, report }
+    this.scope.ctx.emit('agent/step', this, result as StepResult<WireFormat>)
+    return result
   }
 
   /** Appends the model's reply or a tool result to the record; `usage` is kept with the reply. */
@@ -222,6 +254,7 @@ export class Agent {
         }
       }
       this.record_.push(entry(reply, 'assistant', usage))
+      if (usage) this.reuse.reconcile(usage, Date.now())
     } else if (message.role === 'tool') {
       if (typeof message.tool_call_id !== 'string' || !message.tool_call_id) throw invalidRecord(this.id, 'a tool message needs a tool_call_id')
       if (typeof message.content !== 'string') throw invalidRecord(this.id, 'tool content must be a string')

@@ -89,6 +89,12 @@ export const invalidInput = (id: string) =>
     code: 'AGENT_INVALID_INPUT' as const, details: { id },
   })
 
+/** `step(..., { cacheRules })` names rules the reuse report does not model. */
+export const unknownCacheRules = (id: string, rules: unknown, known: readonly string[]) =>
+  Object.assign(new TypeError(`agent "${id}" step(): unknown cacheRules ${JSON.stringify(String(rules))}; known: ${known.join(', ')}`), {
+    code: 'AGENT_UNKNOWN_CACHE_RULES' as const, details: { id, rules: String(rules), known },
+  })
+
 // ---- a deployment file's agents (`bootDeployment`, the `agents:` section) ---------------------------
 // Not thrown: each is a `{ code, message, details }` message that becomes one problem of the load.
 

@@ -16,6 +16,7 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
     AgentErrors.invalidRecord('main', 'tool_calls must be an array'),
     AgentErrors.invalidInput('main'),
     AgentErrors.invalidParent('child', {}),
+    AgentErrors.unknownCacheRules('main', 'cohere', ['openai', 'anthropic', 'deepseek', 'gemini']),
   ]
 
   it('each factory makes its error class with its code and details, and the message unchanged', () => {
@@ -32,6 +33,7 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
       { name: 'TypeError', code: 'AGENT_INVALID_RECORD', details: { id: 'main', problem: 'tool_calls must be an array' }, message: 'agent "main" record(): tool_calls must be an array' },
       { name: 'TypeError', code: 'AGENT_INVALID_INPUT', details: { id: 'main' }, message: 'agent "main" step(input): input must be a string when given' },
       { name: 'TypeError', code: 'AGENT_INVALID_PARENT', details: { id: 'child' }, message: 'agent "child" parent must be an agent or an agent\'s id, received an object' },
+      { name: 'TypeError', code: 'AGENT_UNKNOWN_CACHE_RULES', details: { id: 'main', rules: 'cohere', known: ['openai', 'anthropic', 'deepseek', 'gemini'] }, message: 'agent "main" step(): unknown cacheRules "cohere"; known: openai, anthropic, deepseek, gemini' },
     ])
   })
 

@@ -32,6 +32,8 @@ export interface ToolCheck {
   readonly reserved: readonly string[]
   /** The layer of each visible tool, where its provider reports it. */
   readonly layers: ReadonlyMap<string, ScopeKey | undefined>
+  /** The plugin whose provider returned each visible tool (the first one, when a name clashes). */
+  readonly owners: ReadonlyMap<string, string>
   /** The error the assembly rejects with for these problems (reserved name first), if any. */
   readonly problem?: CodedError<PromptError, 'PROMPT_TOOL_ORDER_UNREGISTERED' | 'PROMPT_RESERVED_TOOL_NAME'>
 }
@@ -50,7 +52,7 @@ interface ToolCache {
 
 const NO_TOOLS: ToolCheck = Object.freeze({
   tools: Object.freeze([]), names: new Set<string>(), known: Object.freeze([]), unregistered: Object.freeze([]),
-  reserved: Object.freeze([]), layers: new Map(),
+  reserved: Object.freeze([]), layers: new Map(), owners: new Map(),
 })
 
 /**
@@ -102,16 +104,18 @@ export function checkTools(view: ResolvedView, context: AssembleContext, order: 
     if (knownNames) for (const name of knownNames as string[]) known.add(name)
   }
   const sortedKnown = [...known].sort(compareCodeUnits)
+  const toolOwners = new Map<string, string>()
+  for (const [name, list] of owners) toolOwners.set(name, list[0])
   let check: ToolCheck
   if (reserved.length) {
-    check = { tools, names: new Set(owners.keys()), known: sortedKnown, unregistered: [], reserved, layers, problem: reservedToolName(TOOL_ORDER_REST, reserved[0]) }
+    check = { tools, names: new Set(owners.keys()), known: sortedKnown, unregistered: [], reserved, layers, owners: toolOwners, problem: reservedToolName(TOOL_ORDER_REST, reserved[0]) }
   } else {
     let clash: string | undefined
     for (const [name, list] of owners) if (list.length > 1 && (clash === undefined || compareCodeUnits(name, clash) < 0)) clash = name
     if (clash !== undefined) throw duplicateToolName(clash, owners.get(clash)!.sort(compareCodeUnits))
     const unregistered = unregisteredTools(order, known)
     check = {
-      tools: unregistered.length ? tools : orderTools(tools, order), names: new Set(owners.keys()), known: sortedKnown, unregistered, reserved, layers,
+      tools: unregistered.length ? tools : orderTools(tools, order), names: new Set(owners.keys()), known: sortedKnown, unregistered, reserved, layers, owners: toolOwners,
       problem: unregistered.length ? toolOrderUnregistered(unregistered, sortedKnown) : undefined,
     }
   }

@@ -32,3 +32,12 @@ export type { Usage, UsageFormat } from './usage.js'
 export * as WireErrors from './errors.js'
 export { BREAK_CAUSES } from './cache-report.js'
 export type { BreakCause, CacheBreak, CacheProvider, CacheReport } from './cache-report.js'
+export { CACHE_STREAM_ORDER, cacheStream, canonicalJson, commonPrefix, streamPart } from './cache-stream.js'
+export type { CacheStream, StreamPart, StreamRegion } from './cache-stream.js'
+export {
+  ANTHROPIC_LOOKBACK, anthropicCachedTokens, DEEPSEEK_UNIT, deepseekCachedTokens, geminiCachedTokens, geminiMinimum, OPENAI_INCREMENT, OPENAI_MINIMUM,
+  openaiCachedTokens, TTL_MS,
+} from './caching-rules.js'
+export type { AnthropicPrediction, CacheEntry, CachePoint } from './caching-rules.js'
+export { tokenCounter } from './tokenizers.js'
+export type { TokenCounter } from './tokenizers.js'

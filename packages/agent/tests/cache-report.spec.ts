@@ -1,0 +1,136 @@
+import { expect } from 'chai'
+import type { Context } from 'cordis'
+import type { Agent, StepResult } from 'dsh-agent'
+import { bootApp, tool } from 'dsh-testing'
+import { BREAK_CAUSES, cacheStream, type WireFormat } from 'dsh-wire'
+
+const LONG = 'Follow the house style for every change you make to the code base. '.repeat(120)
+
+describe('dsh-agent: the reuse report of every step (SPEC §13)', () => {
+  let harness: Context
+  let agent: Agent
+  beforeEach(async () => {
+    ({ host: harness } = await bootApp({ systemPrompt: { persona: `Persona for {{model}}. ${LONG}` }, tools: true, agents: true }))
+    harness.tools.register(tool('read'))
+    harness.systemPrompt.variable('mood', () => mood)
+    harness.systemPrompt.section({ name: 'style', order: 10, text: 'Mood: {{mood}}.' })
+    agent = await harness.agents.create({ id: 'coder', model: 'gpt-5' })
+  })
+  let mood = 'calm'
+  afterEach(() => { mood = 'calm' })
+
+  it('the first request reuses nothing; the next one reuses the whole previous request', async () => {
+    const first = (await agent.stepDetailed('Hi.')).report
+    expect(first).to.include({ format: 'openai-chat', provider: 'openai', turn: 1, reusableBytes: 0, reusableTokens: 0, predictedCachedTokens: 0, tokenizer: 'o200k_base' })
+    expect(first.breaks).to.deep.equal([])
+    agent.record({ role: 'assistant', content: 'Hello.' })
+    const second = await agent.stepDetailed('More.')
+    const previousBytes = first.requestBytes
+    expect(second.report.turn).to.equal(2)
+    expect(second.report.reusableBytes).to.equal(previousBytes)
+    expect(second.report.requestBytes).to.equal(cacheStream('openai-chat', second.request).bytes)
+    expect(second.report.requestBytes).to.be.greaterThan(previousBytes)
+    expect(second.report.reusableTokens).to.equal(first.requestTokens)
+    expect(second.report.breaks).to.deep.equal([])
+  })
+
+  it('OpenAI: predicts 1,024 tokens and whole 128-token steps of the shared prefix', async () => {
+    await agent.stepDetailed('Hi.')
+    const { report } = await agent.stepDetailed('More.')
+    expect(report.reusableTokens).to.be.greaterThan(1024)
+    expect(report.predictedCachedTokens).to.equal(1024 + Math.floor((report.reusableTokens - 1024) / 128) * 128)
+  })
+
+  it('a variable that changes breaks the prefix under replace, naming the section, its owner and the variable', async () => {
+    const replacing = await harness.agents.create({ id: 'r', model: 'gpt-5', promptChange: 'replace' })
+    await replacing.stepDetailed('Hi.')
+    mood = 'stern'
+    const { report } = await replacing.stepDetailed('Again.')
+    expect(report.reusableBytes).to.be.lessThan(report.requestBytes)
+    expect(report.breaks).to.have.length(1)
+    expect(report.breaks[0]).to.deep.include({ message: 0, section: 'style', kind: 'section', owner: 'host', layer: 'global' })
+    expect(report.breaks[0].cause).to.equal('variable value changed ({{mood}}) in section "style"')
+  })
+
+  it('under append the same change keeps the prefix: the new version is appended', async () => {
+    await agent.stepDetailed('Hi.')
+    mood = 'stern'
+    const { report } = await agent.stepDetailed('Again.')
+    expect(report.breaks).to.deep.equal([])
+  })
+
+  it('anthropic: a tool added breaks before the system prompt, because tools are hashed first', async () => {
+    await agent.stepDetailed('Hi.', { format: 'anthropic' })
+    harness.tools.register(tool('grep'))
+    const { report } = await agent.stepDetailed('Again.', { format: 'anthropic' })
+    expect(report.provider).to.equal('anthropic')
+    expect(report.tokenizer).to.match(/^estimate/)
+    expect(report.breaks[0]).to.deep.include({ message: null, section: 'grep', kind: 'tool', owner: 'host' })
+    expect(report.breaks[0].cause).to.equal('tool added: "grep"')
+  })
+
+  it('a section removed, a section added and a model change each say so', async () => {
+    const replacing = await harness.agents.create({ id: 'r', model: 'gpt-5', promptChange: 'replace' })
+    await replacing.stepDetailed('Hi.')
+    const extra = harness.systemPrompt.section({ name: 'extra', order: 5, text: 'Extra.' })
+    expect((await replacing.stepDetailed('a')).report.breaks[0].cause).to.equal('section added: "extra"')
+    extra()
+    expect((await replacing.stepDetailed('b')).report.breaks[0].cause).to.equal('section removed: "extra"')
+  })
+
+  it('every cause starts with one of the classes of SPEC §13', async () => {
+    const replacing = await harness.agents.create({ id: 'r', model: 'gpt-5', promptChange: 'replace' })
+    await replacing.stepDetailed('Hi.')
+    mood = 'odd'
+    const { report } = await replacing.stepDetailed('x')
+    expect(BREAK_CAUSES.some((cause) => report.breaks[0].cause.startsWith(cause))).to.equal(true)
+  })
+
+  it('deepseek rules for an agent whose provider is deepseek: whole 64-token units', async () => {
+    const deep = await harness.agents.create({ id: 'd', model: 'deepseek-chat', provider: 'deepseek' })
+    await deep.stepDetailed('Hi.')
+    const { report } = await deep.stepDetailed('More.')
+    expect(report.provider).to.equal('deepseek')
+    expect(report.tokenizer).to.equal('deepseek-v3')
+    expect(report.predictedCachedTokens).to.equal(Math.floor(report.reusableTokens / 64) * 64)
+  })
+
+  it('anthropic: the second request reads what the first one wrote at its breakpoints', async () => {
+    const claude = await harness.agents.create({ id: 'c', model: 'claude-sonnet-4-5' })
+    const first = (await claude.stepDetailed('Hi.', { format: 'anthropic' })).report
+    expect(first.predictedCachedTokens).to.equal(0)
+    claude.record({ role: 'assistant', content: 'Hello.' })
+    const second = (await claude.stepDetailed('More.', { format: 'anthropic' })).report
+    expect(second.predictedCachedTokens).to.be.greaterThan(1024)
+    expect(second.predictedCachedTokens).to.be.at.most(second.reusableTokens)
+  })
+
+  it('record(reply, { usage }) adds what the provider reported, and the likely reason when it differs', async () => {
+    await agent.stepDetailed('Hi.')
+    const step = await agent.stepDetailed('More.')
+    agent.record({ role: 'assistant', content: 'ok' }, { usage: { inputTokens: 2000, cachedReadTokens: step.report.predictedCachedTokens, cacheWriteTokens: null, outputTokens: 3 } })
+    expect(step.report.reportedCachedTokens).to.equal(step.report.predictedCachedTokens)
+    expect(step.report).to.not.have.property('mismatch')
+    const next = await agent.stepDetailed('Again.')
+    agent.record({ role: 'assistant', content: 'ok' }, { usage: { inputTokens: 2000, cachedReadTokens: null, cacheWriteTokens: null, outputTokens: 3 } })
+    expect(next.report.reportedCachedTokens).to.equal(null)
+    expect(next.report.mismatch).to.match(/^not reported/)
+    const third = await agent.stepDetailed('Once more.')
+    agent.record({ role: 'assistant', content: 'ok' }, { usage: { inputTokens: 2000, cachedReadTokens: 0, cacheWriteTokens: null, outputTokens: 3 } })
+    expect(third.report.mismatch).to.match(/^cache miss/)
+  })
+
+  it('emits agent/step with the agent and the result', async () => {
+    const seen: Array<[string, number]> = []
+    harness.on('agent/step', (who: Agent, result: StepResult<WireFormat>) => { seen.push([who.id, result.report.turn]) })
+    await agent.stepDetailed('Hi.')
+    await agent.step('Again.')
+    expect(seen).to.deep.equal([['coder', 1], ['coder', 2]])
+  })
+
+  it('refuses rules it does not know', async () => {
+    const error = await agent.stepDetailed('x', { cacheRules: 'cohere' as never }).catch((e: unknown) => e)
+    expect(error).to.include({ code: 'AGENT_UNKNOWN_CACHE_RULES' })
+    expect(agent.conversation).to.deep.equal([])
+  })
+})

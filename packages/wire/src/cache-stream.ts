@@ -1,0 +1,182 @@
+/**
+ * The cache stream of a request (SPEC §13): its parts in the order the provider hashes them, each
+ * serialised as canonical JSON (keys sorted, no spaces) without the cache markers themselves
+ * (`cache_control` does not change what the provider hashes). Two requests share a cached prefix as
+ * far as their streams agree byte for byte, so this is what the reuse report compares.
+ *
+ * The order per format ({@link CACHE_STREAM_ORDER}):
+ * - `anthropic`: tools, then system, then messages: the order Anthropic's prompt-caching guide gives
+ *   for the cache prefix ("tools, system, messages", platform.claude.com/docs/en/build-with-claude/
+ *   prompt-caching, read 2026-12-01).
+ * - `openai-chat`, `openai-responses`: the system prompt (the first system message, or `instructions`),
+ *   then the tools, then the other messages. OpenAI's caching guide does not say where tools render
+ *   (it says only that tools "must be identical between requests" and that a structured-output schema
+ *   is a prefix of the system message); the order here is the one OpenAI's published harmony format
+ *   renders for its open-weight models: the instructions, then the tool namespace, then the turns.
+ * - `gemini`: the `systemInstruction`, then the tools, then the contents. Google does not document the
+ *   order of its implicit cache; this is the order the request carries them in.
+ * A model change breaks every cache, so the stream begins with a `model` part.
+ * Pure and Cordis-free.
+ * @module
+ */
+import type { AnthropicRequest } from './anthropic.js'
+import type { RequestBodies, WireFormat } from './format.js'
+import type { ChatRequest } from './openai-chat.js'
+import type { GeminiRequest } from './gemini.js'
+import type { ResponsesRequest } from './openai-responses.js'
+
+/** A region of a request, in hashing terms. */
+export type StreamRegion = 'tools' | 'system' | 'messages'
+
+/** The regions of each format in the order its provider hashes them (after the model). */
+export const CACHE_STREAM_ORDER: Readonly<Record<WireFormat, readonly StreamRegion[]>> = Object.freeze({
+  'openai-chat': Object.freeze(['system', 'tools', 'messages'] as const),
+  'openai-responses': Object.freeze(['system', 'tools', 'messages'] as const),
+  anthropic: Object.freeze(['tools', 'system', 'messages'] as const),
+  gemini: Object.freeze(['system', 'tools', 'messages'] as const),
+})
+
+/** One part of a cache stream. */
+export interface StreamPart {
+  /** What the part is: the model, one tool, the opening system prompt, or one message. */
+  readonly kind: 'model' | 'tool' | 'system' | 'message'
+  /**
+   * `tool`: the index in the request's tools; `message`: the index in the request's own message list
+   * (`messages`, `input` or `contents`; for `openai-chat` the opening system message is index 0 and
+   * its part is a `system` part); `system` and `model`: 0.
+   */
+  readonly index: number
+  /** `tool`: the tool's name. */
+  readonly name?: string
+  /** The part as canonical JSON, without cache markers. */
+  readonly text: string
+  /** UTF-8 bytes of `text`. */
+  readonly bytes: number
+  /** How many content blocks the part holds (Anthropic counts its 20-block lookback in blocks). */
+  readonly blocks: number
+}
+
+/** A request's cache stream. */
+export interface CacheStream {
+  readonly format: WireFormat
+  readonly parts: readonly StreamPart[]
+  /** UTF-8 bytes of the whole stream. */
+  readonly bytes: number
+}
+
+/** The cache stream of `body`, a request of `format`. */
+export function cacheStream<F extends WireFormat>(format: F, body: RequestBodies[F]): CacheStream {
+  const regions = regionsOf(format, body as RequestBodies[WireFormat])
+  const parts: StreamPart[] = [makePart('model', 0, canonicalJson({ model: body.model }), 1)]
+  for (const region of CACHE_STREAM_ORDER[format]) parts.push(...regions[region])
+  let bytes = 0
+  for (const part of parts) bytes += part.bytes
+  return { format, parts, bytes }
+}
+
+/** The parts of one message (or tool, or system prompt) object, built once per frozen object. */
+export function streamPart(kind: StreamPart['kind'], index: number, value: unknown, blocks = 1, name?: string): StreamPart {
+  return makePart(kind, index, canonicalJson(value), blocks, name)
+}
+
+function makePart(kind: StreamPart['kind'], index: number, text: string, blocks: number, name?: string): StreamPart {
+  const part = { kind, index, text, bytes: Buffer.byteLength(text, 'utf8'), blocks }
+  return Object.freeze(name === undefined ? part : { ...part, name })
+}
+
+type Regions = Record<StreamRegion, StreamPart[]>
+
+function regionsOf(format: WireFormat, body: RequestBodies[WireFormat]): Regions {
+  switch (format) {
+    case 'openai-chat': {
+      const request = body as ChatRequest
+      const opening = request.messages[0]?.role === 'system' ? 1 : 0
+      return {
+        system: opening ? [streamPart('system', 0, request.messages[0])] : [],
+        tools: (request.tools ?? []).map((tool, i) => streamPart('tool', i, tool, 1, tool.function.name)),
+        messages: request.messages.slice(opening).map((message, i) => streamPart('message', i + opening, message)),
+      }
+    }
+    case 'openai-responses': {
+      const request = body as ResponsesRequest
+      return {
+        system: request.instructions === undefined ? [] : [streamPart('system', 0, { instructions: request.instructions })],
+        tools: (request.tools ?? []).map((tool, i) => streamPart('tool', i, tool, 1, tool.name)),
+        messages: request.input.map((item, i) => streamPart('message', i, item)),
+      }
+    }
+    case 'anthropic': {
+      const request = body as AnthropicRequest
+      return {
+        tools: (request.tools ?? []).map((tool, i) => streamPart('tool', i, tool, 1, tool.name)),
+        system: request.system?.length ? [streamPart('system', 0, request.system, request.system.length)] : [],
+        messages: request.messages.map((message, i) => streamPart('message', i, message, message.content.length)),
+      }
+    }
+    case 'gemini': {
+      const request = body as GeminiRequest
+      const declarations = request.config?.tools?.flatMap((tool) => tool.functionDeclarations) ?? []
+      return {
+        system: request.config?.systemInstruction ? [streamPart('system', 0, request.config.systemInstruction)] : [],
+        tools: declarations.map((tool, i) => streamPart('tool', i, tool, 1, tool.name)),
+        messages: request.contents.map((content, i) => streamPart('message', i, content, content.parts.length)),
+      }
+    }
+  }
+}
+
+const canonical = new WeakMap<object, string>()
+
+/**
+ * `value` as canonical JSON: object keys sorted by code unit, no whitespace, `cache_control` keys left
+ * out, `undefined` members dropped as `JSON.stringify` drops them. A frozen object's text is kept, so a
+ * message shared between requests is serialised once.
+ */
+export function canonicalJson(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null'
+  const known = canonical.get(value)
+  if (known !== undefined) return known
+  let text: string
+  if (Array.isArray(value)) {
+    text = `[${value.map((item) => (item === undefined || typeof item === 'function' ? 'null' : canonicalJson(item))).join(',')}]`
+  } else {
+    const record = value as Record<string, unknown>
+    const members: string[] = []
+    for (const key of Object.keys(record).sort()) {
+      const item = record[key]
+      if (key === 'cache_control' || item === undefined || typeof item === 'function') continue
+      members.push(`${JSON.stringify(key)}:${canonicalJson(item)}`)
+    }
+    text = `{${members.join(',')}}`
+  }
+  if (Object.isFrozen(value)) canonical.set(value, text)
+  return text
+}
+
+/**
+ * The UTF-8 length of the longest common prefix of two streams' texts, with the index of the first
+ * part that differs (`-1` when `previous` is a prefix of `current` part for part).
+ */
+export function commonPrefix(previous: readonly StreamPart[], current: readonly StreamPart[]): { bytes: number; part: number; chars: number } {
+  let bytes = 0
+  const shared = Math.min(previous.length, current.length)
+  for (let i = 0; i < shared; i++) {
+    const a = previous[i].text
+    const b = current[i].text
+    if (a === b) {
+      bytes += current[i].bytes
+      continue
+    }
+    let chars = 0
+    const end = Math.min(a.length, b.length)
+    while (chars < end && a.charCodeAt(chars) === b.charCodeAt(chars)) chars++
+    // Never split a surrogate pair: a half character is not a shared byte.
+    if (chars > 0 && chars < end && isHighSurrogate(a.charCodeAt(chars - 1))) chars--
+    return { bytes: bytes + Buffer.byteLength(b.slice(0, chars), 'utf8'), part: i, chars }
+  }
+  return { bytes, part: previous.length > shared ? shared : -1, chars: 0 }
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff
+}
