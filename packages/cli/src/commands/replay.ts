@@ -7,7 +7,7 @@
  * @module
  */
 import { isAbsolute, relative } from 'node:path'
-import { bootDeployment, WIRE_FORMATS, type Agent, type BootedDeployment, type BootOptions, type PromptChangePolicy, type StepResult, type WireFormat } from 'dsh-agent'
+import { bootDeployment, WIRE_FORMATS, type Agent, type BootedDeployment, type BootOptions, type PromptChangePolicy, type WireFormat } from 'dsh-agent'
 import { terminalSafe } from 'dsh-loader'
 import type { CacheBreak, CacheReport } from 'dsh-wire'
 import {
@@ -18,6 +18,7 @@ import type { Output } from '../output.js'
 import { withReplayClock } from '../replay-clock.js'
 import { readReplayScript, type ReplayScript, type ScriptTurn } from '../replay-script.js'
 import { formatCount, plural, renderTable } from '../table.js'
+import { Owners } from '../owners.js'
 import { pickTarget } from '../view.js'
 
 /** Options of {@link replayDeployment}. */
@@ -85,7 +86,9 @@ export async function replayDeployment(file: string, script: ReplayScript, optio
       let changes: string[] = []
       const request = async (turn: ScriptTurn, input?: string) => {
         const step = await agent.stepDetailed(input, { format })
-        result.turns.push(turnReport(reportOf(step), result.turns.length + 1, turn, changes))
+        // Owners as explain shows them: the row id of the plugin (rows may have come and gone since the boot).
+        const owners = new Owners(booted.ctx, booted.deployment)
+        result.turns.push(turnReport(step.report, result.turns.length + 1, turn, changes, (owner) => owner === null ? null : owners.plugin(owner)))
         changes = []
       }
       for (const turn of script.turns) {
@@ -148,21 +151,14 @@ async function withPolicy(booted: BootedDeployment, agent: Agent, policy: Prompt
   return booted.createAgent({ id, model, provider, cwd, preset, parent, promptChange: policy })
 }
 
-/** The step's reuse report (`StepResult.report`, SPEC §13). */
-function reportOf(step: StepResult<WireFormat>): CacheReport {
-  const report = (step as { report?: CacheReport }).report
-  if (!report) throw new Error('this dsh-agent does not report cache reuse (StepResult.report is missing)')
-  return report
-}
-
-function turnReport(report: CacheReport, turn: number, item: ScriptTurn, changes: string[]): ReplayTurn {
+function turnReport(report: CacheReport, turn: number, item: ScriptTurn, changes: string[], owner: (name: string | null) => string | null): ReplayTurn {
   return {
     turn,
     requestBytes: report.requestBytes,
     reusableBytes: report.reusableBytes,
     reusableTokens: report.reusableTokens,
     predictedCachedTokens: report.predictedCachedTokens,
-    breaks: report.breaks.map((b) => ({ ...b })),
+    breaks: report.breaks.map((b) => ({ ...b, owner: owner(b.owner) })),
     requestTokens: report.requestTokens,
     provider: report.provider,
     tokenizer: report.tokenizer,
