@@ -201,7 +201,7 @@ export async function replayCommand(file: string, options: ReplayCommandOptions,
     policy: options.policy,
     boot: bootOptionsOf(options, output),
   })
-  if (options.json) output.json(result)
+  if (options.json) output.json({ ok: true, command: 'replay', ...result })
   else printReplay(output, result)
   return 0
 }
