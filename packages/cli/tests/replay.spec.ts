@@ -75,6 +75,14 @@ describe('dsh-prompt replay: playing a script against a deployment', () => {
     expect(Date.now).to.equal(before)
   })
 
+  it('a deployment without agents is CLI_REPLAY_NEEDS_AGENT, an unknown --agent CLI_UNKNOWN_AGENT (usage errors)', async () => {
+    const script = parseReplayScript('turns:\n  - user: hi\n', 's.yml')
+    const none = await replayDeployment(fixture('no-agents.yml'), script, { boot: QUIET }).catch((e: Error & { code?: string; exitCode?: number }) => e)
+    expect(none).to.include({ code: 'CLI_REPLAY_NEEDS_AGENT', exitCode: 2 })
+    const unknown = await replayDeployment(DEPLOYMENT, script, { boot: QUIET, agent: 'ghost' }).catch((e: Error & { code?: string }) => e)
+    expect(unknown).to.include({ code: 'CLI_UNKNOWN_AGENT' })
+  })
+
   it('a change that restarts the agents service is CLI_REPLAY_AGENT_GONE: the conversation would be lost', async () => {
     const script = parseReplayScript('turns:\n  - user: hi\n  - change: { row: dsh-agent, config: { promptChange: replace } }\n  - user: again\n', 's.yml')
     const error = await replayDeployment(DEPLOYMENT, script, { boot: QUIET }).catch((e: Error & { code?: string }) => e)
