@@ -171,6 +171,11 @@ export class Agent {
     this.disposed_ = true
   }
 
+  /** @internal Appends a restored system-prompt, user or runtime-context entry (`agents.restore()`; replies and tool results go through `record()`). */
+  restoreEntry(item: ConversationEntry): void {
+    this.record_.push(item)
+  }
+
   /** The agent's scoped context: what is registered through it is agent-local and dies with the agent. */
   get ctx(): Context {
     return this.scope.ctx

@@ -8,6 +8,8 @@ import {
   duplicateAgent, duplicatePreset, invalidAgentId, invalidModel, invalidPresetId, invalidPromptChange, invalidParent, unknownParent,
   unknownPreset,
 } from './errors.js'
+import { readLedger, type LedgerInput, type ReadLedgerOptions } from './ledger-read.js'
+import { replayEntries } from './ledger-restore.js'
 
 declare module 'cordis' {
   interface Context {
@@ -90,6 +92,32 @@ export class Agents extends Service {
       agent.markDisposed()
       if (this.live.get(id) === agent) this.live.delete(id)
     })
+    return agent
+  }
+
+  /**
+   * Restores an agent from its ledger (`exportLedger(agent)`, or the lines of a `LedgerStore`): an agent
+   * created as `create()` does from the header's facts (id, model, policy, provider, cwd, preset,
+   * parent: the preset and the parent agent must exist), whose record holds the ledger's entries, so
+   * its next request is byte-identical to the one the exported agent would have sent. The whole ledger
+   * is checked first; a problem rejects with a coded error naming its line (`AGENT_LEDGER_*`) and
+   * nothing is restored (an agent already created is disposed again).
+   */
+  async restore(ledger: LedgerInput, options: ReadLedgerOptions = {}): Promise<Agent> {
+    const { header, entries } = readLedger(ledger, options)
+    const agent = await this.create({
+      id: header.agent, model: header.model, promptChange: header.promptChange,
+      ...(header.provider === undefined ? {} : { provider: header.provider }),
+      ...(header.cwd === undefined ? {} : { cwd: header.cwd }),
+      ...(header.preset === undefined ? {} : { preset: header.preset }),
+      ...(header.parent === undefined ? {} : { parent: header.parent }),
+    })
+    try {
+      replayEntries(agent, entries)
+    } catch (error) {
+      await agent.dispose()
+      throw error
+    }
     return agent
   }
 

@@ -173,3 +173,66 @@ export const emptyAgentValue = (index: number, key: 'cwd' | 'provider') => ({
 /** An agent naming itself as its parent. */
 export const ownParent = (index: number, id: string) =>
   ({ code: 'AGENT_OWN_PARENT' as const, message: `$[${index}].parent names the agent itself (${JSON.stringify(id)})`, details: { index, id } })
+
+// ---- the ledger (`exportLedger`, `readLedger`, `agents.restore()`, `FileLedgerStore`) ----------------
+// Each names the line it is about (`details.line`, counted from 1; line 1 is the header). Nothing is
+// restored when one is thrown.
+
+/** The prefix of every ledger refusal: `ledger line <n>: `. */
+const atLine = (line: number) => `ledger line ${line}: `
+
+/** Line 1 is missing or is not a header of a ledger format this version reads. */
+export const ledgerBadHeader = (problem: string) =>
+  Object.assign(new Error(`${atLine(1)}not a dsh ledger header: ${problem}`), {
+    code: 'AGENT_LEDGER_BAD_HEADER' as const, details: { line: 1, problem },
+  })
+
+/** A line that is not JSON (before the last line; a bad last line is {@link ledgerCutShort}). */
+export const ledgerNotJson = (line: number, problem: string) =>
+  Object.assign(new Error(`${atLine(line)}not JSON (${problem})`), {
+    code: 'AGENT_LEDGER_NOT_JSON' as const, details: { line, problem },
+  })
+
+/** The last line is incomplete: no line break after it, or not complete JSON (a crash during a write). */
+export const ledgerCutShort = (line: number) =>
+  Object.assign(new Error(`${atLine(line)}the last line is cut short (an interrupted write leaves this: drop the line, e.g. with new FileLedgerStore(path, { dropCutShortLine: true }), and the conversation resumes from the line before)`), {
+    code: 'AGENT_LEDGER_CUT_SHORT' as const, details: { line },
+  })
+
+/** A line's hash is not the hash of its fields and the previous line's hash. */
+export const ledgerHashMismatch = (line: number) =>
+  Object.assign(new Error(`${atLine(line)}the hash does not match: this line was changed, or a line before it was removed or moved`), {
+    code: 'AGENT_LEDGER_HASH_MISMATCH' as const, details: { line },
+  })
+
+/** An entry line whose fields are not those the ledger writes (an unknown key, a role that does not fit its source, ...). */
+export const ledgerBadLine = (line: number, problem: string) =>
+  Object.assign(new Error(`${atLine(line)}${problem}`), {
+    code: 'AGENT_LEDGER_BAD_LINE' as const, details: { line, problem },
+  })
+
+/** `record()` refused the reply or tool result of a line (its problem is `record()`'s own). */
+export const ledgerInvalidEntry = (line: number, cause: { details?: { problem?: string }; message: string }) => {
+  const problem = cause.details?.problem ?? cause.message
+  return Object.assign(new TypeError(`${atLine(line)}the entry cannot be recorded: ${problem}`, { cause }), {
+    code: 'AGENT_LEDGER_INVALID_ENTRY' as const, details: { line, problem },
+  })
+}
+
+/** The ledger ends before the head hash the caller kept: lines at its end are missing. */
+export const ledgerMissingLines = (line: number, head: string) =>
+  Object.assign(new Error(`${atLine(line)}missing: the ledger ends at line ${line - 1} and no line has the expected head hash ${head.slice(0, 12)}…, so its last lines were lost`), {
+    code: 'AGENT_LEDGER_MISSING_LINES' as const, details: { line, head },
+  })
+
+/** `LedgerStore.append()` was given a line with a line break in it (a ledger line is one line of JSON). */
+export const ledgerLineBreak = (index: number) =>
+  Object.assign(new TypeError(`ledger store append(): line ${index + 1} of the lines given contains a line break (each line must be one line of JSON)`), {
+    code: 'AGENT_LEDGER_LINE_BREAK' as const, details: { index },
+  })
+
+/** `new LedgerWriter(agent, store, { stored })` with a count the agent's record cannot have. */
+export const ledgerInvalidStored = (id: string, stored: unknown, most: number) =>
+  Object.assign(new TypeError(`ledger writer for agent "${id}": stored must be the number of ledger lines already in the store, from 0 to ${most} (the header and one line per entry), received ${shown(stored)}`), {
+    code: 'AGENT_LEDGER_INVALID_STORED' as const, details: { id, stored, most },
+  })

@@ -17,6 +17,12 @@ export type {
   AssistantMessage, ChatMessage, ConversationEntry, CustomToolCall, EntrySource, FunctionToolCall, PromptChangePolicy, SystemMessage, ToolCall,
   ToolMessage, UserMessage,
 } from './conversation.js'
+export { exportLedger, LEDGER_FORMAT, LEDGER_VERSION, ledgerLines } from './ledger-format.js'
+export type { LedgerEntryFields, LedgerHeader } from './ledger-format.js'
+export { readLedger } from './ledger-read.js'
+export type { LedgerInput, LedgerLine, ParsedLedger, ReadLedgerOptions } from './ledger-read.js'
+export { FileLedgerStore, LedgerWriter } from './ledger-store.js'
+export type { FileLedgerStoreOptions, LedgerStore, LedgerWriterOptions } from './ledger-store.js'
 export { bootDeployment } from './boot.js'
 export type { BootedDeployment, BootOptions, DeploymentServices } from './boot.js'
 export { AgentsSection, AgentRow } from './agents-section.js'

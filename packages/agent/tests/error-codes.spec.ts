@@ -38,8 +38,8 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
   })
 
   it('covers every factory of the catalogue, each with a code of its own', () => {
-    expect(made.length + messages.length + ['inAssemblies'].length).to.equal(Object.values(AgentErrors).filter((value) => typeof value === 'function').length)
-    expect(new Set([...made, ...messages].map((e) => e.code)).size).to.equal(made.length + messages.length)
+    expect(made.length + messages.length + ledger.length + ['inAssemblies'].length).to.equal(Object.values(AgentErrors).filter((value) => typeof value === 'function').length)
+    expect(new Set([...made, ...messages, ...ledger].map((e) => e.code)).size).to.equal(made.length + messages.length + ledger.length)
   })
 })
 
@@ -111,5 +111,35 @@ describe('dsh-agent: the boot decides by codes and details, never the words', ()
     expect(loadTimeAssemblyError(coded('PROMPT_RESERVED_TOOL_NAME', { owner: 'p' }))?.code).to.equal('PROMPT_RESERVED_TOOL_NAME')
     expect(loadTimeAssemblyError(coded('PROMPT_PROVIDER_FAILED', {}, 'toolOrder lists unregistered tool "x"; known tools: (none)'))).to.equal(undefined)
     expect(loadTimeAssemblyError(new Error('tool provider returned reserved tool name "<unlisted-tools>"'))).to.equal(undefined)
+  })
+})
+
+// The ledger's refusals (readLedger, agents.restore(), FileLedgerStore, LedgerWriter): each names its line.
+const ledger = [
+  AgentErrors.ledgerBadHeader('the ledger is empty'),
+  AgentErrors.ledgerNotJson(4, 'Unexpected end of JSON input'),
+  AgentErrors.ledgerCutShort(9),
+  AgentErrors.ledgerHashMismatch(3),
+  AgentErrors.ledgerBadLine(5, 'a user entry has no key "usage"'),
+  AgentErrors.ledgerInvalidEntry(6, AgentErrors.invalidRecord('a', 'tool content must be a string')),
+  AgentErrors.ledgerMissingLines(8, 'ab'.repeat(32)),
+  AgentErrors.ledgerLineBreak(1),
+  AgentErrors.ledgerInvalidStored('a', -1, 3),
+]
+
+describe('dsh-agent: the ledger\'s refusals carry a stable code and the line they are about', () => {
+  it('each is an error with its code and details', () => {
+    expect(ledger.map((e) => ({ name: e.name, code: e.code, details: e.details }))).to.deep.equal([
+      { name: 'Error', code: 'AGENT_LEDGER_BAD_HEADER', details: { line: 1, problem: 'the ledger is empty' } },
+      { name: 'Error', code: 'AGENT_LEDGER_NOT_JSON', details: { line: 4, problem: 'Unexpected end of JSON input' } },
+      { name: 'Error', code: 'AGENT_LEDGER_CUT_SHORT', details: { line: 9 } },
+      { name: 'Error', code: 'AGENT_LEDGER_HASH_MISMATCH', details: { line: 3 } },
+      { name: 'Error', code: 'AGENT_LEDGER_BAD_LINE', details: { line: 5, problem: 'a user entry has no key "usage"' } },
+      { name: 'TypeError', code: 'AGENT_LEDGER_INVALID_ENTRY', details: { line: 6, problem: 'tool content must be a string' } },
+      { name: 'Error', code: 'AGENT_LEDGER_MISSING_LINES', details: { line: 8, head: 'ab'.repeat(32) } },
+      { name: 'TypeError', code: 'AGENT_LEDGER_LINE_BREAK', details: { index: 1 } },
+      { name: 'TypeError', code: 'AGENT_LEDGER_INVALID_STORED', details: { id: 'a', stored: -1, most: 3 } },
+    ])
+    expect(ledger.slice(0, 7).map((e) => e.message.slice(0, e.message.indexOf(':')))).to.deep.equal([1, 4, 9, 3, 5, 6, 8].map((n) => `ledger line ${n}`))
   })
 })

@@ -12,7 +12,7 @@ import { PromptErrors } from 'dsh-system-prompt/internal'
 export const EXIT = { ok: 0, wrong: 1, usage: 2 } as const
 
 /** What kind of failure an error is, as `--json` reports it in `error.kind`. */
-export type FailureKind = 'usage' | 'deployment' | 'render' | 'internal'
+export type FailureKind = 'usage' | 'deployment' | 'render' | 'ledger' | 'internal'
 
 /** A message of the CLI that is not thrown: its words, its stable code and the fields it is about. */
 export type CliMessage<C extends string = string, D extends object = object> = LoaderMessage<C, D>
@@ -284,3 +284,16 @@ export function describeError(error: unknown): string {
   }
   return PromptErrors.messageOf(error)
 }
+
+// ---- history ----------------------------------------------------------------------------------
+
+/** `history` could not read the ledger file (`reason`: no such file, a directory, ...). */
+export const ledgerUnreadable = (file: string, cause: unknown) => {
+  const code = codeOf(cause)
+  const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : describeError(cause)
+  return new CliError(`cannot read the ledger ${file}: ${reason}`, 'ledger', EXIT.wrong, 'CLI_LEDGER_UNREADABLE' as const, { file, reason }, { cause })
+}
+
+/** `history` refused a ledger: the refusal names the line; the error keeps its code (`AGENT_LEDGER_*`; `CLI_LEDGER_REFUSED` for one without). */
+export const ledgerRefused = (file: string, cause: { message: string; details?: { line?: number } }) =>
+  new CliError(`${file}: ${cause.message}`, 'ledger', EXIT.wrong, codeOf(cause) ?? 'CLI_LEDGER_REFUSED', { file, line: cause.details?.line ?? null }, { cause })

@@ -7,6 +7,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { checkCommand, type CheckOptions } from './commands/check.js'
 import { diffCommand, type DiffOptions } from './commands/diff.js'
 import { explainCommand, type ExplainOptions } from './commands/explain.js'
+import { historyCommand, type HistoryOptions } from './commands/history.js'
 import { renderCommand, type RenderOptions } from './commands/render.js'
 import { replayCommand, type ReplayCommandOptions } from './commands/replay.js'
 import { COMMANDER_USAGE, EXIT, oneAgentOnly, USAGE_HINT } from './errors.js'
@@ -65,6 +66,11 @@ export async function main(argv: readonly string[], io: CliIO = {}): Promise<num
     .argument('<deployment>', 'the deployment file (YAML)')
     .option('--render-gap <ms>', 'milliseconds between the two renders compared for unstable text (default: 10)')
     .action((file: string, options: CheckOptions) => action<CheckOptions>((o) => checkCommand(file, o, output))(options))
+  program.command('history').summary('show what the model saw at each turn of a conversation ledger')
+    .description('Read a ledger (the JSON Lines an agent\'s conversation exports to, hash-chained) and print each turn: the prompt version it was sent under, the messages added for it (input, tool results, snapshots, a new system-prompt version) and the replies with their usage; between system-prompt versions, a unified diff per section (sections compared at blank lines). A changed, removed, reordered or cut-short line exits 1 naming the line.')
+    .argument('<ledger>', 'the ledger file (.jsonl)')
+    .option('--head <hash>', 'the hash of the last line as the writer kept it: a ledger whose last lines are missing is refused')
+    .action((file: string, options: HistoryOptions) => action<HistoryOptions>((o) => historyCommand(file, o, output))(options))
   program.command('replay').summary('play a scripted conversation and report the cache reuse of every request')
     .description('Play a YAML script (user turns, assistant replies with tool calls, tool results, a row\'s config replaced, a row added or removed, the clock moved on) against one agent of the deployment, and report every request: its bytes, the bytes and tokens it shares with the previous request, the tokens the provider should serve from cache, and each break with its cause, section and owner. See docs/cache-report.md.')
     .argument('<deployment>', 'the deployment file (YAML)')

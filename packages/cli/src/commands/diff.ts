@@ -77,7 +77,8 @@ function printDiff(output: Output, a: Side, b: Side, comparison: Comparison): vo
     : c.red(`request prefix: differs in ${differing.join(', ')}; a provider's cached prefix is reused only up to the first differing byte`))
 }
 
-function colorPatch(patch: string, c: Output['colors']): string {
+/** A unified diff with its headers bold, hunks cyan, additions green and removals red (identity without colours). */
+export function colorPatch(patch: string, c: Output['colors']): string {
   return patch.split('\n').map((line) => {
     if (line.startsWith('+++') || line.startsWith('---')) return c.bold(line)
     if (line.startsWith('@@')) return c.cyan(line)

@@ -1,0 +1,123 @@
+/**
+ * The ledger's line format (SPEC §13): an agent's conversation record as JSON Lines. Line 1 is a
+ * header with what a restore needs (format version, agent id, model, policy, provider, cwd, preset,
+ * parent); each further line is one conversation entry with the prompt version it was sent under.
+ * Every line is the canonical JSON of its fields: `JSON.stringify` of them (no whitespace) in the
+ * ledger's fixed field order, `hash` last, recorded values (tool calls, usage) with their own key
+ * order, because the request sends them in that order. `hash` is the SHA-256 (hex) of the previous
+ * line's hash followed by the JSON of the line's other fields; the header's hash (previous hash: the
+ * empty string) starts the chain. The same record always exports the same bytes. Pure and Cordis-free.
+ * @module
+ */
+import { createHash } from 'node:crypto'
+import type { Agent } from './agent.js'
+import type { ConversationEntry, EntrySource, PromptChangePolicy, ToolCall, Usage } from 'dsh-wire'
+
+/** The `format` of a ledger header. */
+export const LEDGER_FORMAT = 'dsh-ledger'
+
+/** The format version this package writes and reads. */
+export const LEDGER_VERSION = 1
+
+/** Line 1 of a ledger: the agent's facts, as `agents.create()` takes them. */
+export interface LedgerHeader {
+  format: typeof LEDGER_FORMAT
+  version: typeof LEDGER_VERSION
+  agent: string
+  model: string
+  promptChange: PromptChangePolicy
+  provider?: string
+  cwd?: string
+  preset?: string
+  /** The parent agent's id (a sub-agent is restored under a live agent of that id). */
+  parent?: string
+}
+
+/** One entry line's fields (without `hash`). */
+export interface LedgerEntryFields {
+  role: ConversationEntry['role']
+  source: EntrySource
+  content: string | null
+  tool_calls?: ToolCall[]
+  tool_call_id?: string
+  name?: string
+  usage?: Usage
+  /** How many system-prompt entries the record holds up to and including this one (0 before the first). */
+  promptVersion: number
+}
+
+/**
+ * The hash of a line whose fields (without `hash`, in the order written) are `fields`, chained to
+ * `previous` (`''` for the header): SHA-256 hex of `previous` followed by `JSON.stringify(fields)`.
+ */
+export function lineHash(previous: string, fields: object): string {
+  return createHash('sha256').update(previous).update(JSON.stringify(fields)).digest('hex')
+}
+
+/** A line as written: its fields in the order given, then `hash`, as `JSON.stringify` writes them. */
+export function writeLine(fields: object, hash: string): string {
+  return JSON.stringify({ ...fields, hash })
+}
+
+/** The header of `agent`'s ledger. */
+export function headerOf(agent: Agent): LedgerHeader {
+  const header: LedgerHeader = { format: LEDGER_FORMAT, version: LEDGER_VERSION, agent: agent.id, model: agent.model, promptChange: agent.promptChange }
+  if (agent.provider !== undefined) header.provider = agent.provider
+  if (agent.cwd !== undefined) header.cwd = agent.cwd
+  if (agent.preset !== undefined) header.preset = agent.preset
+  if (agent.parent !== undefined) header.parent = agent.parent.id
+  return header
+}
+
+/** The line fields of one conversation entry sent under prompt version `promptVersion`. */
+export function entryFields(item: ConversationEntry, promptVersion: number): LedgerEntryFields {
+  const fields: LedgerEntryFields = { role: item.role, source: item.source, promptVersion, content: item.content }
+  if (item.role === 'assistant' && item.tool_calls !== undefined) fields.tool_calls = item.tool_calls
+  if (item.role === 'tool') {
+    fields.tool_call_id = item.tool_call_id
+    if (item.name !== undefined) fields.name = item.name
+  }
+  if (item.usage !== undefined) fields.usage = item.usage
+  return fields
+}
+
+/**
+ * Writes ledger lines incrementally: the header, then each entry as it is given. Keeps the chain's
+ * head and the prompt version, so appending n entries hashes n lines (never the whole record again).
+ */
+export class LedgerChain {
+  /** The hash of the last line written (`''` before the header). */
+  head = ''
+  /** The prompt version of the last entry written. */
+  promptVersion = 0
+  /** How many lines have been written. */
+  lines = 0
+
+  /** The header line. */
+  header(header: LedgerHeader): string {
+    return this.push(header)
+  }
+
+  /** The line of the next entry. */
+  entry(item: ConversationEntry): string {
+    if (item.source === 'system-prompt') this.promptVersion++
+    return this.push(entryFields(item, this.promptVersion))
+  }
+
+  private push(fields: object): string {
+    this.head = lineHash(this.head, fields)
+    this.lines++
+    return writeLine(fields, this.head)
+  }
+}
+
+/** `agent`'s ledger as lines (without line breaks): the header, then one line per conversation entry. */
+export function ledgerLines(agent: Agent): string[] {
+  const chain = new LedgerChain()
+  return [chain.header(headerOf(agent)), ...agent.conversation.map((item) => chain.entry(item))]
+}
+
+/** `agent`'s ledger as JSON Lines text: each line followed by a line break. Deterministic. */
+export function exportLedger(agent: Agent): string {
+  return ledgerLines(agent).map((line) => line + '\n').join('')
+}

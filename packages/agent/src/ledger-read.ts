@@ -1,0 +1,136 @@
+/**
+ * Reading a ledger back: every line parsed, its hash checked against the chain, its form and fields
+ * checked, before anything is restored. The first problem is thrown as a coded error naming its line.
+ * Pure and Cordis-free (the CLI's `history` reads ledgers with it, without an agent).
+ * @module
+ */
+import {
+  ledgerBadHeader, ledgerBadLine, ledgerCutShort, ledgerHashMismatch, ledgerMissingLines, ledgerNotJson,
+} from './errors.js'
+import { LEDGER_FORMAT, LEDGER_VERSION, lineHash, writeLine, type LedgerEntryFields, type LedgerHeader } from './ledger-format.js'
+
+/** A ledger as text (JSON Lines, each line ending with a line break) or as its lines (a store's rows). */
+export type LedgerInput = string | readonly string[]
+
+/** Options of {@link readLedger} and `agents.restore()`. */
+export interface ReadLedgerOptions {
+  /**
+   * The hash of the last line as the writer saw it (`LedgerWriter.head`, kept elsewhere by the
+   * harness). The chain proves that each line follows the one before it, not that none came after:
+   * with `head`, a ledger whose last lines were lost is refused (`AGENT_LEDGER_MISSING_LINES`).
+   * A ledger that goes on past the line with this hash is accepted.
+   */
+  head?: string
+}
+
+/** One entry line as read: its fields, its line number (from 2) and its hash. */
+export type LedgerLine = LedgerEntryFields & { readonly line: number; readonly hash: string }
+
+/** A ledger that passed every check. */
+export interface ParsedLedger {
+  header: LedgerHeader
+  entries: LedgerLine[]
+  /** The hash of the last line. */
+  head: string
+}
+
+const HEADER_KEYS = new Set(['format', 'version', 'agent', 'model', 'promptChange', 'provider', 'cwd', 'preset', 'parent', 'hash'])
+const OPTIONAL_HEADER_KEYS = ['provider', 'cwd', 'preset', 'parent'] as const
+const ENTRY_KEYS: Record<string, ReadonlySet<string>> = {
+  'system-prompt': new Set(['role', 'source', 'content', 'promptVersion', 'hash']),
+  user: new Set(['role', 'source', 'content', 'promptVersion', 'hash']),
+  'runtime-context': new Set(['role', 'source', 'content', 'promptVersion', 'hash']),
+  assistant: new Set(['role', 'source', 'content', 'tool_calls', 'usage', 'promptVersion', 'hash']),
+  // `usage` is let through so that record() refuses it with its own words (usage belongs to a reply).
+  tool: new Set(['role', 'source', 'content', 'tool_call_id', 'name', 'usage', 'promptVersion', 'hash']),
+}
+const ROLE_OF: Record<string, string> = {
+  'system-prompt': 'system', user: 'user', 'runtime-context': 'user', assistant: 'assistant', tool: 'tool',
+}
+
+/** The lines of `input`, and the number of a last line that has no line break after it. */
+function splitLines(input: LedgerInput): { lines: readonly string[]; cutShort?: number } {
+  if (typeof input !== 'string') return { lines: input }
+  if (input === '') return { lines: [] }
+  const lines = input.split('\n')
+  if (lines[lines.length - 1] === '') return { lines: lines.slice(0, -1) }
+  return { lines, cutShort: lines.length }
+}
+
+/**
+ * Parses and checks a whole ledger. Throws the first problem as a coded error naming its line:
+ * `AGENT_LEDGER_BAD_HEADER`, `AGENT_LEDGER_NOT_JSON`, `AGENT_LEDGER_CUT_SHORT`,
+ * `AGENT_LEDGER_HASH_MISMATCH`, `AGENT_LEDGER_BAD_LINE`, `AGENT_LEDGER_MISSING_LINES`.
+ */
+export function readLedger(input: LedgerInput, options: ReadLedgerOptions = {}): ParsedLedger {
+  const { lines, cutShort } = splitLines(input)
+  if (!lines.length) throw ledgerBadHeader('the ledger is empty')
+  let previous = ''
+  let header: LedgerHeader | undefined
+  const entries: LedgerLine[] = []
+  const hashes: string[] = []
+  let promptVersion = 0
+  lines.forEach((text, index) => {
+    const line = index + 1
+    if (line === cutShort) throw ledgerCutShort(line)
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch (error) {
+      if (line === lines.length) throw ledgerCutShort(line)
+      throw ledgerNotJson(line, (error as Error).message)
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      const problem = `expected a JSON object, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`
+      throw line === 1 ? ledgerBadHeader(problem) : ledgerBadLine(line, problem)
+    }
+    const { hash, ...fields } = value as Record<string, unknown>
+    if (line === 1 && fields.format !== LEDGER_FORMAT) {
+      throw ledgerBadHeader(`expected "format": "${LEDGER_FORMAT}" on the first line, found ${fields.format === undefined ? 'no format (was the header removed?)' : JSON.stringify(fields.format)}`)
+    }
+    if (typeof hash !== 'string') throw ledgerBadLine(line, 'the line has no "hash"')
+    if (lineHash(previous, fields) !== hash) throw ledgerHashMismatch(line)
+    if (writeLine(fields, hash) !== text) {
+      throw ledgerBadLine(line, 'the line is not written the way the ledger writes lines (JSON without whitespace, "hash" last)')
+    }
+    previous = hash
+    hashes.push(hash)
+    if (line === 1) {
+      header = checkHeader(fields)
+      return
+    }
+    if (fields.source === 'system-prompt') promptVersion++
+    entries.push({ ...checkEntry(line, fields, promptVersion), line, hash })
+  })
+  if (options.head !== undefined && !hashes.includes(options.head)) {
+    throw ledgerMissingLines(lines.length + 1, options.head)
+  }
+  return { header: header!, entries, head: previous }
+}
+
+function checkHeader(fields: Record<string, unknown>): LedgerHeader {
+  // The version first: a later format may have keys this one does not know.
+  if (fields.version !== LEDGER_VERSION) throw ledgerBadHeader(`version ${JSON.stringify(fields.version)} is not one this version of dsh-agent reads (${LEDGER_VERSION})`)
+  for (const key of Object.keys(fields)) if (!HEADER_KEYS.has(key)) throw ledgerBadHeader(`unknown key ${JSON.stringify(key)}`)
+  for (const key of ['agent', 'model'] as const) {
+    if (typeof fields[key] !== 'string' || !fields[key]) throw ledgerBadHeader(`"${key}" must be a non-empty string`)
+  }
+  if (fields.promptChange !== 'append' && fields.promptChange !== 'replace') throw ledgerBadHeader('"promptChange" must be "append" or "replace"')
+  for (const key of OPTIONAL_HEADER_KEYS) {
+    if (fields[key] !== undefined && typeof fields[key] !== 'string') throw ledgerBadHeader(`"${key}" must be a string when given`)
+  }
+  return fields as unknown as LedgerHeader
+}
+
+function checkEntry(line: number, fields: Record<string, unknown>, promptVersion: number): LedgerEntryFields {
+  const { source, role } = fields
+  const allowed = typeof source === 'string' && Object.hasOwn(ENTRY_KEYS, source) ? ENTRY_KEYS[source] : undefined
+  if (!allowed) throw ledgerBadLine(line, `unknown source ${JSON.stringify(source)} (expected one of ${Object.keys(ENTRY_KEYS).join(', ')})`)
+  if (role !== ROLE_OF[source as string]) throw ledgerBadLine(line, `a ${source} entry has role "${ROLE_OF[source as string]}", found ${JSON.stringify(role)}`)
+  for (const key of Object.keys(fields)) if (!allowed.has(key)) throw ledgerBadLine(line, `a ${source} entry has no key ${JSON.stringify(key)}`)
+  if (role !== 'assistant' && role !== 'tool' && typeof fields.content !== 'string') throw ledgerBadLine(line, `a ${source} entry's content must be a string`)
+  if (fields.promptVersion !== promptVersion) {
+    throw ledgerBadLine(line, `promptVersion is ${JSON.stringify(fields.promptVersion)}, but the lines before it hold ${promptVersion} system-prompt ${promptVersion === 1 ? 'version' : 'versions'}`)
+  }
+  return fields as unknown as LedgerEntryFields
+}

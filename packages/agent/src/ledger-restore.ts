@@ -1,0 +1,28 @@
+/**
+ * Putting a checked ledger's entries back into a fresh agent. Replies and tool results go through
+ * `agent.record()`, so they pass exactly the checks (and get exactly the shape) a live reply gets;
+ * system-prompt versions, user input and runtime-context snapshots are appended as `step()` made them.
+ * @module
+ */
+import { entry } from 'dsh-wire'
+import type { Agent, RecordedMessage } from './agent.js'
+import { ledgerInvalidEntry } from './errors.js'
+import type { LedgerLine } from './ledger-read.js'
+
+/** Appends `entries` to `agent`'s (empty) record; throws `AGENT_LEDGER_INVALID_ENTRY` naming the line `record()` refused. */
+export function replayEntries(agent: Agent, entries: readonly LedgerLine[]): void {
+  for (const line of entries) {
+    if (line.source === 'assistant' || line.source === 'tool') {
+      const message = (line.source === 'assistant'
+        ? { role: 'assistant', content: line.content, ...(line.tool_calls === undefined ? {} : { tool_calls: line.tool_calls }) }
+        : { role: 'tool', content: line.content, tool_call_id: line.tool_call_id, ...(line.name === undefined ? {} : { name: line.name }) }) as RecordedMessage
+      try {
+        agent.record(message, line.usage === undefined ? {} : { usage: line.usage })
+      } catch (error) {
+        throw ledgerInvalidEntry(line.line, error as Error)
+      }
+    } else {
+      agent.restoreEntry(entry({ role: line.role as 'system' | 'user', content: line.content as string }, line.source))
+    }
+  }
+}

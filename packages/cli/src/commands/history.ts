@@ -1,0 +1,228 @@
+/**
+ * `dsh-prompt history <ledger.jsonl> [--head <hash>] [--json]`: what the model saw at each turn of a
+ * conversation kept as a ledger (SPEC §13), and the per-section diff between consecutive system-prompt
+ * versions. A ledger that `readLedger` refuses exits 1 with the problem naming its line. Sections are
+ * not marked in the rendered text (the render joins them with one blank line), so versions are
+ * compared block by block at blank lines: a section with a blank line in it counts as several.
+ * @module
+ */
+import { readFile } from 'node:fs/promises'
+import { createTwoFilesPatch, diffArrays } from 'diff'
+import { readLedger, type LedgerHeader, type LedgerLine, type ParsedLedger, type Usage } from 'dsh-agent'
+import { terminalSafe } from 'dsh-loader'
+import { EXIT, ledgerRefused, ledgerUnreadable } from '../errors.js'
+import type { CommonOptions } from '../options.js'
+import type { Output } from '../output.js'
+import { formatCount } from '../table.js'
+import { colorPatch } from './diff.js'
+
+/** Options of `history`. */
+export interface HistoryOptions extends CommonOptions {
+  /** `--head <hash>`: the last line's hash as the writer kept it; a ledger that ends before it is refused. */
+  head?: string
+}
+
+/** One request of the conversation: what was added for it, and the replies it got. */
+export interface HistoryTurn {
+  /** Counts requests from 1. */
+  turn: number
+  /** The system-prompt version the request was sent under. */
+  promptVersion: number
+  /** The entries added for the request (input, tool results, a new prompt version, a snapshot). */
+  added: LedgerLine[]
+  /** The assistant replies recorded after it. */
+  replies: LedgerLine[]
+}
+
+/** How one section (a blank-line-separated block) of a version relates to the version before it. */
+export interface SectionChange {
+  kind: 'unchanged' | 'changed' | 'added' | 'removed'
+  /** The 1-based number of the (first) section in the earlier version, `null` for an added one. */
+  from: number | null
+  /** The 1-based number of the (first) section in the later version, `null` for a removed one. */
+  to: number | null
+  /** How many sections in a row (more than 1 only for `unchanged`). */
+  count: number
+  /** A unified diff of the section (absent for `unchanged`). */
+  patch?: string
+}
+
+/** The turns of a ledger: a turn starts at the first entry after a reply (or at the start). */
+export function turnsOf(entries: readonly LedgerLine[]): HistoryTurn[] {
+  const turns: HistoryTurn[] = []
+  let current: HistoryTurn | undefined
+  for (const item of entries) {
+    if (item.source !== 'assistant' && (!current || current.replies.length)) current = undefined
+    if (!current) {
+      current = { turn: turns.length + 1, promptVersion: item.promptVersion, added: [], replies: [] }
+      turns.push(current)
+    }
+    if (item.source === 'assistant') current.replies.push(item)
+    else {
+      current.added.push(item)
+      current.promptVersion = item.promptVersion
+    }
+  }
+  return turns
+}
+
+/** A rendered system prompt split where the render joins sections (one blank line). */
+export function blocksOf(text: string): string[] {
+  return text === '' ? [] : text.split('\n\n')
+}
+
+/** The section-by-section changes from version `a` to version `b` (numbered `va` and `vb` in the patches). */
+export function sectionChanges(a: string, b: string, va: number, vb: number): SectionChange[] {
+  const changes: SectionChange[] = []
+  const patch = (from: string, to: string, left: string, right: string) =>
+    createTwoFilesPatch(left, right, from === '' ? '' : from + '\n', to === '' ? '' : to + '\n', undefined, undefined, { context: 3 }).replace(/^=+\n/, '')
+  let i = 1
+  let j = 1
+  const parts = diffArrays(blocksOf(a), blocksOf(b))
+  for (let k = 0; k < parts.length; k++) {
+    const part = parts[k]
+    if (!part.added && !part.removed) {
+      changes.push({ kind: 'unchanged', from: i, to: j, count: part.value.length })
+      i += part.value.length
+      j += part.value.length
+      continue
+    }
+    const removed = part.removed ? part.value : []
+    const added = part.added ? part.value : parts[k + 1]?.added ? parts[++k].value : []
+    for (let p = 0; p < Math.max(removed.length, added.length); p++) {
+      const old = removed[p]
+      const now = added[p]
+      if (old !== undefined && now !== undefined) {
+        changes.push({ kind: 'changed', from: i + p, to: j + p, count: 1, patch: patch(old, now, `v${va} section ${i + p}`, `v${vb} section ${j + p}`) })
+      } else if (old !== undefined) {
+        changes.push({ kind: 'removed', from: i + p, to: null, count: 1, patch: patch(old, '', `v${va} section ${i + p}`, `v${vb} (removed)`) })
+      } else {
+        changes.push({ kind: 'added', from: null, to: j + p, count: 1, patch: patch('', now, `v${va} (none)`, `v${vb} section ${j + p}`) })
+      }
+    }
+    i += removed.length
+    j += added.length
+  }
+  return changes
+}
+
+/** Runs `history` on one ledger file; resolves to 0, or throws a refusal that exits 1. */
+export async function historyCommand(file: string, options: HistoryOptions, output: Output): Promise<number> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    throw ledgerUnreadable(file, error)
+  }
+  let ledger: ParsedLedger
+  try {
+    ledger = readLedger(text, options.head === undefined ? {} : { head: options.head })
+  } catch (error) {
+    throw ledgerRefused(file, error as Error)
+  }
+  const turns = turnsOf(ledger.entries)
+  const versions = ledger.entries.filter((item) => item.source === 'system-prompt')
+  if (options.json) output.json(historyJson(file, ledger, turns, versions))
+  else printHistory(output, file, ledger, turns, versions)
+  return EXIT.ok
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`
+const indent = (text: string, by: string) => text.split('\n').map((line) => line === '' ? '' : by + line).join('\n')
+const bytes = (text: string) => Buffer.byteLength(text, 'utf8')
+
+function describeHeader(header: LedgerHeader): string {
+  const facts = [`model ${header.model}`, `promptChange ${header.promptChange}`]
+  for (const key of ['provider', 'cwd', 'preset', 'parent'] as const) if (header[key] !== undefined) facts.push(`${key} ${header[key]}`)
+  return `agent ${JSON.stringify(header.agent)} (${facts.join(', ')})`
+}
+
+/** A usage record in words; a figure the provider did not report says so. */
+export function describeUsage(usage: Usage): string {
+  const figure = (value: number | null) => value === null ? 'not reported' : formatCount(value)
+  return `usage: input ${figure(usage.inputTokens)}, cached read ${figure(usage.cachedReadTokens)}, cache write ${figure(usage.cacheWriteTokens)}, output ${figure(usage.outputTokens)}`
+}
+
+function printHistory(output: Output, file: string, ledger: ParsedLedger, turns: HistoryTurn[], versions: LedgerLine[]): void {
+  const c = output.colors
+  const safe = (value: string) => terminalSafe(value)
+  const body = (value: string) => indent(terminalSafe(value, 'lines'), '      ')
+  const lines = ledger.entries.length + 1
+  output.line(c.bold(`# ${safe(file)}: ${safe(describeHeader(ledger.header))}`))
+  output.line(`${plural(lines, 'line')}, hash chain intact (head ${ledger.head.slice(0, 12)}…); ${plural(versions.length, 'prompt version')}; ${plural(turns.length, 'turn')}`)
+  output.line('sections are compared at blank lines: the render joins sections with one blank line and does not mark them, so a section with a blank line in it counts as several')
+  for (const turn of turns) {
+    const all = [...turn.added, ...turn.replies]
+    output.line()
+    output.line(c.bold(`turn ${turn.turn} (${all.length === 1 ? `line ${all[0].line}` : `lines ${all[0].line}-${all.at(-1)!.line}`}), prompt version ${turn.promptVersion}`))
+    for (const item of turn.added) {
+      if (item.source === 'system-prompt') {
+        const content = item.content as string
+        if (content === '') {
+          output.line(`  + system prompt cleared (version ${item.promptVersion}, line ${item.line}): it renders no text, so no earlier version is sent any more`)
+          continue
+        }
+        const previous = versions[item.promptVersion - 2]
+        const shape = `${plural(bytes(content), 'byte')}, ${plural(blocksOf(content).length, 'section')}`
+        if (!previous || previous.content === '') {
+          output.line(`  + system prompt, version ${item.promptVersion} (line ${item.line}, ${shape}):`)
+          output.line(body(content))
+          continue
+        }
+        const replaced = ledger.header.promptChange === 'replace' ? ` (promptChange replace: from this turn on it is the only system prompt, at the head of each request)` : ''
+        output.line(`  + system prompt, version ${item.promptVersion} (line ${item.line}, ${shape})${replaced}, per section against version ${previous.promptVersion}:`)
+        for (const change of sectionChanges(previous.content as string, content, previous.promptVersion, item.promptVersion)) {
+          if (change.kind === 'unchanged') {
+            output.line(`      ${change.count === 1 ? `section ${change.to}` : `sections ${change.to}-${change.to! + change.count - 1}`}: unchanged`)
+            continue
+          }
+          const where = change.kind === 'removed' ? `section ${change.from} of version ${previous.promptVersion}` : `section ${change.to}`
+          output.line(`      ${where}: ${change.kind === 'changed' ? c.yellow('changed') : change.kind === 'added' ? c.green('added') : c.red('removed')}`)
+          output.line(indent(colorPatch(terminalSafe(change.patch!, 'lines'), c).replace(/\n$/, ''), '        '))
+        }
+      } else if (item.source === 'tool') {
+        output.line(`  + tool result for call ${safe(item.tool_call_id ?? '')}${item.name === undefined ? '' : ` (${safe(item.name)})`} (line ${item.line}):`)
+        output.line(body(item.content as string))
+      } else {
+        output.line(`  + ${item.source === 'user' ? 'user input' : 'runtime context'} (line ${item.line}):`)
+        output.line(body(item.content as string))
+      }
+    }
+    for (const reply of turn.replies) {
+      output.line(`  < assistant reply (line ${reply.line}):`)
+      if (reply.content !== null) output.line(body(reply.content))
+      for (const call of reply.tool_calls ?? []) {
+        const [name, input] = call.type === 'custom' ? [call.custom.name, call.custom.input] : [call.function.name, call.function.arguments]
+        output.line(`      tool call ${safe(name)} (id ${safe(call.id)}): ${safe(input)}`)
+      }
+      if (reply.usage) output.line(c.dim(`      ${describeUsage(reply.usage)}`))
+    }
+  }
+}
+
+function historyJson(file: string, ledger: ParsedLedger, turns: HistoryTurn[], versions: LedgerLine[]) {
+  const message = ({ hash: _hash, promptVersion: _version, ...item }: LedgerLine) => item
+  return {
+    ok: true,
+    command: 'history',
+    file,
+    header: ledger.header,
+    lines: ledger.entries.length + 1,
+    head: ledger.head,
+    promptVersions: versions.map((item, index) => ({
+      version: item.promptVersion,
+      line: item.line,
+      bytes: bytes(item.content as string),
+      sections: blocksOf(item.content as string).length,
+      changes: index === 0 || versions[index - 1].content === '' || item.content === ''
+        ? null
+        : sectionChanges(versions[index - 1].content as string, item.content as string, versions[index - 1].promptVersion, item.promptVersion),
+    })),
+    turns: turns.map((turn) => ({
+      turn: turn.turn,
+      promptVersion: turn.promptVersion,
+      added: turn.added.map(message),
+      replies: turn.replies.map(message),
+    })),
+  }
+}
