@@ -266,6 +266,11 @@ export const replayAgentGone = (place: string, item: string, agent: string) =>
   new CliError(`${place}: ${item}: the change disposed agent ${JSON.stringify(agent)} (it restarted a service the agent lives in, so its conversation ended): change a row whose plugin applies the change in place, or one no agent depends on`,
     'deployment', EXIT.wrong, 'CLI_REPLAY_AGENT_GONE' as const, { place, item, agent })
 
+/** `replay --ledger <file>`: the file could not be written. */
+export const ledgerUnwritable = (file: string, cause: unknown) =>
+  new CliError(`cannot write the ledger ${file}: ${codeOf(cause) === 'ENOENT' ? 'no such folder' : codeOf(cause) === 'EISDIR' ? 'it is a directory' : codeOf(cause) === 'EACCES' ? 'permission denied' : describeError(cause)}`,
+    'ledger', EXIT.wrong, 'CLI_REPLAY_LEDGER_UNWRITABLE' as const, { file, cause: codeOf(cause) }, { cause })
+
 /** A replay clock is already installed in this process (two replays at once would move each other's clock). */
 export const clockBusy = () =>
   new CliError('a replay clock is already installed in this process: replays run one at a time', 'internal', EXIT.wrong, 'CLI_REPLAY_CLOCK_BUSY' as const, {})

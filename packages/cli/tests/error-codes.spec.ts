@@ -24,6 +24,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
     CliErrors.replayTurnFailed('s.yml:9', 'turns[4] (change)', coded('LOADER_DEPLOYMENT_FAILED')),
     CliErrors.replayAgentGone('s.yml:9', 'turns[4] (change)', 'main'),
     CliErrors.clockBusy(),
+    CliErrors.ledgerUnwritable('out/l.jsonl', coded('ENOENT')),
   ]
   const messages = [
     CliErrors.oneAgentOnly('render', 'a', 'b'),
@@ -62,6 +63,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       { name: 'CliError', code: 'CLI_REPLAY_TURN_FAILED', details: { place: 's.yml:9', item: 'turns[4] (change)', cause: 'LOADER_DEPLOYMENT_FAILED', problems: undefined }, kind: 'deployment', exit: 1 },
       { name: 'CliError', code: 'CLI_REPLAY_AGENT_GONE', details: { place: 's.yml:9', item: 'turns[4] (change)', agent: 'main' }, kind: 'deployment', exit: 1 },
       { name: 'CliError', code: 'CLI_REPLAY_CLOCK_BUSY', details: {}, kind: 'internal', exit: 1 },
+      { name: 'CliError', code: 'CLI_REPLAY_LEDGER_UNWRITABLE', details: { file: 'out/l.jsonl', cause: 'ENOENT' }, kind: 'ledger', exit: 1 },
     ])
     expect(errors.map((e) => e.message)).to.deep.equal([
       'agent "nope" is not declared in d.yml; declared agents: main',
@@ -76,6 +78,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       's.yml:9: turns[4] (change): words that say nothing about it',
       's.yml:9: turns[4] (change): the change disposed agent "main" (it restarted a service the agent lives in, so its conversation ended): change a row whose plugin applies the change in place, or one no agent depends on',
       'a replay clock is already installed in this process: replays run one at a time',
+      'cannot write the ledger out/l.jsonl: no such folder',
     ])
   })
 

@@ -1,8 +1,12 @@
 import { expect } from 'chai'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { readLedger } from 'dsh-agent'
 import { BREAK_CAUSES } from 'dsh-wire'
 import { replayDeployment, type ReplayResult } from '../src/commands/replay.js'
 import { parseReplayScript, readReplayScript } from '../src/replay-script.js'
-import { EXAMPLE, fixture, lines, runBeforeAll, cli } from './helpers.js'
+import { EXAMPLE, fixture, lines, runBeforeAll, cli, type Run } from './helpers.js'
 
 const DEPLOYMENT = fixture('replay-deployment.yml')
 const SCRIPT = fixture('replay-script.yml')
@@ -109,7 +113,15 @@ describe('dsh-prompt replay: the worked example (examples/coding-agent/replay.ym
 })
 
 describe('dsh-prompt replay: the command', () => {
+  const ledger = join(mkdtempSync(join(tmpdir(), 'dsh-replay-')), 'replay.jsonl')
+  let history: Run
   const runs = runBeforeAll({
+    // history reads what this run writes, so the two run in one job, one after the other.
+    ledger: async () => {
+      const replay = await cli(['replay', DEPLOYMENT, '--script', SCRIPT, '--ledger', ledger])
+      history = await cli(['history', ledger])
+      return replay
+    },
     text: () => cli(['replay', DEPLOYMENT, '--script', SCRIPT, '--policy', 'replace']),
     json: () => cli(['replay', DEPLOYMENT, '--script', SCRIPT, '--json', '--format', 'openai-responses']),
     broken: () => cli(['replay', EXAMPLE.coding, '--script', fixture('replay-broken.yml')]),
@@ -154,6 +166,19 @@ describe('dsh-prompt replay: the command', () => {
     expect([runs.brokenJson.code, doc.ok, doc.error.code, doc.error.problems.map((p: { code: string; line: number }) => [p.code, p.line])]).to.deep.equal([
       2, false, 'CLI_REPLAY_SCRIPT_INVALID', [['CLI_REPLAY_EMPTY_REPLY', 3], ['CLI_REPLAY_NO_CALL', 4], ['CLI_REPLAY_BAD_CLOCK', 5]],
     ])
+  })
+
+  it('--ledger writes the played conversation as a ledger that history reads: one turn per request', async () => {
+    expect(runs.ledger.code, runs.ledger.stderr).to.equal(0)
+    const text = readFileSync(ledger, 'utf8')
+    const lineCount = text.split('\n').length - 1
+    expect(lines(runs.ledger.stdout).at(-1)).to.equal(`ledger: ${ledger} (${lineCount} lines; read it with dsh-prompt history)`)
+    const parsed = readLedger(text)
+    expect(parsed.header.agent).to.equal('main')
+    expect(parsed.entries.filter((entry) => entry.source === 'user')).to.have.length(6)
+    expect(parsed.entries.filter((entry) => entry.source === 'tool').map((entry) => (entry as { tool_call_id?: string }).tool_call_id)).to.deep.equal(['call_2_1'])
+    expect(history.code, history.stderr).to.equal(0)
+    expect(history.stdout).to.match(/; 7 turns\n/)
   })
 
   it('--script is required and --policy takes append or replace (usage errors, exit 2)', () => {

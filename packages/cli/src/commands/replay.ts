@@ -1,17 +1,18 @@
 /**
  * `dsh-prompt replay <deployment> --script <file> [--agent id] [--format f] [--policy append|replace]
- * [--json]`: plays a scripted conversation against one agent of a deployment and reports every request
+ * [--ledger out.jsonl] [--json]`: plays a scripted conversation against one agent of a deployment and reports every request
  * (SPEC §13): how many of its bytes repeat the previous request, what the provider should serve from
  * cache, and each break with its cause. {@link replayDeployment} does the work and returns the data
  * (what `--json` prints, plus what a picture needs); the command only prints it.
  * @module
  */
+import { writeFile } from 'node:fs/promises'
 import { isAbsolute, relative } from 'node:path'
-import { bootDeployment, WIRE_FORMATS, type Agent, type BootedDeployment, type BootOptions, type PromptChangePolicy, type WireFormat } from 'dsh-agent'
+import { bootDeployment, exportLedger, WIRE_FORMATS, type Agent, type BootedDeployment, type BootOptions, type PromptChangePolicy, type WireFormat } from 'dsh-agent'
 import { terminalSafe } from 'dsh-loader'
 import type { CacheBreak, CacheReport } from 'dsh-wire'
 import {
-  CliError, replayAgentGone, replayNeedsAgent, replayTurnFailed, scriptProblemLine, unknownFormat, type ScriptProblem,
+  CliError, ledgerUnwritable, replayAgentGone, replayNeedsAgent, replayTurnFailed, scriptProblemLine, unknownFormat, type ScriptProblem,
 } from '../errors.js'
 import { bootOptionsOf, type CommonOptions } from '../options.js'
 import type { Output } from '../output.js'
@@ -33,6 +34,8 @@ export interface ReplayOptions {
   boot?: BootOptions
   /** Where the replay's clock starts, in milliseconds since the epoch (default: the system time). */
   start?: number
+  /** Also export the agent's conversation as a ledger (`exportLedger`) into `result.ledger`, once the script has played. */
+  ledger?: boolean
 }
 
 /** The report of one request of a replay: the `--json` keys, then what else the step measured. */
@@ -66,6 +69,8 @@ export interface ReplayResult {
   /** The agent played, and its policy. */
   agent: string
   policy: PromptChangePolicy
+  /** With `options.ledger`: the conversation as ledger text (JSON Lines), as `exportLedger(agent)` writes it. */
+  ledger?: string
 }
 
 /**
@@ -130,6 +135,7 @@ export async function replayDeployment(file: string, script: ReplayScript, optio
         }
         if (agent.disposed) throw replayAgentGone(place, item, agent.id)
       }
+      if (options.ledger) result.ledger = exportLedger(agent)
       return result
     } finally {
       await booted.dispose()
@@ -176,6 +182,8 @@ export interface ReplayCommandOptions extends CommonOptions {
   agent?: string
   format?: string
   policy?: PromptChangePolicy
+  /** `--ledger <out.jsonl>`: where the played conversation's ledger is written. */
+  ledger?: string
 }
 
 /** Runs `replay`; resolves to the exit code (failures are thrown and reported by the caller). */
@@ -200,9 +208,16 @@ export async function replayCommand(file: string, options: ReplayCommandOptions,
     format: options.format as WireFormat | undefined,
     policy: options.policy,
     boot: bootOptionsOf(options, output),
+    ledger: options.ledger !== undefined,
   })
-  if (options.json) output.json({ ok: true, command: 'replay', ...result })
-  else printReplay(output, result)
+  const { ledger, ...report } = result
+  if (options.ledger !== undefined) await writeLedger(options.ledger, ledger ?? '')
+  if (options.json) output.json({ ok: true, command: 'replay', ...report, ...(options.ledger !== undefined ? { ledger: shownPath(options.ledger) } : {}) })
+  else {
+    printReplay(output, report)
+    const lines = ledger ? ledger.split('\n').length - 1 : 0
+    if (options.ledger !== undefined) output.line(`ledger: ${terminalSafe(shownPath(options.ledger))} (${plural(lines, 'line')}; read it with dsh-prompt history)`)
+  }
   return 0
 }
 
@@ -239,6 +254,15 @@ export function printReplay(output: Output, result: ReplayResult): void {
 /** `part` of `whole` as a whole percentage (`-` when `whole` is 0). */
 function share(part: number, whole: number): string {
   return whole > 0 ? `${Math.round((part / whole) * 100)}%` : '-'
+}
+
+/** Writes the ledger text to `file` (replacing it); a file that cannot be written is `CLI_REPLAY_LEDGER_UNWRITABLE`. */
+async function writeLedger(file: string, text: string): Promise<void> {
+  try {
+    await writeFile(file, text, 'utf8')
+  } catch (error) {
+    throw ledgerUnwritable(shownPath(file), error)
+  }
 }
 
 function shownPath(file: string): string {
