@@ -235,6 +235,103 @@ export const unresolvedAllow = (preset: string, names: readonly string[], none: 
   details: { preset, names, none },
 })
 
+// ---- replay -----------------------------------------------------------------------------------
+
+/** The keys that say what a replay turn is; each turn has exactly one. */
+export const REPLAY_KINDS = ['user', 'assistant', 'tool', 'change', 'row', 'clock'] as const
+
+/** One problem of a replay script: where it is (file, line, column, the turn) and what is wrong, with its code. */
+export interface ScriptProblem extends CliMessage {
+  readonly file: string
+  readonly line?: number
+  readonly column?: number
+  /** The turn at fault, as `turns[3] (tool)`. */
+  readonly item?: string
+}
+
+/** The script file could not be read. */
+export const scriptUnreadable = (reason: string) =>
+  ({ code: 'CLI_REPLAY_UNREADABLE' as const, message: `cannot read the replay script: ${reason}`, details: { reason } })
+
+/** A YAML syntax error in the script. */
+export const scriptYaml = (reason: string) =>
+  ({ code: 'CLI_REPLAY_YAML' as const, message: `YAML syntax error: ${reason}`, details: { reason } })
+
+/** The script's top level is not a mapping with a `turns:` list. */
+export const scriptShape = (found: string) =>
+  ({ code: 'CLI_REPLAY_SHAPE' as const, message: `a replay script is a mapping with a "turns:" list, found ${found}`, details: { found } })
+
+/** A key the script's top level or a turn does not have. */
+export const scriptUnknownKey = (key: string, allowed: readonly string[]) =>
+  ({ code: 'CLI_REPLAY_UNKNOWN_KEY' as const, message: `unknown key ${JSON.stringify(key)} (allowed: ${allowed.join(', ')})`, details: { key, allowed } })
+
+/** A turn that is not a mapping, or has none (or several) of the kind keys. */
+export const scriptItemKind = (found: string) => ({
+  code: 'CLI_REPLAY_ITEM_KIND' as const,
+  message: `a turn is a mapping with exactly one of the keys ${REPLAY_KINDS.join(', ')}; found ${found}`,
+  details: { found, kinds: REPLAY_KINDS },
+})
+
+/** A value of a turn with the wrong type (`key` is its path inside the turn, like `tool.result`). */
+export const scriptWrongType = (key: string, expected: string, found: string) =>
+  ({ code: 'CLI_REPLAY_WRONG_TYPE' as const, message: `${JSON.stringify(key)} must be ${expected}, found ${found}`, details: { key, expected, found } })
+
+/** A `clock:` value that is not `+<n>d`, `+<n>h` or `+<n>m`. */
+export const scriptBadClock = (found: string) => ({
+  code: 'CLI_REPLAY_BAD_CLOCK' as const,
+  message: `clock must be +<n>d, +<n>h or +<n>m (the clock moves on by a whole number of days, hours or minutes), found ${found}`,
+  details: { found },
+})
+
+/** An assistant reply with neither text nor tool calls (nothing to record). */
+export const scriptEmptyReply = () =>
+  ({ code: 'CLI_REPLAY_EMPTY_REPLY' as const, message: 'an assistant reply needs text ("assistant: <text>") or tool_calls', details: {} })
+
+/** A tool call's `arguments` that is neither an object nor the JSON text of one. */
+export const scriptBadArguments = (reason: string) =>
+  ({ code: 'CLI_REPLAY_BAD_ARGUMENTS' as const, message: `"arguments" must be an object or the JSON text of one: ${reason}`, details: { reason } })
+
+/** A `tool:` result for a tool no earlier assistant reply called. */
+export const scriptNoCall = (name: string, called: readonly string[]) => ({
+  code: 'CLI_REPLAY_NO_CALL' as const,
+  message: `the result of tool ${JSON.stringify(name)} answers no call: no earlier assistant reply called it (called so far: ${called.length ? called.map((n) => JSON.stringify(n)).join(', ') : '(none)'})`,
+  details: { name, called },
+})
+
+/** A script with problems: each is listed (`details.problems`); nothing was played. */
+export const scriptInvalid = (file: string, problems: readonly ScriptProblem[]) =>
+  usage(`the replay script ${file} has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}: nothing was played`,
+    'CLI_REPLAY_SCRIPT_INVALID' as const, { file, problems })
+
+/** One problem of a script as a line: `file:line:column: turns[3] (tool): message`. */
+export function scriptProblemLine(problem: ScriptProblem): string {
+  const place = problem.file + (problem.line !== undefined ? `:${problem.line}:${problem.column ?? 1}` : '')
+  return `${place}: ${problem.item ? `${problem.item}: ` : ''}${problem.message}`
+}
+
+/** `replay` on a file without agents: a replay plays an agent's conversation. */
+export const replayNeedsAgent = (file: string) =>
+  usage(`replay needs an agent: ${file} declares none (add an agents: section)`, 'CLI_REPLAY_NEEDS_AGENT' as const, { file })
+
+/** A turn that failed while playing (a row change the loader refused, a step that failed); the cause's code is in `details.cause`. */
+export const replayTurnFailed = (place: string, item: string, cause: unknown) =>
+  new CliError(`${place}: ${item}: ${describeError(cause)}`, 'deployment', EXIT.wrong, 'CLI_REPLAY_TURN_FAILED' as const,
+    { place, item, cause: codeOf(cause), problems: (cause as { problems?: unknown }).problems }, { cause })
+
+/** A row change restarted the `agents` service (or the agent's preset), which disposed the agent being replayed. */
+export const replayAgentGone = (place: string, item: string, agent: string) =>
+  new CliError(`${place}: ${item}: the change disposed agent ${JSON.stringify(agent)} (it restarted a service the agent lives in, so its conversation ended): change a row whose plugin applies the change in place, or one no agent depends on`,
+    'deployment', EXIT.wrong, 'CLI_REPLAY_AGENT_GONE' as const, { place, item, agent })
+
+/** `replay --ledger <file>`: the file could not be written. */
+export const ledgerUnwritable = (file: string, cause: unknown) =>
+  new CliError(`cannot write the ledger ${file}: ${codeOf(cause) === 'ENOENT' ? 'no such folder' : codeOf(cause) === 'EISDIR' ? 'it is a directory' : codeOf(cause) === 'EACCES' ? 'permission denied' : describeError(cause)}`,
+    'ledger', EXIT.wrong, 'CLI_REPLAY_LEDGER_UNWRITABLE' as const, { file, cause: codeOf(cause) }, { cause })
+
+/** A replay clock is already installed in this process (two replays at once would move each other's clock). */
+export const clockBusy = () =>
+  new CliError('a replay clock is already installed in this process: replays run one at a time', 'internal', EXIT.wrong, 'CLI_REPLAY_CLOCK_BUSY' as const, {})
+
 // ---- helpers ----------------------------------------------------------------------------------
 
 /** An error as one line: its message, prefixed by its name unless that is a plain `Error`. */

@@ -3,12 +3,13 @@
  * common options, and `main()`, which runs one invocation and resolves to its exit code.
  * @module
  */
-import { Command, CommanderError, InvalidArgumentError } from 'commander'
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { checkCommand, type CheckOptions } from './commands/check.js'
 import { diffCommand, type DiffOptions } from './commands/diff.js'
 import { explainCommand, type ExplainOptions } from './commands/explain.js'
 import { historyCommand, type HistoryOptions } from './commands/history.js'
 import { renderCommand, type RenderOptions } from './commands/render.js'
+import { replayCommand, type ReplayCommandOptions } from './commands/replay.js'
 import { COMMANDER_USAGE, EXIT, oneAgentOnly, USAGE_HINT } from './errors.js'
 import { withCommonOptions, type CommonOptions } from './options.js'
 import { CommandGuard } from './guard.js'
@@ -90,6 +91,15 @@ export async function main(argv: readonly string[], io: CliIO = {}): Promise<num
     .argument('<ledger>', 'the ledger file (.jsonl)')
     .option('--head <hash>', 'the hash of the last line as the writer kept it: a ledger whose last lines are missing is refused')
     .action((file: string, options: HistoryOptions) => action<HistoryOptions>((o) => historyCommand(file, o, output))(options))
+  program.command('replay').summary('play a scripted conversation and report the cache reuse of every request')
+    .description('Play a YAML script (user turns, assistant replies with tool calls, tool results, a row\'s config replaced, a row added or removed, the clock moved on) against one agent of the deployment, and report every request: its bytes, the bytes and tokens it shares with the previous request, the tokens the provider should serve from cache, and each break with its cause, section and owner. See docs/cache-report.md.')
+    .argument('<deployment>', 'the deployment file (YAML)')
+    .requiredOption('--script <file>', 'the replay script (YAML, a turns: list)')
+    .option('--agent <id>', 'the agent to play (default: the first one in agents:)', onlyOnce('replay'))
+    .option('--format <format>', 'the wire format of the requests: openai-chat (default), openai-responses, anthropic, gemini')
+    .addOption(new Option('--policy <policy>', 'the agent\'s promptChange policy for the replay (default: the agent\'s own)').choices(['append', 'replace']))
+    .option('--ledger <out.jsonl>', 'also write the played conversation as a ledger (JSON Lines; read it with dsh-prompt history)')
+    .action((file: string, options: ReplayCommandOptions) => action<ReplayCommandOptions>((o) => replayCommand(file, o, output))(options))
   for (const command of program.commands) withCommonOptions(command)
 
   try {

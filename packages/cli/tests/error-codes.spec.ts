@@ -25,6 +25,12 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
     CliErrors.unhandledRejection(coded('X_CODE', {}, 'no'), 'plugins[2] (id "r")'),
     CliErrors.formatNeedsAgent('d.yml'),
     CliErrors.htmlNotWritten('out/x.html', coded('ENOENT', {}, 'no such folder')),
+    CliErrors.scriptInvalid('s.yml', [{ file: 's.yml', line: 3, column: 5, item: 'turns[0] (user)', ...CliErrors.scriptEmptyReply() }]),
+    CliErrors.replayNeedsAgent('d.yml'),
+    CliErrors.replayTurnFailed('s.yml:9', 'turns[4] (change)', coded('LOADER_DEPLOYMENT_FAILED')),
+    CliErrors.replayAgentGone('s.yml:9', 'turns[4] (change)', 'main'),
+    CliErrors.clockBusy(),
+    CliErrors.ledgerUnwritable('out/l.jsonl', coded('ENOENT')),
   ]
   const messages = [
     CliErrors.oneAgentOnly('render', 'a', 'b'),
@@ -38,6 +44,16 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
     CliErrors.volatileBeforeStable({ name: 'today', volatility: 'daily', origin: 'notes.mjs, global' }, { name: 'rules', volatility: 'static' }, 44),
     CliErrors.invalidFileSize('big'),
     CliErrors.invalidTimeout('soon'),
+    CliErrors.scriptUnreadable('no such file'),
+    CliErrors.scriptYaml('Unexpected end'),
+    CliErrors.scriptShape('a list'),
+    CliErrors.scriptUnknownKey('tool_call', ['assistant', 'tool_calls']),
+    CliErrors.scriptItemKind('the keys user, clock'),
+    CliErrors.scriptWrongType('user', 'a text', 'a number (3)'),
+    CliErrors.scriptBadClock('a text "1d"'),
+    CliErrors.scriptEmptyReply(),
+    CliErrors.scriptBadArguments('found a list'),
+    CliErrors.scriptNoCall('read', ['bash']),
   ]
 
   it('each usage and render error is a CliError with its code, details, kind and exit code', () => {
@@ -55,6 +71,12 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       { name: 'CliError', code: 'CLI_UNHANDLED_REJECTION', details: { row: 'plugins[2] (id "r")', cause: 'X_CODE' }, kind: 'deployment', exit: 1 },
       { name: 'CliError', code: 'CLI_FORMAT_NEEDS_AGENT', details: { file: 'd.yml' }, kind: 'usage', exit: 2 },
       { name: 'CliError', code: 'CLI_HTML_NOT_WRITTEN', details: { file: 'out/x.html', reason: 'ENOENT' }, kind: 'usage', exit: 2 },
+      { name: 'CliError', code: 'CLI_REPLAY_SCRIPT_INVALID', details: { file: 's.yml', problems: [{ file: 's.yml', line: 3, column: 5, item: 'turns[0] (user)', ...CliErrors.scriptEmptyReply() }] }, kind: 'usage', exit: 2 },
+      { name: 'CliError', code: 'CLI_REPLAY_NEEDS_AGENT', details: { file: 'd.yml' }, kind: 'usage', exit: 2 },
+      { name: 'CliError', code: 'CLI_REPLAY_TURN_FAILED', details: { place: 's.yml:9', item: 'turns[4] (change)', cause: 'LOADER_DEPLOYMENT_FAILED', problems: undefined }, kind: 'deployment', exit: 1 },
+      { name: 'CliError', code: 'CLI_REPLAY_AGENT_GONE', details: { place: 's.yml:9', item: 'turns[4] (change)', agent: 'main' }, kind: 'deployment', exit: 1 },
+      { name: 'CliError', code: 'CLI_REPLAY_CLOCK_BUSY', details: {}, kind: 'internal', exit: 1 },
+      { name: 'CliError', code: 'CLI_REPLAY_LEDGER_UNWRITABLE', details: { file: 'out/l.jsonl', cause: 'ENOENT' }, kind: 'ledger', exit: 1 },
     ])
     expect(errors.map((e) => e.message)).to.deep.equal([
       'agent "nope" is not declared in d.yml; declared agents: main',
@@ -70,6 +92,12 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       'a promise was rejected by plugins[2] (id "r") and nobody handled it while the command ran: no',
       '--format orders an agent\'s request as its provider hashes it: d.yml declares no agent, so there is no request (add an agents: section)',
       'cannot write the page to out/x.html: no such folder',
+      'the replay script s.yml has a problem: nothing was played',
+      'replay needs an agent: d.yml declares none (add an agents: section)',
+      's.yml:9: turns[4] (change): words that say nothing about it',
+      's.yml:9: turns[4] (change): the change disposed agent "main" (it restarted a service the agent lives in, so its conversation ended): change a row whose plugin applies the change in place, or one no agent depends on',
+      'a replay clock is already installed in this process: replays run one at a time',
+      'cannot write the ledger out/l.jsonl: no such folder',
     ])
     const intercepted = CliErrors.exitIntercepted(3)
     expect([intercepted.code, intercepted.details, intercepted.message]).to.deep.equal(['CLI_EXIT_INTERCEPTED', { exitCode: 3 }, 'process.exit(3) was called; dsh-prompt does not let a plugin end the process'])
@@ -88,6 +116,16 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       { code: 'CLI_VOLATILE_BEFORE_STABLE', details: { section: 'today', volatility: 'daily', before: 'rules', beforeVolatility: 'static', bytes: 44 } },
       { code: 'CLI_INVALID_FILE_SIZE', details: { received: 'big' } },
       { code: 'CLI_INVALID_TIMEOUT', details: { received: 'soon' } },
+      { code: 'CLI_REPLAY_UNREADABLE', details: { reason: 'no such file' } },
+      { code: 'CLI_REPLAY_YAML', details: { reason: 'Unexpected end' } },
+      { code: 'CLI_REPLAY_SHAPE', details: { found: 'a list' } },
+      { code: 'CLI_REPLAY_UNKNOWN_KEY', details: { key: 'tool_call', allowed: ['assistant', 'tool_calls'] } },
+      { code: 'CLI_REPLAY_ITEM_KIND', details: { found: 'the keys user, clock', kinds: ['user', 'assistant', 'tool', 'change', 'row', 'clock'] } },
+      { code: 'CLI_REPLAY_WRONG_TYPE', details: { key: 'user', expected: 'a text', found: 'a number (3)' } },
+      { code: 'CLI_REPLAY_BAD_CLOCK', details: { found: 'a text "1d"' } },
+      { code: 'CLI_REPLAY_EMPTY_REPLY', details: {} },
+      { code: 'CLI_REPLAY_BAD_ARGUMENTS', details: { reason: 'found a list' } },
+      { code: 'CLI_REPLAY_NO_CALL', details: { name: 'read', called: ['bash'] } },
     ])
     expect(messages.map((m) => m.message)).to.deep.equal([
       'render shows one agent, but --agent was given twice (a, b); to compare two agents, run "dsh-prompt diff <deployment> --agent a --agent b"',
@@ -101,6 +139,16 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       'section "today" (notes.mjs, global, daily) renders before the less volatile section "rules" (static): each change of it sends the 44 bytes of system prompt after it again, uncached (give it a later order, or a band: \'last\')',
       '--max-file-size must be a whole number of bytes (at least 1), received "big"',
       '--timeout must be a whole number of milliseconds from 1 to 2147483647, received "soon"',
+      'cannot read the replay script: no such file',
+      'YAML syntax error: Unexpected end',
+      'a replay script is a mapping with a "turns:" list, found a list',
+      'unknown key "tool_call" (allowed: assistant, tool_calls)',
+      'a turn is a mapping with exactly one of the keys user, assistant, tool, change, row, clock; found the keys user, clock',
+      '"user" must be a text, found a number (3)',
+      'clock must be +<n>d, +<n>h or +<n>m (the clock moves on by a whole number of days, hours or minutes), found a text "1d"',
+      'an assistant reply needs text ("assistant: <text>") or tool_calls',
+      '"arguments" must be an object or the JSON text of one: found a list',
+      'the result of tool "read" answers no call: no earlier assistant reply called it (called so far: "bash")',
     ])
   })
 
@@ -113,7 +161,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
   })
 
   it('covers every factory of the catalogue (the class, the usage helper and the text helpers make no message of their own)', () => {
-    const helpers = ['CliError', 'usage', 'loadFailed', 'loopVariableHint', 'describeError']
+    const helpers = ['CliError', 'usage', 'loadFailed', 'loopVariableHint', 'describeError', 'scriptProblemLine']
     const factories = Object.entries(CliErrors).filter(([name, value]) => typeof value === 'function' && !helpers.includes(name))
     // ledgerRefused and ledgerUnreadable are pinned in history.spec.ts, beside the command that throws them.
     expect(factories.length).to.equal(errors.length + messages.length + ['completeSections', 'inEntry', 'ledgerRefused', 'ledgerUnreadable', 'exitIntercepted'].length)

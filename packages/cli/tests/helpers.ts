@@ -120,7 +120,7 @@ export function runBeforeAll<K extends string>(jobs: Record<K, () => Promise<Run
 export function assertBuilt(): void {
   if (!existsSync(CLI)) throw new Error(`${CLI} does not exist: build first (yarn build, or npx tsc -b && node scripts/build.mjs)`)
   const builds: Array<[string, string[]]> = [
-    ['packages/cli', ['program.ts', 'owners.ts', 'view.ts', 'checks.ts', 'commands/check.ts', 'commands/render.ts']],
+    ['packages/cli', ['program.ts', 'owners.ts', 'view.ts', 'checks.ts', 'commands/check.ts', 'commands/render.ts', 'commands/replay.ts']],
     ['packages/agent', ['boot.ts', 'after-load.ts', 'agents-section.ts']],
   ]
   for (const [pkg, sources] of builds) {

@@ -370,6 +370,33 @@ export const checkProblem = (input: { code?: string; message: string; entry?: st
 /** What a failed load throws: {@link DeploymentError}'s code (its `problems` say what is wrong). */
 export const DEPLOYMENT_FAILED = 'LOADER_DEPLOYMENT_FAILED'
 
+// ---- reloading one row ------------------------------------------------------------------------
+
+/** `reconfigure()` or `removeRow()` named an id no mounted row has (`disabled` when a disabled row has it). */
+export const unknownRow = (id: string, known: readonly string[], disabled: boolean) => ({
+  code: 'LOADER_UNKNOWN_ROW' as const,
+  message: `no mounted row has the id ${JSON.stringify(id)}${disabled ? ' (that row is disabled: it was never mounted)' : ''}; mounted rows: ${known.length ? known.map((k) => JSON.stringify(k)).join(', ') : '(none)'}`,
+  details: { id, known, disabled },
+})
+
+/** `addRow()` was given something other than a row object. */
+export const rowNotObject = (found: string) =>
+  ({ code: 'LOADER_ROW_NOT_OBJECT' as const, message: `a row to add must be an object like { name: "<package or ./path>", config: {...} }, found ${found}`, details: { found } })
+
+/** The deployment was unloaded: its rows can no longer be changed. */
+export const deploymentDisposed = () =>
+  ({ code: 'LOADER_DEPLOYMENT_DISPOSED' as const, message: 'the deployment has been unloaded: its rows can no longer be changed', details: {} })
+
+/**
+ * A row that stayed inactive after a change made elsewhere (`reconfigure()`, `addRow()`, `removeRow()`
+ * restarted the service it injects); `reason` is why it is inactive now.
+ */
+export const rowDisturbed = (change: string, reason: string) => ({
+  code: 'LOADER_ROW_DISTURBED' as const,
+  message: `stopped working after ${change}: ${oneLine(reason)}`,
+  details: { change, reason: oneLine(reason) },
+})
+
 // ---- logger bridge ----------------------------------------------------------------------------
 
 /** A `LoggerBridge` target that is not a writable stream (a config error at `$.target`). */

@@ -11,7 +11,7 @@ export { codeOf, detailsOf } from './errors.js'
 export type { LoaderMessage } from './errors.js'
 export * as LoaderErrors from './errors.js'
 export type {
-  AfterLoadHook, Deployment, DeploymentEntry, DisabledEntry, LoadOptions, ProblemInput, RowActivity, SectionSchemas, SectionValues,
+  AfterLoadHook, Deployment, DeploymentEntry, DisabledEntry, LoadOptions, ProblemInput, RowActivity, RowInput, SectionSchemas, SectionValues,
 } from './types.js'
 export { DEFAULT_TIMEOUTS } from './timeouts.js'
 export type { Timeouts } from './timeouts.js'

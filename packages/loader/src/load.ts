@@ -87,7 +87,7 @@ export async function loadDeployment<S extends SectionSchemas = {}>(ctx: Context
       source, disposeMs: timeouts.dispose,
     }))
     const disabled = layout.rows.filter((row) => row.disabled).map((row) => ({ index: row.index, id: row.id ?? '', name: stringOf(row.nameNode) ?? '' }))
-    const deployment = createDeployment<S>(source, entries, disabled, sections, timeouts.dispose)
+    const deployment = createDeployment<S>(source, entries, disabled, sections, ctx, timeouts.dispose)
     // The checks run only on a clean load: against a partial one they would report follow-on problems.
     if (!problems.size) await runHooks(ctx, deployment, options.afterLoad, layout.rows, problems)
     if (!problems.size) announceLoaded(ctx, deployment, problems)

@@ -120,6 +120,18 @@ export interface DisabledEntry {
   readonly name: string
 }
 
+/** A row to add to a loaded deployment (`deployment.addRow()`): the keys of a `plugins:` row. */
+export interface RowInput {
+  /** A package name or a path (relative to the deployment file), as in the file. */
+  name: string
+  /** The row's id (default: its `name`); unique among the deployment's rows. */
+  id?: string
+  /** The plugin's config, checked by its schema like a file row's. */
+  config?: unknown
+  /** `true`: recorded as a disabled row, never resolved or mounted. */
+  disabled?: boolean
+}
+
 /** A loaded deployment. */
 export interface Deployment<S extends SectionSchemas = {}> {
   /** The deployment file (absolute). */
@@ -136,6 +148,23 @@ export interface Deployment<S extends SectionSchemas = {}> {
   entry(id: string): DeploymentEntry | undefined
   /** The line and column of the value at a key path (`['plugins', 2, 'config', 'toolOrder']`). */
   locate(path: KeyPath): Position | undefined
+  /**
+   * Replaces the config of the mounted row `id` while everything runs, as a live Cordis deployment
+   * reloads a plugin's config: checked like a file row's config, then applied with `fiber.update()` (in
+   * place when the plugin handles `internal/update`, else that fiber restarts, and with it the plugins
+   * that inject a service it provides). Every other row keeps its fiber and registrations. Throws a
+   * `DeploymentError` (an unknown id: `LOADER_UNKNOWN_ROW`; an invalid config: each issue with its key)
+   * and leaves the old config in force. Resolves to the row's entry (the same object as before).
+   */
+  reconfigure(id: string, config: unknown): Promise<DeploymentEntry>
+  /**
+   * Adds a row after the others, resolved (from the deployment file's folder), checked and mounted like
+   * a file row. Throws a `DeploymentError` naming the row and leaves nothing mounted when it fails.
+   * Resolves to the new entry (`undefined` for a `disabled: true` row, which is only recorded).
+   */
+  addRow(row: RowInput): Promise<DeploymentEntry | undefined>
+  /** Unloads the mounted row `id` and removes it from `entries`; throws `LOADER_UNKNOWN_ROW` for an unknown id. */
+  removeRow(id: string): Promise<void>
   /** Unloads every entry, last first. Idempotent. */
   dispose(): Promise<void>
 }

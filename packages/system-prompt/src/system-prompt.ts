@@ -4,12 +4,10 @@ import { Config, type ResolvedConfig } from './config.js'
 import { ASSEMBLE_EVENT, DEPLOYMENT_LOADED, PromptCore } from './prompt-core.js'
 import type { ToolCheck } from './tool-check.js'
 import type { Inspection } from './registry.js'
+import { registerOwnSections } from './live-config.js'
 
 const kCore = Symbol('dsh.systemPrompt.core')
-import {
-  getContextOrder, getSectionOrder, IDENTITY_SECTION, PERSONA_ORDER, PERSONA_SECTION, PERSONA_SUFFIX_ORDER,
-  PERSONA_SUFFIX_SECTION, SECTION_PLACEMENTS, type ContextPlacementName, type SectionPlacementName,
-} from './placements.js'
+import { getContextOrder, getSectionOrder, type ContextPlacementName, type SectionPlacementName } from './placements.js'
 import type {
   AssembleContext, PromptAssembly, PromptChangeEvent, PromptContext, PromptSection, ToolProvider, VariableOptions, VariableProvider,
 } from './types.js'
@@ -64,11 +62,8 @@ export class SystemPrompt extends Service {
       }
       if (problem) logger.warn('%s', problem.message)
     })
-    if (resolved.includeHarnessIdentity) {
-      this[kCore].section(ctx, { name: IDENTITY_SECTION, order: SECTION_PLACEMENTS[IDENTITY_SECTION], text: resolved.identity, interpolate: false })
-    }
-    this[kCore].section(ctx, { name: PERSONA_SECTION, order: PERSONA_ORDER, text: resolved.persona })
-    this[kCore].section(ctx, { name: PERSONA_SUFFIX_SECTION, order: PERSONA_SUFFIX_ORDER, text: resolved.personaSuffix })
+    // The identity line and the persona pieces; a new text of one of them (fiber.update) applies in place.
+    registerOwnSections(ctx, resolved, (section) => this[kCore].section(ctx, section))
   }
 
   /** Registers a system-prompt section in the calling context's layer. Returns its disposer. */

@@ -23,10 +23,14 @@ export const inject = ['systemPrompt']
 /** The variable's name: `{{date}}`. */
 export const DATE_VARIABLE = 'date'
 
-/** Registers `{{date}}` through the plugin's context, read from the clock at every assembly. */
+/**
+ * Registers `{{date}}` through the plugin's context, read from the clock at every assembly: `config.now`,
+ * else whatever `Date.now()` returns at that moment.
+ */
 export function apply(ctx: Context, config: Config): void {
   const format = dayFormatter(config.timeZone)
-  const now = config.now ?? Date.now
+  // `Date.now()` is read at each call, not captured: a clock installed later (a replay's) reaches it.
+  const now = config.now ?? (() => Date.now())
   // It changes at the day boundary by design: `check` accepts that, and a cache report can say why.
   ctx.systemPrompt.variable(DATE_VARIABLE, () => format(now()), { volatility: 'daily' })
 }

@@ -27,6 +27,19 @@ describe('dsh-plugin-date', () => {
       expect(await promptText(app)).to.equal('Today is 2026-11-30.')
     })
 
+    it('without a clock of its own, reads Date.now() at each assembly, so a clock installed after apply (a replay\'s) moves it', async () => {
+      await app.plugin(DatePlugin, {})
+      const system = Date.now
+      try {
+        Date.now = () => at('2026-11-30T23:00:00Z')
+        expect(await promptText(app)).to.equal('Today is 2026-11-30.')
+        Date.now = () => at('2026-12-01T01:00:00Z')
+        expect(await promptText(app)).to.equal('Today is 2026-12-01.')
+      } finally {
+        Date.now = system
+      }
+    })
+
     it('is registered globally under the name date, owned by the plugin', async () => {
       await app.plugin(DatePlugin, { now })
       expect(DATE_VARIABLE).to.equal('date')

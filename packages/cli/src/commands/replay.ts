@@ -1,0 +1,271 @@
+/**
+ * `dsh-prompt replay <deployment> --script <file> [--agent id] [--format f] [--policy append|replace]
+ * [--ledger out.jsonl] [--json]`: plays a scripted conversation against one agent of a deployment and reports every request
+ * (SPEC §13): how many of its bytes repeat the previous request, what the provider should serve from
+ * cache, and each break with its cause. {@link replayDeployment} does the work and returns the data
+ * (what `--json` prints, plus what a picture needs); the command only prints it.
+ * @module
+ */
+import { writeFile } from 'node:fs/promises'
+import { isAbsolute, relative } from 'node:path'
+import { bootDeployment, exportLedger, WIRE_FORMATS, type Agent, type BootedDeployment, type BootOptions, type PromptChangePolicy, type WireFormat } from 'dsh-agent'
+import { terminalSafe } from 'dsh-loader'
+import type { CacheBreak, CacheReport } from 'dsh-wire'
+import {
+  CliError, ledgerUnwritable, replayAgentGone, replayNeedsAgent, replayTurnFailed, scriptProblemLine, unknownFormat, type ScriptProblem,
+} from '../errors.js'
+import { bootOptionsOf, type CommonOptions } from '../options.js'
+import type { Output } from '../output.js'
+import { withReplayClock } from '../replay-clock.js'
+import { readReplayScript, type ReplayScript, type ScriptTurn } from '../replay-script.js'
+import { formatCount, plural, renderTable } from '../table.js'
+import { Owners } from '../owners.js'
+import { pickTarget } from '../view.js'
+
+/** Options of {@link replayDeployment}. */
+export interface ReplayOptions {
+  /** The agent to play (default: the first of `agents:`). */
+  agent?: string
+  /** The wire format of every request (default `openai-chat`). */
+  format?: WireFormat
+  /** The agent's `promptChange` policy for the replay (default: the agent's own). */
+  policy?: PromptChangePolicy
+  /** How the deployment boots (log level, environment, ...). */
+  boot?: BootOptions
+  /** Where the replay's clock starts, in milliseconds since the epoch (default: the system time). */
+  start?: number
+  /** Also export the agent's conversation as a ledger (`exportLedger`) into `result.ledger`, once the script has played. */
+  ledger?: boolean
+}
+
+/** The report of one request of a replay: the `--json` keys, then what else the step measured. */
+export interface ReplayTurn {
+  /** The request's number, from 1. */
+  turn: number
+  requestBytes: number
+  reusableBytes: number
+  reusableTokens: number
+  predictedCachedTokens: number
+  breaks: CacheBreak[]
+  /** The request's cache stream in tokens. */
+  requestTokens: number
+  /** Whose caching rules gave `predictedCachedTokens`, and how tokens were counted. */
+  provider: CacheReport['provider']
+  tokenizer: string
+  /** The script turn that sent the request: its index in `turns:` and its line. */
+  item: number
+  line: number
+  /** What the script changed since the previous request, in order (`change dsh-system-prompt`, `clock +1d`). */
+  changes: string[]
+}
+
+/** What a replay produced: the `--json` document (`format`, `turns`) and the facts a picture shows. */
+export interface ReplayResult {
+  format: WireFormat
+  turns: ReplayTurn[]
+  /** The deployment file and the script, as messages show them. */
+  file: string
+  script: string
+  /** The agent played, and its policy. */
+  agent: string
+  policy: PromptChangePolicy
+  /** With `options.ledger`: the conversation as ledger text (JSON Lines), as `exportLedger(agent)` writes it. */
+  ledger?: string
+}
+
+/**
+ * Boots `file`, plays `script` against one agent and returns the report of every request. The replay
+ * runs under its own clock (`Date.now()` starts at `options.start` and jumps at each `clock:` turn),
+ * installed before the deployment loads and restored when the replay ends, also when it fails. A turn
+ * that fails (a row change the loader refuses, a step that fails) is a `CLI_REPLAY_TURN_FAILED` error
+ * naming the script's line and turn; everything is unloaded either way.
+ */
+export async function replayDeployment(file: string, script: ReplayScript, options: ReplayOptions = {}): Promise<ReplayResult> {
+  const format = options.format ?? 'openai-chat'
+  return withReplayClock(options.start, async (clock) => {
+    const booted = await bootDeployment(file, options.boot)
+    try {
+      let agent = agentOf(booted, options.agent)
+      if (options.policy !== undefined && options.policy !== agent.promptChange) agent = await withPolicy(booted, agent, options.policy)
+      const result: ReplayResult = { format, turns: [], file: booted.deployment.displayFile, script: script.file, agent: agent.id, policy: agent.promptChange }
+      let changes: string[] = []
+      const request = async (turn: ScriptTurn, input?: string) => {
+        const step = await agent.stepDetailed(input, { format })
+        // Owners as explain shows them: the row id of the plugin (rows may have come and gone since the boot).
+        const owners = new Owners(booted.ctx, booted.deployment)
+        result.turns.push(turnReport(step.report, result.turns.length + 1, turn, changes, (owner) => owner === null ? null : owners.plugin(owner)))
+        changes = []
+      }
+      for (const turn of script.turns) {
+        const place = `${script.file}:${turn.line}`
+        const item = `turns[${turn.index}] (${turn.kind === 'add-row' || turn.kind === 'remove-row' ? 'row' : turn.kind})`
+        try {
+          switch (turn.kind) {
+            case 'user':
+              await request(turn, turn.text)
+              break
+            case 'assistant':
+              agent.record({ role: 'assistant', content: turn.text, ...(turn.toolCalls.length ? { tool_calls: turn.toolCalls } : {}) })
+              break
+            case 'tool':
+              agent.record({ role: 'tool', tool_call_id: turn.callId, name: turn.name, content: turn.result })
+              if (turn.request) await request(turn)
+              break
+            case 'change':
+              await booted.deployment.reconfigure(turn.row, turn.config)
+              changes.push(`change ${turn.row}`)
+              break
+            case 'add-row': {
+              const added = await booted.deployment.addRow(turn.row as { name: string })
+              changes.push(`add ${added?.id ?? String(turn.row.id ?? turn.row.name)}`)
+              break
+            }
+            case 'remove-row':
+              await booted.deployment.removeRow(turn.row)
+              changes.push(`remove ${turn.row}`)
+              break
+            case 'clock':
+              clock.advance(turn.ms)
+              changes.push(`clock ${turn.text}`)
+              break
+          }
+        } catch (error) {
+          if (CliError.is(error)) throw error
+          throw replayTurnFailed(place, item, error)
+        }
+        if (agent.disposed) throw replayAgentGone(place, item, agent.id)
+      }
+      if (options.ledger) result.ledger = exportLedger(agent)
+      return result
+    } finally {
+      await booted.dispose()
+    }
+  })
+}
+
+/** The agent to play: `--agent`, else the first of `agents:`; a file without agents is a usage error. */
+function agentOf(booted: BootedDeployment, id: string | undefined): Agent {
+  const target = pickTarget(booted, id)
+  if (!target.agent) throw replayNeedsAgent(booted.deployment.displayFile)
+  return target.agent
+}
+
+/** The same agent (id, model, provider, cwd, preset, parent) under another `promptChange` policy: created anew before its first step. */
+async function withPolicy(booted: BootedDeployment, agent: Agent, policy: PromptChangePolicy): Promise<Agent> {
+  const { id, model, provider, cwd, preset, parent } = agent
+  await agent.dispose()
+  return booted.createAgent({ id, model, provider, cwd, preset, parent, promptChange: policy })
+}
+
+function turnReport(report: CacheReport, turn: number, item: ScriptTurn, changes: string[], owner: (name: string | null) => string | null): ReplayTurn {
+  return {
+    turn,
+    requestBytes: report.requestBytes,
+    reusableBytes: report.reusableBytes,
+    reusableTokens: report.reusableTokens,
+    predictedCachedTokens: report.predictedCachedTokens,
+    breaks: report.breaks.map((b) => ({ ...b, owner: owner(b.owner) })),
+    requestTokens: report.requestTokens,
+    provider: report.provider,
+    tokenizer: report.tokenizer,
+    item: item.index,
+    line: item.line,
+    changes,
+  }
+}
+
+// ---- the command ------------------------------------------------------------------------------
+
+/** Options of `replay`, as commander parses them. */
+export interface ReplayCommandOptions extends CommonOptions {
+  script: string
+  agent?: string
+  format?: string
+  policy?: PromptChangePolicy
+  /** `--ledger <out.jsonl>`: where the played conversation's ledger is written. */
+  ledger?: string
+}
+
+/** Runs `replay`; resolves to the exit code (failures are thrown and reported by the caller). */
+export async function replayCommand(file: string, options: ReplayCommandOptions, output: Output): Promise<number> {
+  if (options.format !== undefined && !(WIRE_FORMATS as readonly string[]).includes(options.format)) throw unknownFormat(options.format, WIRE_FORMATS)
+  let script: ReplayScript
+  try {
+    script = await readReplayScript(options.script, shownPath(options.script))
+  } catch (error) {
+    const problems = CliError.is(error) ? (error.details as { problems?: ScriptProblem[] }).problems : undefined
+    if (!problems || !CliError.is(error)) throw error
+    // Each problem on a line of its own, like a deployment's, then the one-line error; --json lists them.
+    if (options.json) {
+      output.json({ ok: false, exitCode: error.exitCode, error: { kind: error.kind, code: error.code, message: error.message, problems } })
+      return error.exitCode
+    }
+    for (const problem of problems) output.error(terminalSafe(scriptProblemLine(problem)))
+    throw error
+  }
+  const result = await replayDeployment(file, script, {
+    agent: options.agent,
+    format: options.format as WireFormat | undefined,
+    policy: options.policy,
+    boot: bootOptionsOf(options, output),
+    ledger: options.ledger !== undefined,
+  })
+  const { ledger, ...report } = result
+  if (options.ledger !== undefined) await writeLedger(options.ledger, ledger ?? '')
+  if (options.json) output.json({ ok: true, command: 'replay', ...report, ...(options.ledger !== undefined ? { ledger: shownPath(options.ledger) } : {}) })
+  else {
+    printReplay(output, report)
+    const lines = ledger ? ledger.split('\n').length - 1 : 0
+    if (options.ledger !== undefined) output.line(`ledger: ${terminalSafe(shownPath(options.ledger))} (${plural(lines, 'line')}; read it with dsh-prompt history)`)
+  }
+  return 0
+}
+
+/** The text report: a header, one table row per request, then each break on a line of its own. */
+export function printReplay(output: Output, result: ReplayResult): void {
+  const c = output.colors
+  output.line(c.bold(`# ${terminalSafe(result.file)}: agent ${terminalSafe(JSON.stringify(result.agent))}, ${result.format}, promptChange ${result.policy}; script ${terminalSafe(result.script)}: ${plural(result.turns.length, 'request')}`))
+  output.line()
+  const columns = [
+    { header: 'turn', align: 'right' as const }, { header: 'requestBytes', align: 'right' as const }, { header: 'reusableBytes', align: 'right' as const },
+    { header: 'reusableTokens', align: 'right' as const }, { header: 'predictedCachedTokens', align: 'right' as const }, { header: 'cached', align: 'right' as const },
+    { header: 'breaks', align: 'right' as const }, { header: 'before this request' },
+  ]
+  const rows = result.turns.map((t) => [
+    String(t.turn), formatCount(t.requestBytes), formatCount(t.reusableBytes), formatCount(t.reusableTokens), formatCount(t.predictedCachedTokens),
+    share(t.predictedCachedTokens, t.requestTokens), String(t.breaks.length), t.changes.join('; '),
+  ])
+  output.line(renderTable(columns, rows, { header: c.bold }))
+  const broken = result.turns.filter((t) => t.breaks.length)
+  output.line()
+  output.line(c.bold(broken.length ? `breaks: ${plural(broken.length, 'request')} of ${formatCount(result.turns.length)}` : 'breaks: none (every request extends the previous one)'))
+  for (const t of broken) {
+    for (const b of t.breaks) {
+      const where = [b.section !== null ? `${b.kind} ${JSON.stringify(b.section)}` : b.kind, b.message !== null ? `message ${b.message}` : '', b.owner ? `owner ${b.owner}` : '', b.layer ? `layer ${b.layer}` : '']
+      output.line(`  turn ${t.turn}: ${terminalSafe(b.cause)} (${terminalSafe(where.filter(Boolean).join(', '))})`)
+    }
+  }
+  const requestTokens = result.turns.reduce((sum, t) => sum + t.requestTokens, 0)
+  const cached = result.turns.reduce((sum, t) => sum + t.predictedCachedTokens, 0)
+  output.line()
+  output.line(`predicted cached: ${formatCount(cached)} of ${formatCount(requestTokens)} request tokens (${share(cached, requestTokens)}), ${result.turns[0]?.provider ?? 'no'} caching rules, tokens by ${result.turns[0]?.tokenizer ?? '(none)'}`)
+}
+
+/** `part` of `whole` as a whole percentage (`-` when `whole` is 0). */
+function share(part: number, whole: number): string {
+  return whole > 0 ? `${Math.round((part / whole) * 100)}%` : '-'
+}
+
+/** Writes the ledger text to `file` (replacing it); a file that cannot be written is `CLI_REPLAY_LEDGER_UNWRITABLE`. */
+async function writeLedger(file: string, text: string): Promise<void> {
+  try {
+    await writeFile(file, text, 'utf8')
+  } catch (error) {
+    throw ledgerUnwritable(shownPath(file), error)
+  }
+}
+
+function shownPath(file: string): string {
+  const rel = relative(process.cwd(), file)
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file
+}
