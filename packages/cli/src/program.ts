@@ -99,6 +99,7 @@ export async function main(argv: readonly string[], io: CliIO = {}): Promise<num
     .option('--format <format>', 'the wire format of the requests: openai-chat (default), openai-responses, anthropic, gemini')
     .addOption(new Option('--policy <policy>', 'the agent\'s promptChange policy for the replay (default: the agent\'s own)').choices(['append', 'replace']))
     .option('--ledger <out.jsonl>', 'also write the played conversation as a ledger (JSON Lines; read it with dsh-prompt history)')
+    .option('--html <file>', 'write the picture (one self-contained HTML page: reusable and new tokens per request, each break marked) instead of printing the tables')
     .action((file: string, options: ReplayCommandOptions) => action<ReplayCommandOptions>((o) => replayCommand(file, o, output))(options))
   for (const command of program.commands) withCommonOptions(command)
 

@@ -114,6 +114,7 @@ describe('dsh-prompt replay: the worked example (examples/coding-agent/replay.ym
 
 describe('dsh-prompt replay: the command', () => {
   const ledger = join(mkdtempSync(join(tmpdir(), 'dsh-replay-')), 'replay.jsonl')
+  const page = join(mkdtempSync(join(tmpdir(), 'dsh-replay-')), 'replay.html')
   let history: Run
   const runs = runBeforeAll({
     // history reads what this run writes, so the two run in one job, one after the other.
@@ -127,6 +128,7 @@ describe('dsh-prompt replay: the command', () => {
     broken: () => cli(['replay', EXAMPLE.coding, '--script', fixture('replay-broken.yml')]),
     brokenJson: () => cli(['replay', EXAMPLE.coding, '--script', fixture('replay-broken.yml'), '--json']),
     noScript: () => cli(['replay', DEPLOYMENT]),
+    html: () => cli(['replay', DEPLOYMENT, '--script', SCRIPT, '--policy', 'replace', '--html', page]),
     badPolicy: () => cli(['replay', DEPLOYMENT, '--script', SCRIPT, '--policy', 'rewrite']),
   })
 
@@ -179,6 +181,14 @@ describe('dsh-prompt replay: the command', () => {
     expect(parsed.entries.filter((entry) => entry.source === 'tool').map((entry) => (entry as { tool_call_id?: string }).tool_call_id)).to.deep.equal(['call_2_1'])
     expect(history.code, history.stderr).to.equal(0)
     expect(history.stdout).to.match(/; 7 turns\n/)
+  })
+
+  it('--html writes the picture: one bar per request and one mark per break, each break\'s cause on it', () => {
+    expect(runs.html.code, runs.html.stderr).to.equal(0)
+    expect(lines(runs.html.stdout)).to.deep.equal([`wrote ${page}: the picture of 7 requests, 4 breaks`])
+    const html = readFileSync(page, 'utf8')
+    expect(html.match(/class="break"/g)).to.have.length(4)
+    expect(html).to.include('data-cause="section text changed: &quot;deployment:persona&quot;"')
   })
 
   it('--script is required and --policy takes append or replace (usage errors, exit 2)', () => {

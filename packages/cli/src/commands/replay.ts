@@ -1,11 +1,13 @@
 /**
  * `dsh-prompt replay <deployment> --script <file> [--agent id] [--format f] [--policy append|replace]
- * [--ledger out.jsonl] [--json]`: plays a scripted conversation against one agent of a deployment and reports every request
+ * [--ledger out.jsonl] [--html out.html] [--json]`: plays a scripted conversation against one agent of a deployment and reports every request
  * (SPEC §13): how many of its bytes repeat the previous request, what the provider should serve from
  * cache, and each break with its cause. {@link replayDeployment} does the work and returns the data
  * (what `--json` prints, plus what a picture needs); the command only prints it.
  * @module
  */
+import { writePage } from '../html/page.js'
+import { replayPage } from '../html/replay-page.js'
 import { writeFile } from 'node:fs/promises'
 import { isAbsolute, relative } from 'node:path'
 import { bootDeployment, exportLedger, WIRE_FORMATS, type Agent, type BootedDeployment, type BootOptions, type PromptChangePolicy, type WireFormat } from 'dsh-agent'
@@ -184,6 +186,8 @@ export interface ReplayCommandOptions extends CommonOptions {
   policy?: PromptChangePolicy
   /** `--ledger <out.jsonl>`: where the played conversation's ledger is written. */
   ledger?: string
+  /** `--html <out.html>`: write the picture (the timeline of reusable and new tokens per request) to this file. */
+  html?: string
 }
 
 /** Runs `replay`; resolves to the exit code (failures are thrown and reported by the caller). */
@@ -212,8 +216,19 @@ export async function replayCommand(file: string, options: ReplayCommandOptions,
   })
   const { ledger, ...report } = result
   if (options.ledger !== undefined) await writeLedger(options.ledger, ledger ?? '')
-  if (options.json) output.json({ ok: true, command: 'replay', ...report, ...(options.ledger !== undefined ? { ledger: shownPath(options.ledger) } : {}) })
-  else {
+  if (options.html !== undefined) {
+    writePage(options.html, replayPage(report, {
+      title: `replay: ${report.file}`, subtitle: `agent ${JSON.stringify(report.agent)}, ${report.format}, promptChange ${report.policy}; script ${report.script}`,
+    }))
+  }
+  if (options.json) {
+    output.json({
+      ok: true, command: 'replay', ...report, ...(options.ledger !== undefined ? { ledger: shownPath(options.ledger) } : {}),
+      ...(options.html !== undefined ? { html: shownPath(options.html) } : {}),
+    })
+  } else if (options.html !== undefined) {
+    output.line(`wrote ${terminalSafe(shownPath(options.html))}: the picture of ${plural(report.turns.length, 'request')}, ${plural(report.turns.reduce((n, t) => n + t.breaks.length, 0), 'break')}`)
+  } else {
     printReplay(output, report)
     const lines = ledger ? ledger.split('\n').length - 1 : 0
     if (options.ledger !== undefined) output.line(`ledger: ${terminalSafe(shownPath(options.ledger))} (${plural(lines, 'line')}; read it with dsh-prompt history)`)
