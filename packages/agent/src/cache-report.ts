@@ -61,6 +61,8 @@ interface Previous {
   readonly assembly: PromptAssembly
   readonly entries: readonly CacheEntry[]
   readonly at: number
+  /** The registration behind each tool, as it stood (a removed tool's row is gone by the next request). */
+  readonly tools: ReadonlyMap<string, { owner: string; scope?: ScopeKey }>
 }
 
 /** What a step hands the tracker. */
@@ -162,8 +164,13 @@ export class ReuseTracker {
       requestTokens, reusableTokens, predictedCachedTokens, tokenizer: counter.name, breaks,
     }
     this.last = { report, at: input.now, ...(previous ? { previousAt: previous.at } : {}) }
+    const tools = new Map<string, { owner: string; scope?: ScopeKey }>()
+    for (const tool of input.assembly.tools) {
+      const origin = this.toolOrigin(tool.name)
+      if (origin) tools.set(tool.name, origin)
+    }
     this.previous.set(input.format, {
-      head, headTokens, elements, count: n, requestBytes, requestTokens, rendered: input.rendered, assembly: input.assembly, entries, at: input.now,
+      head, headTokens, elements, count: n, requestBytes, requestTokens, rendered: input.rendered, assembly: input.assembly, entries, at: input.now, tools,
     })
     return report
   }
@@ -214,7 +221,7 @@ export class ReuseTracker {
       const notes = assemblyNotes(assembly)
       const change = notes?.provenance.tools.get(name)
       if (change) return { owner: change.by, layer: this.layerOf(change.entry.scope as ScopeKey | undefined) }
-      const registered = this.toolOrigin(name)
+      const registered = assembly === input.assembly ? this.toolOrigin(name) : previous.tools.get(name)
       if (registered) return { owner: registered.owner, layer: this.layerOf(registered.scope) }
       return { owner: notes?.tools.owners.get(name) ?? null, layer: this.layerOf(notes?.tools.layers.get(name)) }
     }

@@ -69,6 +69,14 @@ describe('dsh-agent: the reuse report of every step (SPEC §13)', () => {
     expect(report.breaks[0].cause).to.equal('tool added: "grep"')
   })
 
+  it('a tool removed names the plugin that registered it, though its registration is gone', async () => {
+    const lender = await harness.plugin({ name: 'lender', inject: ['tools'], apply: (ctx: Context) => { ctx.tools.register(tool('borrowed')) } })
+    await agent.stepDetailed('Hi.', { format: 'anthropic' })
+    await lender.dispose()
+    const { report } = await agent.stepDetailed('Again.', { format: 'anthropic' })
+    expect(report.breaks[0]).to.deep.include({ section: 'borrowed', kind: 'tool', owner: 'lender', layer: 'global', cause: 'tool removed: "borrowed"' })
+  })
+
   it('a section removed, a section added and a model change each say so', async () => {
     const replacing = await harness.agents.create({ id: 'r', model: 'gpt-5', promptChange: 'replace' })
     await replacing.stepDetailed('Hi.')
