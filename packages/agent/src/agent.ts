@@ -1,5 +1,5 @@
 import type { Context } from 'cordis'
-import type { ScopeHandle, ScopeKey } from 'dsh-scope'
+import { listenersFor, type ScopeHandle, type ScopeKey } from 'dsh-scope'
 import { renderAssembly, type PromptAssembly, type RenderedPrompt, type SystemPrompt } from 'dsh-system-prompt'
 import { deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
 import {
@@ -8,7 +8,7 @@ import {
 } from 'dsh-wire'
 import type { ToolRegistry } from 'dsh-tools'
 import { CACHE_PROVIDERS, cacheProviderFor, ReuseTracker } from './cache-report.js'
-import { agentDisposed, invalidInput, invalidRecord, unknownCacheRules } from './errors.js'
+import { agentDisposed, invalidInput, invalidRecord, invalidStepTimeout, stepTimedOut, unknownCacheRules } from './errors.js'
 import {
   stepEntries, type AssistantMessage, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type ToolCall, type ToolMessage,
 } from './conversation.js'
@@ -40,6 +40,12 @@ export type RecordedMessage =
 export interface StepOptions<F extends WireFormat = 'openai-chat'> {
   /** Aborts the assembly; the step then rejects with an `AbortError` and records nothing. */
   signal?: AbortSignal
+  /**
+   * How long the assembly may take, in milliseconds (default: the `agents` service's `stepTimeout`,
+   * 60 000; 0: no bound). A step that runs out rejects with `AGENT_STEP_TIMEOUT`, naming the plugins of
+   * the assemble listeners that could be holding it, and records nothing.
+   */
+  timeout?: number
   /**
    * The wire format of the request (default `openai-chat`): `openai-responses` (with the agent's id as
    * `prompt_cache_key`), `anthropic` (breakpoints planned) or `gemini`. The record is the same whatever
@@ -121,8 +127,11 @@ export interface AgentOptions<P = Agent | string> {
   promptChange?: PromptChangePolicy
 }
 
-/** The fixed facts of an agent as the service builds it: the parent resolved, the policy decided. */
-export type AgentInit = AgentOptions<Agent> & { promptChange: PromptChangePolicy }
+/** The fixed facts of an agent as the service builds it: the parent resolved, the policy and the step bound decided. */
+export type AgentInit = AgentOptions<Agent> & { promptChange: PromptChangePolicy; stepTimeout?: number }
+
+/** How long one step's assembly may take by default, in milliseconds (the `agents` service's `stepTimeout`). */
+export const DEFAULT_STEP_TIMEOUT = 60_000
 
 /**
  * One agent: a scope of its own (its `ctx`), an append-only conversation, and `step()` which assembles
@@ -143,6 +152,8 @@ export class Agent {
   readonly parent?: Agent
   /** How a changed system prompt enters the requests: `append` (default) or `replace`. */
   readonly promptChange: PromptChangePolicy
+  /** How long one step's assembly may take by default, in milliseconds (0: no bound). */
+  readonly stepTimeout: number
   private readonly record_: ConversationEntry[] = []
   /** One lowering per wire format, extended step by step. */
   private readonly sessions = new Map<WireFormat, WireSession<WireFormat>>()
@@ -166,6 +177,7 @@ export class Agent {
     if (init.preset !== undefined) this.preset = init.preset
     if (init.parent !== undefined) this.parent = init.parent
     this.promptChange = init.promptChange
+    this.stepTimeout = init.stepTimeout ?? DEFAULT_STEP_TIMEOUT
   }
 
   /** @internal Attaches the agent's scope once it exists. */
@@ -226,7 +238,7 @@ export class Agent {
     if (!WIRE_FORMATS.includes(format)) throw WireErrors.unknownFormat(format, WIRE_FORMATS)
     if (options.cacheRules !== undefined && !CACHE_PROVIDERS.includes(options.cacheRules)) throw unknownCacheRules(this.id, options.cacheRules, CACHE_PROVIDERS)
     const provider = cacheProviderFor(format, options.cacheRules, this.provider)
-    const assembly = await this.prompt.assemble({ scope: this, agent: this, signal: options.signal })
+    const assembly = await this.bounded(options, (signal) => this.prompt.assemble({ scope: this, agent: this, signal }))
     const rendered = renderAssembly(assembly)
     // Loaded before anything is recorded: from here to the end the step runs without a pause.
     const counter = await this.reuse.counter(provider)
@@ -256,6 +268,33 @@ export class Agent {
     const result: StepResult<F> = { get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report }
     this.scope.ctx.emit('agent/step', this, result as StepResult<WireFormat>)
     return result
+  }
+
+  /**
+   * Runs `assemble` with a signal that aborts on the caller's signal or when the step's bound runs out
+   * (a timer that keeps the process alive, so a listener that never settles ends the step, not the program).
+   */
+  private async bounded<T>(options: StepOptions<WireFormat>, assemble: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+    const ms = options.timeout ?? this.stepTimeout
+    if (typeof ms !== 'number' || !(ms >= 0)) throw invalidStepTimeout(this.id, ms)
+    if (ms === 0 || ms === Infinity) return assemble(options.signal)
+    const controller = new AbortController()
+    const timer = setTimeout(() => controller.abort(stepTimedOut(this.id, ms, this.assembleListeners())), ms)
+    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal
+    try {
+      return await assemble(signal)
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  /** The plugins of the assemble listeners this agent's assemblies run (the candidates for a step that hangs). */
+  private assembleListeners(): string[] {
+    try {
+      return [...new Set(listenersFor(this.scope.ctx, 'system-prompt/assemble', this).map((listener) => listener.owner))]
+    } catch {
+      return []
+    }
   }
 
   private session<F extends WireFormat>(format: F): WireSession<F> {

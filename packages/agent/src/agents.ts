@@ -2,7 +2,7 @@ import { Context, Service } from 'cordis'
 import z from 'schemastery'
 import { createScope, markNoShadow, ownEffect, type ScopeHandle, type ScopeKey } from 'dsh-scope'
 import type { SystemPrompt } from 'dsh-system-prompt'
-import { Agent, type AgentOptions } from './agent.js'
+import { Agent, DEFAULT_STEP_TIMEOUT, type AgentOptions } from './agent.js'
 import type { PromptChangePolicy } from './conversation.js'
 import {
   duplicateAgent, duplicatePreset, invalidAgentId, invalidModel, invalidPresetId, invalidPromptChange, invalidParent, unknownParent,
@@ -20,12 +20,16 @@ declare module 'cordis' {
 /** Configuration of the `agents` service (`dsh-agent`). */
 export interface Config {
   promptChange: PromptChangePolicy
+  /** How long one step's assembly may take, in milliseconds (0: no bound). */
+  stepTimeout: number
 }
 
 /** The schemastery schema of {@link Config}. */
 export const Config: z<Partial<Config>, Config> = z.object({
   promptChange: z.union(['append', 'replace'] as const).default('append')
     .description('How a changed system prompt enters the requests: `append` adds the new complete version later in the conversation (earlier messages, and the provider\'s cached prefix, stay as they were); `replace` keeps one system prompt at the head of every request and replaces it.'),
+  stepTimeout: z.natural().default(DEFAULT_STEP_TIMEOUT)
+    .description('How long one step\'s assembly may take, in milliseconds, before the step rejects with AGENT_STEP_TIMEOUT naming the plugins of the assemble listeners (0: no bound). A step\'s own `timeout` option overrides it.'),
 }) as any
 
 /** What `create()` needs: the agent's facts, its parent given as an `Agent` or an id. */
@@ -82,7 +86,7 @@ export class Agents extends Service {
       if (!parent || parent.disposed) throw unknownParent(id, typeof options.parent === 'string' ? options.parent : options.parent.id)
       parentKey ??= parent
     }
-    const agent = new Agent({ id, model, provider, cwd, preset, parent, promptChange })
+    const agent = new Agent({ id, model, provider, cwd, preset, parent, promptChange, stepTimeout: this.config.stepTimeout ?? DEFAULT_STEP_TIMEOUT })
     const scope = createScope(this.ctx, agent, { parent: parentKey, label: `agent:${id}` })
     const logger = this.ctx.logger('dsh-agent')
     agent.attach(scope, this.ctx.reflect.trace(this.prompt) as SystemPrompt, (message) => logger.debug(`agent=${id} ${message}`))

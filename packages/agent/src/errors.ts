@@ -95,6 +95,20 @@ export const unknownCacheRules = (id: string, rules: unknown, known: readonly st
     code: 'AGENT_UNKNOWN_CACHE_RULES' as const, details: { id, rules: String(rules), known },
   })
 
+/** A step's assembly did not settle within its bound (`timeout`, or the service's `stepTimeout`). */
+export const stepTimedOut = (id: string, ms: number, listeners: readonly string[]) =>
+  Object.assign(new Error(`agent "${id}" step(): the assembly did not finish within ${ms} ms; ${listeners.length
+    ? `the system-prompt/assemble listener${listeners.length > 1 ? 's' : ''} of ${listeners.map((name) => JSON.stringify(name)).join(', ')} ${listeners.length > 1 ? 'have' : 'has'} not returned`
+    : 'no assemble listener runs, so a tool or text provider is holding it'} (raise the bound with the step's timeout option or the agents service's stepTimeout)`), {
+    code: 'AGENT_STEP_TIMEOUT' as const, details: { id, ms, listeners: [...listeners] },
+  })
+
+/** A step `timeout` (or `stepTimeout`) that is not a number of milliseconds. */
+export const invalidStepTimeout = (id: string, received: unknown) =>
+  Object.assign(new TypeError(`agent "${id}" step(): timeout must be a number of milliseconds, 0 or more (0: no bound), received ${shown(received)}`), {
+    code: 'AGENT_INVALID_STEP_TIMEOUT' as const, details: { id, received },
+  })
+
 // ---- a deployment file's agents (`bootDeployment`, the `agents:` section) ---------------------------
 // Not thrown: each is a `{ code, message, details }` message that becomes one problem of the load.
 

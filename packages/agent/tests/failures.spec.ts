@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
 import type { Agent } from 'dsh-agent'
-import { rejection } from 'dsh-testing'
+import { bootApp, rejection } from 'dsh-testing'
 import { briefAgent } from './helpers.js'
 
 describe('dsh-agent: a failing step records nothing', () => {
@@ -81,5 +81,36 @@ describe('dsh-agent: a failing step records nothing', () => {
     await agent.dispose()
     await failsCleanly(agent.step('Two.'), (error) => expect(error.message).to.equal('agent "a" has been disposed'))
     expect(() => agent.record({ role: 'assistant', content: 'x' })).to.throw('agent "a" has been disposed')
+  })
+})
+
+describe('dsh-agent: a step that never settles', () => {
+  it('rejects with AGENT_STEP_TIMEOUT naming the plugin of the listener, records nothing, and ends even with a timer alive', async () => {
+    const { host } = await bootApp({ systemPrompt: { persona: 'P.' }, agents: true })
+    const keepAlive = setInterval(() => {}, 1000)
+    try {
+      await host.plugin({ name: 'stuck', inject: ['systemPrompt'], apply: (ctx: Context) => { ctx.on('system-prompt/assemble', () => new Promise<never>(() => {})) } })
+      const agent = await host.agents.create({ id: 'main', model: 'm' })
+      const error = await agent.stepDetailed('Hi.', { timeout: 50 }).catch((e: unknown) => e)
+      expect(error).to.include({ code: 'AGENT_STEP_TIMEOUT' })
+      expect((error as { details: unknown }).details).to.deep.equal({ id: 'main', ms: 50, listeners: ['stuck'] })
+      expect((error as Error).message).to.equal('agent "main" step(): the assembly did not finish within 50 ms; the system-prompt/assemble listener of "stuck" has not returned (raise the bound with the step\'s timeout option or the agents service\'s stepTimeout)')
+      expect(agent.conversation).to.deep.equal([])
+      expect(await agent.stepDetailed('Hi.', { timeout: -1 }).catch((e: { code?: string }) => e.code)).to.equal('AGENT_INVALID_STEP_TIMEOUT')
+    } finally {
+      clearInterval(keepAlive)
+    }
+  })
+
+  it('the agents service bounds every step by default (stepTimeout), and 0 means no bound', async () => {
+    const { host } = await bootApp({ systemPrompt: { persona: 'P.' }, agents: { stepTimeout: 30 } })
+    let release!: () => void
+    await host.plugin({ name: 'slow', inject: ['systemPrompt'], apply: (ctx: Context) => { ctx.on('system-prompt/assemble', async (a, _c, next) => { await new Promise<void>((r) => { release = r }); return next(a) }) } })
+    const agent = await host.agents.create({ id: 'main', model: 'm' })
+    expect(agent.stepTimeout).to.equal(30)
+    expect(await agent.step('Hi.').catch((e: { code?: string }) => e.code)).to.equal('AGENT_STEP_TIMEOUT')
+    const unbounded = agent.step('Hi.', { timeout: 0 })
+    setTimeout(() => release(), 60)
+    expect((await unbounded).messages.at(-1)).to.deep.equal({ role: 'user', content: 'Hi.' })
   })
 })
