@@ -9,7 +9,8 @@ import { scopeLabel, type ScopeKey } from 'dsh-scope'
 import { assemblyNotes, type PromptAssembly, type RenderedPrompt } from 'dsh-system-prompt'
 import { templateVariables } from 'dsh-system-prompt/internal'
 import {
-  anthropicCachedTokens, commonPrefix, deepseekCachedTokens, geminiCachedTokens, minimumTokens, openaiCachedTokens, tokenCounter,
+  anthropicCachedTokens, commonPrefix, DEEPSEEK_UNIT, deepseekCachedTokens, geminiCachedTokens, geminiMinimum, minimumTokens, OPENAI_INCREMENT,
+  OPENAI_MINIMUM, openaiCachedTokens, tokenCounter,
   TTL_MS, type Breakpoint, type CacheBreak, type CacheEntry, type CachePoint, type CacheProvider, type CacheReport, type SessionBuild,
   type StreamPart, type TokenCounter, type Usage, type WireFormat,
 } from 'dsh-wire'
@@ -135,15 +136,20 @@ export class ReuseTracker {
     }
     let entries: readonly CacheEntry[] = []
     let predictedCachedTokens: number
+    let limit: string | undefined
     switch (input.provider) {
       case 'openai':
         predictedCachedTokens = openaiCachedTokens(requestTokens, reusableTokens)
+        limit = reusableTokens < OPENAI_MINIMUM || requestTokens < OPENAI_MINIMUM
+          ? `below the minimum: OpenAI caches a prompt from ${OPENAI_MINIMUM} tokens (O1)` : `unit granularity: whole ${OPENAI_INCREMENT}-token increments after the first ${OPENAI_MINIMUM} (O2)`
         break
       case 'deepseek':
         predictedCachedTokens = deepseekCachedTokens(reusableTokens)
+        limit = `unit granularity: whole ${DEEPSEEK_UNIT}-token units (D1)`
         break
       case 'gemini':
         predictedCachedTokens = geminiCachedTokens(build.model, requestTokens, reusableTokens)
+        limit = `below the minimum: implicit caching from ${geminiMinimum(build.model)} tokens for this model (G1)`
         break
       case 'anthropic': {
         const prediction = anthropicCachedTokens({
@@ -152,6 +158,7 @@ export class ReuseTracker {
         })
         entries = prediction.entries
         predictedCachedTokens = Math.min(prediction.cachedTokens, reusableTokens)
+        limit = prediction.limit ?? 'the cache ends at the last breakpoint inside the shared prefix (A1)'
         break
       }
     }
@@ -162,6 +169,7 @@ export class ReuseTracker {
     const report: CacheReport = {
       format: input.format, provider: input.provider, turn: this.turn, requestBytes, reusableBytes: shared.bytes,
       requestTokens, reusableTokens, predictedCachedTokens, tokenizer: counter.name, breaks,
+      ...(previous && predictedCachedTokens < reusableTokens && limit !== undefined ? { limit } : {}),
     }
     this.last = { report, at: input.now, ...(previous ? { previousAt: previous.at } : {}) }
     const tools = new Map<string, { owner: string; scope?: ScopeKey }>()

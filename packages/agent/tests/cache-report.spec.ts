@@ -113,6 +113,30 @@ describe('dsh-agent: the reuse report of every step (SPEC §13)', () => {
     expect(second.predictedCachedTokens).to.be.at.most(second.reusableTokens)
   })
 
+  it('says why the rules serve less than the shared prefix: a minimum, or every entry expired (limit)', async () => {
+    const small = await bootApp({ systemPrompt: { persona: 'Short.' }, agents: true })
+    const brief = await small.host.agents.create({ id: 'b', model: 'gpt-5' })
+    await brief.stepDetailed('Hi.')
+    const tiny = (await brief.stepDetailed('More.')).report
+    expect(tiny).to.include({ predictedCachedTokens: 0, limit: 'below the minimum: OpenAI caches a prompt from 1024 tokens (O1)' })
+    const claude = await harness.agents.create({ id: 'c', model: 'claude-sonnet-4-5' })
+    await claude.stepDetailed('Hi.', { format: 'anthropic' })
+    const realNow = Date.now
+    const later = realNow() + 6 * 60_000
+    Date.now = () => later
+    try {
+      const { report } = await claude.stepDetailed('More.', { format: 'anthropic' })
+      expect(report.breaks).to.deep.equal([])
+      expect(report).to.include({ predictedCachedTokens: 0, limit: 'every cache entry within the shared prefix has expired (A4)' })
+    } finally {
+      Date.now = realNow
+    }
+    expect((await agent.stepDetailed('x')).report).to.not.have.property('limit')
+    const second = (await agent.stepDetailed('y')).report
+    if (second.predictedCachedTokens < second.reusableTokens) expect(second.limit).to.equal('unit granularity: whole 128-token increments after the first 1024 (O2)')
+    else expect(second).to.not.have.property('limit')
+  })
+
   it('record(reply, { usage }) adds what the provider reported, and the likely reason when it differs', async () => {
     await agent.stepDetailed('Hi.')
     const step = await agent.stepDetailed('More.')

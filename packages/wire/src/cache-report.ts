@@ -65,6 +65,12 @@ export interface CacheReport {
   tokenizer: string
   /** Empty unless the prefix broke (`reusableBytes` below the previous request's `requestBytes`). */
   breaks: CacheBreak[]
+  /**
+   * Why the provider's rules serve less than the shared prefix, when they do, naming the rule (from
+   * `caching-rules.ts`): below the minimum, unit granularity, every entry expired (the TTL), no
+   * breakpoint within the lookback... A prefix that did not break can still be a cache miss; this says why.
+   */
+  limit?: string
   /** Set by `agent.record(reply, { usage })`: the cached tokens the provider reported, or `null` when it reported none. */
   reportedCachedTokens?: number | null
   /** Set with `reportedCachedTokens` when it differs from the prediction: the likely reason. */

@@ -49,6 +49,8 @@ export interface ReplayTurn {
   reusableTokens: number
   predictedCachedTokens: number
   breaks: CacheBreak[]
+  /** Why the rules serve less than the shared prefix, when they do (the report's `limit`). */
+  limit?: string
   /** The request's cache stream in tokens. */
   requestTokens: number
   /** Whose caching rules gave `predictedCachedTokens`, and how tokens were counted. */
@@ -167,6 +169,7 @@ function turnReport(report: CacheReport, turn: number, item: ScriptTurn, changes
     reusableTokens: report.reusableTokens,
     predictedCachedTokens: report.predictedCachedTokens,
     breaks: report.breaks.map((b) => ({ ...b, owner: owner(b.owner) })),
+    ...(report.limit !== undefined ? { limit: report.limit } : {}),
     requestTokens: report.requestTokens,
     provider: report.provider,
     tokenizer: report.tokenizer,
@@ -259,6 +262,13 @@ export function printReplay(output: Output, result: ReplayResult): void {
       const where = [b.section !== null ? `${b.kind} ${JSON.stringify(b.section)}` : b.kind, b.message !== null ? `message ${b.message}` : '', b.owner ? `owner ${b.owner}` : '', b.layer ? `layer ${b.layer}` : '']
       output.line(`  turn ${t.turn}: ${terminalSafe(b.cause)} (${terminalSafe(where.filter(Boolean).join(', '))})`)
     }
+  }
+  // A prefix that did not break can still miss the cache (a TTL ran out, a minimum): each such request with its rule.
+  const missed = result.turns.filter((t) => t.limit !== undefined && !t.breaks.length && t.predictedCachedTokens < t.reusableTokens * 0.9)
+  if (missed.length) {
+    output.line()
+    output.line(c.bold(`served less than the shared prefix: ${plural(missed.length, 'request')}`))
+    for (const t of missed) output.line(`  turn ${t.turn}: ${formatCount(t.predictedCachedTokens)} of ${formatCount(t.reusableTokens)} shared tokens: ${terminalSafe(t.limit!)}`)
   }
   const requestTokens = result.turns.reduce((sum, t) => sum + t.requestTokens, 0)
   const cached = result.turns.reduce((sum, t) => sum + t.predictedCachedTokens, 0)
