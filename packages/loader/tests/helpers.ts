@@ -1,3 +1,5 @@
+import type { Context } from 'cordis'
+import { renderPrompt } from 'dsh-system-prompt'
 import { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { displayPath } from '../src/source.js'
@@ -36,4 +38,15 @@ export class Capture extends Writable {
   get lines(): string[] {
     return this.text.split('\n').filter(Boolean)
   }
+}
+
+/** Renders the system prompt once through `ctx`, from a child fiber that injects `systemPrompt` (then disposed). */
+export async function renderOnce(ctx: Context): Promise<string> {
+  let text = ''
+  const fiber = ctx.inject(['systemPrompt'], async (inner) => {
+    text = renderPrompt(await inner.systemPrompt.assemble())
+  })
+  await fiber
+  await fiber.dispose()
+  return text
 }

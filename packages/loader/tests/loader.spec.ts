@@ -1,10 +1,9 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
-import { renderPrompt } from 'dsh-system-prompt'
 import z from 'schemastery'
 import { DeploymentError, loadDeployment, type Deployment } from 'dsh-loader'
 import { bootApp, captureLogs, rejection } from 'dsh-testing'
-import { fixture, shown } from './helpers.js'
+import { fixture, renderOnce, shown } from './helpers.js'
 
 const ACTIVE = 2
 const DISPOSED = 4
@@ -236,12 +235,3 @@ describe('dsh-loader: deployment/loaded (SPEC §7, the check once the deployment
   })
 })
 
-async function renderOnce(ctx: Context): Promise<string> {
-  let text = ''
-  const fiber = ctx.inject(['systemPrompt'], async (inner) => {
-    text = renderPrompt(await inner.systemPrompt.assemble())
-  })
-  await fiber
-  await fiber.dispose()
-  return text
-}

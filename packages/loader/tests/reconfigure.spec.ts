@@ -1,9 +1,9 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
-import { renderPrompt, type PromptChangeEvent } from 'dsh-system-prompt'
+import type { PromptChangeEvent } from 'dsh-system-prompt'
 import { DeploymentError, loadDeployment, type Deployment } from 'dsh-loader'
 import { bootApp, rejection } from 'dsh-testing'
-import { fixture, shown } from './helpers.js'
+import { fixture, renderOnce, shown } from './helpers.js'
 
 const ACTIVE = 2
 const DISPOSED = 4
@@ -17,15 +17,6 @@ async function loaded(): Promise<{ host: Context; deployment: Deployment; change
   return { host, deployment, changes }
 }
 
-async function render(ctx: Context): Promise<string> {
-  let text = ''
-  const fiber = ctx.inject(['systemPrompt'], async (inner) => {
-    text = renderPrompt(await inner.systemPrompt.assemble())
-  })
-  await fiber
-  await fiber.dispose()
-  return text
-}
 
 describe('dsh-loader: reconfiguring one row of a loaded deployment', () => {
   it('replaces a row\'s config: that row is applied again, every other row keeps its fiber and registrations', async () => {
@@ -39,7 +30,7 @@ describe('dsh-loader: reconfiguring one row of a loaded deployment', () => {
     expect(deployment.entries.map((item) => item.state)).to.deep.equal([ACTIVE, ACTIVE, ACTIVE])
     expect(host.get('systemPrompt')!.config === service!.config, 'the same service instance').to.equal(true)
     expect(changes).to.deep.equal(['dispose section greeting', 'register section greeting'])
-    expect(await render(host)).to.equal('You are Dee, a careful assistant.\n\nHi again.\n\nGoodbye from the fixture plugin.')
+    expect(await renderOnce(host)).to.equal('You are Dee, a careful assistant.\n\nHi again.\n\nGoodbye from the fixture plugin.')
     await deployment.dispose()
   })
 
@@ -51,7 +42,7 @@ describe('dsh-loader: reconfiguring one row of a loaded deployment', () => {
     expect(service!.config.persona).to.equal('You are Kay.')
     expect(deployment.entry('prompt')!.fiber.config.persona).to.equal('You are Kay.')
     expect(changes).to.deep.equal(['dispose section deployment:persona', 'register section deployment:persona'])
-    expect(await render(host)).to.equal('You are Kay.\n\nHello from the fixture plugin.\n\nGoodbye from the fixture plugin.')
+    expect(await renderOnce(host)).to.equal('You are Kay.\n\nHello from the fixture plugin.\n\nGoodbye from the fixture plugin.')
     await deployment.dispose()
   })
 
@@ -61,7 +52,7 @@ describe('dsh-loader: reconfiguring one row of a loaded deployment', () => {
     await deployment.reconfigure('prompt', { includeHarnessIdentity: true, persona: 'You are Dee, a careful assistant.' })
     expect(host.get('systemPrompt')!.config === service!.config, 'the same service instance').to.equal(false)
     expect(deployment.entries.map((item) => item.state)).to.deep.equal([ACTIVE, ACTIVE, ACTIVE])
-    expect(await render(host)).to.match(/^You are an AI agent powered by the DeepSeek Harness SDK\.\n\nYou are Dee/)
+    expect(await renderOnce(host)).to.match(/^You are an AI agent powered by the DeepSeek Harness SDK\.\n\nYou are Dee/)
     await deployment.dispose()
   })
 
@@ -75,7 +66,7 @@ describe('dsh-loader: reconfiguring one row of a loaded deployment', () => {
     ])
     expect(changes).to.deep.equal([])
     expect(deployment.entry('hello')!.config).to.deep.equal({ section: 'greeting', text: 'Hello from the fixture plugin.', order: 100 })
-    expect(await render(host)).to.contain('Hello from the fixture plugin.')
+    expect(await renderOnce(host)).to.contain('Hello from the fixture plugin.')
     await deployment.dispose()
   })
 
@@ -97,7 +88,7 @@ describe('dsh-loader: reconfiguring one row of a loaded deployment', () => {
     expect(error.problems.map((p) => [p.entry, p.code])).to.deep.equal([['plugins[2] (id "bye")', 'PROMPT_NON_FINITE_ORDER']])
     expect(deployment.entry('bye')!.state).to.equal(ACTIVE)
     expect(deployment.entry('bye')!.config).to.deep.equal({ section: 'farewell', text: 'Goodbye from the fixture plugin.', order: 200 })
-    expect(await render(host)).to.contain('Goodbye from the fixture plugin.')
+    expect(await renderOnce(host)).to.contain('Goodbye from the fixture plugin.')
     await deployment.dispose()
   })
 })
@@ -113,7 +104,7 @@ describe('dsh-loader: adding and removing a row of a loaded deployment', () => {
     expect(deployment.entries.slice(0, 3).map((item) => item.fiber)).to.deep.equal(fibers)
     expect(deployment.entry('extra')).to.equal(entry)
     expect(changes).to.deep.equal(['register section extra'])
-    expect(await render(host)).to.match(/Goodbye from the fixture plugin\.\n\nOne more\.$/)
+    expect(await renderOnce(host)).to.match(/Goodbye from the fixture plugin\.\n\nOne more\.$/)
     await deployment.dispose()
     expect(entry!.state).to.equal(DISPOSED)
   })
@@ -140,7 +131,7 @@ describe('dsh-loader: adding and removing a row of a loaded deployment', () => {
     expect(deployment.entry('hello')).to.equal(undefined)
     expect(deployment.entry('bye')).to.equal(bye)
     expect(changes).to.deep.equal(['dispose section greeting'])
-    expect(await render(host)).to.equal('You are Dee, a careful assistant.\n\nGoodbye from the fixture plugin.')
+    expect(await renderOnce(host)).to.equal('You are Dee, a careful assistant.\n\nGoodbye from the fixture plugin.')
     await deployment.dispose()
   })
 

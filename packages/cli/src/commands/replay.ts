@@ -40,22 +40,13 @@ export interface ReplayOptions {
   ledger?: boolean
 }
 
-/** The report of one request of a replay: the `--json` keys, then what else the step measured. */
-export interface ReplayTurn {
-  /** The request's number, from 1. */
-  turn: number
-  requestBytes: number
-  reusableBytes: number
-  reusableTokens: number
-  predictedCachedTokens: number
-  breaks: CacheBreak[]
-  /** Why the rules serve less than the shared prefix, when they do (the report's `limit`). */
-  limit?: string
-  /** The request's cache stream in tokens. */
-  requestTokens: number
-  /** Whose caching rules gave `predictedCachedTokens`, and how tokens were counted. */
-  provider: CacheReport['provider']
-  tokenizer: string
+/**
+ * The report of one request of a replay: the `--json` keys (`turn`, `requestBytes`, `reusableBytes`,
+ * `reusableTokens`, `predictedCachedTokens`, `breaks`), then what else the step measured (`limit`,
+ * `requestTokens`, `provider`, `tokenizer`: the fields of `dsh-wire`'s `CacheReport`), then the script's.
+ */
+export interface ReplayTurn extends Pick<CacheReport,
+  'turn' | 'requestBytes' | 'reusableBytes' | 'reusableTokens' | 'predictedCachedTokens' | 'breaks' | 'limit' | 'requestTokens' | 'provider' | 'tokenizer'> {
   /** The script turn that sent the request: its index in `turns:` and its line. */
   item: number
   line: number

@@ -6,30 +6,17 @@
  * `data-cause`, ...), so what is drawn can be checked against the report. Pure: data in, HTML out.
  * @module
  */
+import type { CacheBreak, CacheReport } from 'dsh-wire'
 import { attributes, count, escapeHtml, ownerPalette, pageShell } from './page.js'
 
 /** One cache break of a request (the `CacheBreak` of `dsh-wire`). */
-export interface ReplayBreak {
-  message: number | null
-  section: string | null
-  kind: string
-  owner: string | null
-  layer: string | null
-  cause: string
-}
+/** A break as the page draws it (a `CacheBreak` of `dsh-wire`, its owner perhaps shown as a row id). */
+export type ReplayBreak = Omit<CacheBreak, 'kind'> & { kind: string }
 
-/** One request of the replay (the per-request fields of `dsh-wire`'s `CacheReport`). */
-export interface ReplayTurn {
-  turn: number
-  requestBytes: number
-  reusableBytes: number
-  reusableTokens: number
-  predictedCachedTokens: number
-  /** The request's stream in tokens; when any turn lacks it, the bars are drawn in bytes. */
+/** One request of the replay: the per-request fields of `dsh-wire`'s `CacheReport` (`requestTokens` may be absent: the bars are then drawn in bytes). */
+export type ReplayTurn = Pick<CacheReport, 'turn' | 'requestBytes' | 'reusableBytes' | 'reusableTokens' | 'predictedCachedTokens' | 'reportedCachedTokens' | 'mismatch'> & {
   requestTokens?: number
   breaks: readonly ReplayBreak[]
-  reportedCachedTokens?: number | null
-  mismatch?: string
 }
 
 /** What `replay --json` prints, and what the page draws. */
