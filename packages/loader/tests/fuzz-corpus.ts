@@ -103,9 +103,10 @@ export function brokenCorpus(seed: number, rounds: number, greeter: string): Bro
     const size = 100_000 + Math.floor(next() * 900_000)
     const kind = round % 3
     if (kind === 0) huge[6] = `  - name: ./${'x'.repeat(size)}`
-    // Lists and mappings cost the parser per item: fewer, longer items keep the size without the time.
-    else if (kind === 1) huge[9] = `      section: [${Array.from({ length: Math.floor(size / 100) }, (_, i) => `${i}`.padStart(98, 'a')).join(', ')}]`
-    else huge[7] = `    id: { ${Array.from({ length: Math.floor(size / 100) }, (_, i) => `k${i}: ${'v'.repeat(90)}`).join(', ')} }`
+    // Lists and mappings cost the parser per item: fewer, longer items keep the size without the time
+    // (and stay far below the loader's 20,000 YAML tokens: at most 900 items of 3 or 6 tokens).
+    else if (kind === 1) huge[9] = `      section: [${Array.from({ length: Math.floor(size / 1000) }, (_, i) => `${i}`.padStart(998, 'a')).join(', ')}]`
+    else huge[7] = `    id: { ${Array.from({ length: Math.floor(size / 1000) }, (_, i) => `k${i}: ${'v'.repeat(990)}`).join(', ')} }`
     const hugeKey = ['plugins[1].name', 'plugins[1].config.section', 'plugins[1].id'][kind]
     cases.push({ label: `huge value at ${hugeKey} (${size} units)`, bytes: text(huge), key: hugeKey, line: [7, 10, 8][kind] })
     // Deeply nested junk under a config key (an unknown key, or past what the parser can nest).
@@ -140,5 +141,9 @@ export function brokenCorpus(seed: number, rounds: number, greeter: string): Bro
   cases.push({ label: 'a top-level list', bytes: Buffer.from('- name: dsh-system-prompt\n'), lineOnly: 1 })
   cases.push({ label: 'a top-level scalar', bytes: Buffer.from('plugins\n'), lineOnly: 1 })
   cases.push({ label: 'no plugins key', bytes: Buffer.from('agents: []\n'), key: 'agents', line: 1 })
+  // More YAML tokens than the loader parses (a list of 10,001 items is 30,003 tokens): refused before the parse, at its line.
+  const many = baseLines(greeter)
+  many[9] = `      section: [${'a, '.repeat(10_000)}a]`
+  cases.push({ label: 'too many YAML tokens', bytes: text(many), lineOnly: 10 })
   return cases
 }
