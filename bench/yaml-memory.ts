@@ -2,13 +2,15 @@
  * Heap peak of reading one large deployment file, per shape of file: the figures of
  * `docs/guarantees.md` §8. Each case runs in its own process (`--expose-gc --trace-gc
  * --max-semi-space-size=1`, so a scavenge runs about every megabyte of allocation); the peak is the
- * largest heap in use before any collection during the load, less the heap after a full collection just
- * before it. A synchronous parse cannot be sampled by a timer; the collections inside it can.
+ * largest heap in use before any collection during the load (or at its end), less the heap after a full
+ * collection just before it. A synchronous parse cannot be sampled by a timer; the collections inside it can.
  *
  *   yarn build && node --import tsx/esm bench/yaml-memory.ts            # every case, at 4 MiB
  *   node --import tsx/esm bench/yaml-memory.ts --bytes 1048576 list     # one case, another size
  *
- * `--parse` measures the `yaml` package's `parseDocument()` alone instead of `loadDeployment()`.
+ * `--parse` measures the `yaml` package's `parseDocument()` alone instead of `loadDeployment()`;
+ * `--no-limits` loads with `maxYamlTokens` and `maxDoubleQuotedChars` at `Infinity` (the figures before the
+ * limits).
  * Measures the built code (`packages/*\/lib`).
  * @module
  */
@@ -61,7 +63,7 @@ function filled(config: string, bytes: number): string {
 
 const here = fileURLToPath(import.meta.url)
 
-async function child(shape: string, bytes: number, parseOnly: boolean): Promise<void> {
+async function child(shape: string, bytes: number, parseOnly: boolean, noLimits: boolean): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'dsh-yaml-memory-'))
   const file = join(dir, 'deployment.yml')
   writeFileSync(file, CASES[shape](bytes))
@@ -86,28 +88,31 @@ async function child(shape: string, bytes: number, parseOnly: boolean): Promise<
     result = doc.errors.length ? doc.errors[0].code : 'parses'
   } else {
     try {
-      const deployment = await loadDeployment(app, file, { env: {} })
+      const deployment = await loadDeployment(app, file, { env: {}, ...(noLimits ? { maxYamlTokens: Infinity, maxDoubleQuotedChars: Infinity } : {}) })
       await deployment.dispose()
     } catch (error) {
       result = DeploymentError.is(error) ? `${error.problems[0].code} (${error.problems.length})` : String(error)
     }
   }
   const ms = performance.now() - started
+  // The heap in use at the end counts too (a short load may run no collection at all).
+  console.log(`@@heap ${process.memoryUsage().heapUsed}`)
   console.log(`@@end ${Math.round(ms)} ${tokens} ${JSON.stringify(result)}`)
   gc()
   console.log(`@@after ${process.memoryUsage().heapUsed}`)
   rmSync(dir, { recursive: true, force: true })
 }
 
-function parent(shapes: string[], bytes: number, parseOnly: boolean): void {
+function parent(shapes: string[], bytes: number, parseOnly: boolean, noLimits: boolean): void {
   console.log(`| ${(bytes / 1048576).toFixed(2)} MiB file | tokens | heap peak | × size | bytes/token | after | time | result |\n|---|---|---|---|---|---|---|---|`)
   for (const shape of shapes) {
-    const args = ['--expose-gc', '--trace-gc', '--max-semi-space-size=1', '--import', 'tsx/esm', here, '--child', shape, '--bytes', String(bytes), ...(parseOnly ? ['--parse'] : [])]
+    const args = ['--expose-gc', '--trace-gc', '--max-semi-space-size=1', '--import', 'tsx/esm', here, '--child', shape, '--bytes', String(bytes), ...(parseOnly ? ['--parse'] : []), ...(noLimits ? ['--no-limits'] : [])]
     const run = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 28 })
     let start = 0, peak = 0, after = 0, inside = false, ms = 0, tokens = 0, result = ''
     for (const line of run.stdout.split('\n')) {
       if (line.startsWith('@@start ')) { start = Number(line.slice(8)); peak = start; inside = true; continue }
       if (line.startsWith('@@end ')) { [ms, tokens, result] = [Number(line.split(' ')[1]), Number(line.split(' ')[2]), JSON.parse(line.split(' ').slice(3).join(' '))]; inside = false; continue }
+      if (line.startsWith('@@heap ')) { peak = Math.max(peak, Number(line.slice(7))); continue }
       if (line.startsWith('@@after ')) { after = Number(line.slice(8)); continue }
       // "... ms: Scavenge 45.2 (50.1) -> 44.8 (51.1) MB, ..."
       const gc = inside ? /: (?:Scavenge|Mark-Compact|Mark-sweep)[^\d]*?([\d.]+) \([\d.]+\) -> ([\d.]+)/.exec(line) : null
@@ -126,6 +131,7 @@ const argv = process.argv.slice(2)
 const flag = (name: string) => { const i = argv.indexOf(name); if (i < 0) return undefined; const [value] = argv.splice(i, 2).slice(1); return value }
 const bytes = Number(flag('--bytes') ?? 4 * 1024 * 1024 - 1024)
 const parseOnly = argv.includes('--parse') ? (argv.splice(argv.indexOf('--parse'), 1), true) : false
+const noLimits = argv.includes('--no-limits') ? (argv.splice(argv.indexOf('--no-limits'), 1), true) : false
 const childShape = flag('--child')
-if (childShape) await child(childShape, bytes, parseOnly)
-else parent(argv.length ? argv : Object.keys(CASES), bytes, parseOnly)
+if (childShape) await child(childShape, bytes, parseOnly, noLimits)
+else parent(argv.length ? argv : Object.keys(CASES), bytes, parseOnly, noLimits)
