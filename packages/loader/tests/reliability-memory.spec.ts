@@ -65,6 +65,11 @@ describe('dsh-loader: the memory a parse may take is bounded (issue 11 item 10)'
     expect(problem).to.include({ line: 29, column: 1, code: 'LOADER_YAML_TOO_MANY_TOKENS' })
   })
 
+  it('gives the same place in a file with CRLF line endings (a CRLF is one token, as an LF is)', async () => {
+    const [problem] = await problems(write(notes(5_000).replaceAll('\n', '\r\n')), { maxYamlTokens: 100 })
+    expect(problem).to.include({ line: 21, column: 3, code: 'LOADER_YAML_TOO_MANY_TOKENS' })
+  })
+
   it('refuses double-quoted strings of more than 128 Ki characters in all, at the string that crosses it', async () => {
     const long = 'x'.repeat(50_000)
     const file = write(`plugins:\n  - name: dsh-system-prompt\nnotes:\n  - "${long}"\n  - "${long}"\n  - "${long}"\n`)
