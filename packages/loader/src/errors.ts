@@ -325,6 +325,26 @@ export const yamlTooDeep = (limit: number) => ({
   details: { limit },
 })
 
+/** A file with more YAML tokens than the loader parses (`maxYamlTokens`): the parse would hold too much memory. */
+export const yamlTooManyTokens = (limit: number) => ({
+  code: 'LOADER_YAML_TOO_MANY_TOKENS' as const,
+  message: `the deployment has more than ${limit} YAML tokens (each key, value, indicator, comment and line break counts one; a real deployment has a few thousand), which is more than the loader parses: the YAML parser holds a few hundred bytes per token (split the file, or raise the limit with maxYamlTokens when loading)`,
+  details: { limit },
+})
+
+/** A file with more double-quoted text than the loader parses (`maxDoubleQuotedChars`). */
+export const yamlDoubleQuotedTooLong = (limit: number) => ({
+  code: 'LOADER_YAML_DOUBLE_QUOTED_TOO_LONG' as const,
+  message: `the deployment's double-quoted strings hold more than ${limit} characters in all, which is more than the loader parses: the YAML parser builds them one character at a time, about 32 bytes each (write long text as a block scalar, | or >, which has no such limit; or raise the limit with maxDoubleQuotedChars when loading)`,
+  details: { limit },
+})
+
+/** A `maxYamlTokens` or `maxDoubleQuotedChars` that is not a positive whole number (thrown by `loadDeployment`). */
+export const invalidLimit = (key: string, value: unknown) => Object.assign(
+  new TypeError(`${key} must be a positive whole number (or Infinity for no limit), received ${describeReceived(value)}`),
+  { code: 'LOADER_INVALID_LIMIT' as const, details: { key } },
+)
+
 function describeReceived(value: unknown): string {
   try {
     return typeof value === 'string' ? JSON.stringify(value) : String(value)

@@ -16,6 +16,7 @@ export type {
 export { DEFAULT_TIMEOUTS } from './timeouts.js'
 export type { Timeouts } from './timeouts.js'
 export { MAX_YAML_DEPTH } from './depth.js'
+export { DEFAULT_MAX_DOUBLE_QUOTED_CHARS, DEFAULT_MAX_YAML_TOKENS } from './yaml-limits.js'
 export type { SchemaOutput, StandardSchemaLike } from './schema.js'
 export { substituteVariables } from './env.js'
 export type { Environment, Substitution } from './env.js'

@@ -5,7 +5,7 @@ import { substituteTree, type Environment } from './env.js'
 import {
   checkProblem, codeOf, configNotStandard, crLineEndings, describeError, duplicateId, hookFailed, importFailed, importTimeout, invalidTimeout,
   loadedListenerFailed, noPlugin, invalidConfig, invalidSection, invalidUtf8, PLUGIN_LOGGER_REASON, protoKey, unknownConfigKey, unknownSectionKey,
-  typeScriptUnsupported, unreadable, unsupportedPlugin, yamlSyntax, yamlTooDeep, yamlValue, type LoaderMessage,
+  invalidLimit, typeScriptUnsupported, unreadable, unsupportedPlugin, yamlSyntax, yamlTooDeep, yamlValue, type LoaderMessage,
 } from './errors.js'
 import { isStackExhaustion, MAX_YAML_DEPTH, tooDeep } from './depth.js'
 import { resolveTimeouts, within, type Timeouts } from './timeouts.js'
@@ -15,7 +15,8 @@ import { disposeAll, mountAll } from './mount.js'
 import { DeploymentError, ProblemList, rowLabel } from './problems.js'
 import { exportNames, importModule, pluginOf, resolvePluginModule } from './resolve.js'
 import { isStandardSchema, validate } from './schema.js'
-import { DeploymentSource, displayPath, formatKeyPath, parseKeyPath, type KeyPath } from './source.js'
+import { DeploymentSource, displayPath, formatKeyPath, parseKeyPath, type KeyPath, type Position } from './source.js'
+import { DEFAULT_MAX_DOUBLE_QUOTED_CHARS, DEFAULT_MAX_YAML_TOKENS, type YamlLimits } from './yaml-limits.js'
 import type { AfterLoadHook, Deployment, LoadOptions, ProblemInput, RowActivity, SectionSchemas, SectionValues } from './types.js'
 
 /** A row ready to mount. */
@@ -35,12 +36,15 @@ interface Request {
  * before it resolves, so services can check what only the whole deployment shows (the `systemPrompt`
  * service warns about a `toolOrder` naming an unregistered tool). Every wait on a row (its import, its
  * `apply`, its disposal) is bounded by `options.timeouts`: one that runs out is that row's problem. A
- * file nested deeper than {@link MAX_YAML_DEPTH} levels is refused before any recursive walk.
+ * file nested deeper than {@link MAX_YAML_DEPTH} levels is refused before any recursive walk; one with
+ * more YAML tokens or double-quoted text than `maxYamlTokens` and `maxDoubleQuotedChars` allow, before
+ * it is parsed (so the parse holds at most about ten times the default size limit).
  */
 export async function loadDeployment<S extends SectionSchemas = {}>(ctx: Context, file: string, options: LoadOptions<S> = {}): Promise<Deployment<S>> {
   ctx.fiber.assertActive()
   const timeouts = checkTimeouts(options.timeouts)
-  const source = await readSource(file, options.maxFileBytes)
+  const limits = checkLimits(options)
+  const source = await readSource(file, options.maxFileBytes, limits)
   const problems = new ProblemList(source)
   if (source.invalidUtf8) {
     problems.add({ ...invalidUtf8(source.invalidUtf8.byte), position: source.positionOf(source.invalidUtf8.offset) })
@@ -110,14 +114,26 @@ function checkTimeouts(timeouts: Timeouts | undefined): Required<Timeouts> {
   return resolveTimeouts(timeouts)
 }
 
-async function readSource(file: string, maxBytes: number | undefined): Promise<DeploymentSource> {
+/** The YAML limits of this load, each checked to be a positive whole number (or `Infinity`). */
+function checkLimits(options: LoadOptions<any>): YamlLimits {
+  const limits = { tokens: options.maxYamlTokens ?? DEFAULT_MAX_YAML_TOKENS, doubleQuotedChars: options.maxDoubleQuotedChars ?? DEFAULT_MAX_DOUBLE_QUOTED_CHARS }
+  for (const [key, value] of [['maxYamlTokens', limits.tokens], ['maxDoubleQuotedChars', limits.doubleQuotedChars]] as const) {
+    if (!(value === Infinity || (Number.isSafeInteger(value) && value > 0))) throw invalidLimit(key, value)
+  }
+  return limits
+}
+
+/** The codes of the file checks of `DeploymentSource.read`, whose errors say themselves what is wrong. */
+const FILE_CHECKS = new Set(['LOADER_NOT_A_FILE', 'LOADER_FILE_TOO_LARGE', 'LOADER_YAML_TOO_MANY_TOKENS', 'LOADER_YAML_DOUBLE_QUOTED_TOO_LONG'])
+
+async function readSource(file: string, maxBytes: number | undefined, limits: YamlLimits): Promise<DeploymentSource> {
   try {
-    return await DeploymentSource.read(file, maxBytes)
+    return await DeploymentSource.read(file, maxBytes, limits)
   } catch (error) {
-    // The file checks' own errors say what is wrong; the system's errors are worded by `unreadable`.
-    const checked = codeOf(error) === 'LOADER_NOT_A_FILE' || codeOf(error) === 'LOADER_FILE_TOO_LARGE'
-    const { code, message } = checked ? error as Error & { code: string } : unreadable(error)
-    throw new DeploymentError([{ file: displayPath(file), code, message }])
+    // The system's errors are worded by `unreadable`.
+    const checked = FILE_CHECKS.has(codeOf(error) ?? '')
+    const { code, message, position } = checked ? error as Error & { code: string; position?: Position } : { ...unreadable(error), position: undefined }
+    throw new DeploymentError([{ file: displayPath(file), ...(position ? { line: position.line, column: position.column } : {}), code, message }])
   }
 }
 

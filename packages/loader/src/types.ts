@@ -61,6 +61,20 @@ export interface LoadOptions<S extends SectionSchemas = {}> {
   /** The largest deployment file read, in bytes (default 4 MiB); a larger one is refused before it is read. */
   maxFileBytes?: number
   /**
+   * The most YAML tokens parsed (default 50 000): each key, value, indicator, comment and line break is
+   * one, a whole scalar one however long. A file with more is refused before it is parsed
+   * (`LOADER_YAML_TOO_MANY_TOKENS`, at the token past the limit): the parser holds a few hundred bytes
+   * per token. `Infinity` for no limit.
+   */
+  maxYamlTokens?: number
+  /**
+   * The most characters of double-quoted strings parsed, in all (default 131 072). A file with more is
+   * refused before it is parsed (`LOADER_YAML_DOUBLE_QUOTED_TOO_LONG`, at the string past the limit):
+   * the parser builds such a string one character at a time, about 32 bytes each. Plain, single-quoted
+   * and block scalars are not limited. `Infinity` for no limit.
+   */
+  maxDoubleQuotedChars?: number
+  /**
    * How long to wait for one row's import, `apply` and disposal, in milliseconds (defaults: import
    * 10 000, apply 10 000, dispose 5 000). A wait that does not settle in time is the problem
    * `LOADER_IMPORT_TIMEOUT`, `LOADER_APPLY_TIMEOUT` or `LOADER_DISPOSE_TIMEOUT` of that row.

@@ -103,12 +103,14 @@ export function brokenCorpus(seed: number, rounds: number, greeter: string): Bro
     const size = 100_000 + Math.floor(next() * 900_000)
     const kind = round % 3
     if (kind === 0) huge[6] = `  - name: ./${'x'.repeat(size)}`
-    // Lists and mappings cost the parser per item: fewer, longer items keep the size without the time.
-    else if (kind === 1) huge[9] = `      section: [${Array.from({ length: Math.floor(size / 100) }, (_, i) => `${i}`.padStart(98, 'a')).join(', ')}]`
-    else huge[7] = `    id: { ${Array.from({ length: Math.floor(size / 100) }, (_, i) => `k${i}: ${'v'.repeat(90)}`).join(', ')} }`
+    // Lists and mappings cost the parser per item: fewer, longer items keep the size without the time
+    // (and stay far below the loader's 20,000 YAML tokens: at most 900 items of 3 or 6 tokens).
+    else if (kind === 1) huge[9] = `      section: [${Array.from({ length: Math.floor(size / 1000) }, (_, i) => `${i}`.padStart(998, 'a')).join(', ')}]`
+    else huge[7] = `    id: { ${Array.from({ length: Math.floor(size / 1000) }, (_, i) => `k${i}: ${'v'.repeat(990)}`).join(', ')} }`
     const hugeKey = ['plugins[1].name', 'plugins[1].config.section', 'plugins[1].id'][kind]
     cases.push({ label: `huge value at ${hugeKey} (${size} units)`, bytes: text(huge), key: hugeKey, line: [7, 10, 8][kind] })
-    // Deeply nested junk under a config key (an unknown key, or past what the parser can nest).
+    // Deeply nested junk under a config key (an unknown key, or past what the parser can nest; from 5,000
+    // levels it may also be more than the loader's 20,000 YAML tokens, refused at the same line).
     const depth = pick(next, [50, 500, 5_000, 20_000])
     const nested = baseLines(greeter)
     nested.splice(12, 0, next() < 0.5 ? `      junk: ${'['.repeat(depth)}${']'.repeat(depth)}` : `      junk: ${'{a: '.repeat(depth)}1${'}'.repeat(depth)}`)
