@@ -34,6 +34,9 @@ export interface BootOptions {
   lenientAgents?: boolean
   /** The largest deployment file read, in bytes (default 4 MiB; see `loadDeployment`). */
   maxFileBytes?: number
+  /** The most YAML tokens, and double-quoted characters, a deployment file may hold (see `loadDeployment`). */
+  maxYamlTokens?: number
+  maxDoubleQuotedChars?: number
   /** How long one row's import, apply and disposal may take (see `loadDeployment`'s `timeouts`). */
   timeouts?: LoadOptions['timeouts']
   /** Told as each row is imported and mounted (see `loadDeployment`'s `onRow`). */
@@ -109,6 +112,8 @@ export async function bootDeployment(file: string, options: BootOptions = {}): P
     deployment = await loadDeployment(loaderCtx!, file, {
       env: options.env,
       maxFileBytes: options.maxFileBytes,
+      ...(options.maxYamlTokens === undefined ? {} : { maxYamlTokens: options.maxYamlTokens }),
+      ...(options.maxDoubleQuotedChars === undefined ? {} : { maxDoubleQuotedChars: options.maxDoubleQuotedChars }),
       timeouts: options.timeouts,
       onRow: options.onRow,
       sections: { agents: AgentsSection },

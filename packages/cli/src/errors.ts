@@ -75,6 +75,13 @@ export const htmlNotWritten = (file: string, cause: unknown) =>
     { file, reason: codeOf(cause) ?? null }, { cause })
 
 /** `--max-file-size` that is not a whole number of bytes. */
+/** `--max-yaml-tokens` or `--max-quoted-chars` that is not a whole number of at least 1. */
+export const invalidLimit = (flag: string, value: string) => ({
+  code: 'CLI_INVALID_LIMIT' as const,
+  message: `${flag} must be a whole number (at least 1), received ${JSON.stringify(value)}`,
+  details: { flag, received: value },
+})
+
 export const invalidFileSize = (value: string) => ({
   code: 'CLI_INVALID_FILE_SIZE' as const,
   message: `--max-file-size must be a whole number of bytes (at least 1), received ${JSON.stringify(value)}`,

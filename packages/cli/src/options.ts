@@ -5,7 +5,7 @@
  * @module
  */
 import { InvalidArgumentError, Option, type Command } from 'commander'
-import { invalidFileSize, invalidTimeout } from './errors.js'
+import { invalidFileSize, invalidLimit, invalidTimeout } from './errors.js'
 import { activeGuard } from './guard.js'
 import type { LogLevel } from 'dsh-loader'
 import type { BootOptions } from 'dsh-agent'
@@ -21,6 +21,9 @@ export interface CommonOptions {
   stack?: boolean
   /** `--max-file-size <bytes>`, as parsed. */
   maxFileSize?: number
+  /** `--max-yaml-tokens <n>` and `--max-quoted-chars <n>`, as parsed. */
+  maxYamlTokens?: number
+  maxQuotedChars?: number
   /** `--timeout <ms>`, as parsed: the bound of every wait on a plugin (import, apply, dispose, each assembly). */
   timeout?: number
 }
@@ -41,6 +44,8 @@ export function withCommonOptions(command: Command): Command {
     .addOption(new Option('--log-level <level>', `log level on stderr; default ${check ? 'error, as check reports warnings as findings' : 'warn'}`).choices(LOG_LEVEL_NAMES as string[]))
     .option('--stack', 'print errors with their stack trace')
     .option('--max-file-size <bytes>', 'the largest deployment file read (default 4194304: 4 MiB)', fileSize)
+    .option('--max-yaml-tokens <n>', 'the most YAML tokens a deployment file may hold, comments and blank lines included (default 20000)', limit('--max-yaml-tokens'))
+    .option('--max-quoted-chars <n>', 'the most double-quoted characters a deployment file may hold (default 131072; block scalars are not limited)', limit('--max-quoted-chars'))
     .option('--timeout <ms>', 'how long to wait for a plugin: each import, apply, dispose and assembly (defaults: 10000 each, dispose 5000)', timeoutMs)
 }
 
@@ -58,6 +63,8 @@ export function bootOptionsOf(options: CommonOptions, output: Output, extra: Par
     logTarget: output.stderr,
     env: output.env,
     ...(options.maxFileSize !== undefined ? { maxFileBytes: options.maxFileSize } : {}),
+    ...(options.maxYamlTokens !== undefined ? { maxYamlTokens: options.maxYamlTokens } : {}),
+    ...(options.maxQuotedChars !== undefined ? { maxDoubleQuotedChars: options.maxQuotedChars } : {}),
     ...(options.timeout !== undefined ? { timeouts: { import: options.timeout, apply: options.timeout, dispose: options.timeout } } : {}),
     // The running command's guard names the row a plugin's stray output or exit comes from.
     ...(activeGuard() ? { onRow: activeGuard()!.onRow } : {}),
@@ -73,6 +80,15 @@ function timeoutMs(value: string): number {
 }
 
 /** `--max-file-size`: a whole number of bytes, at least 1. */
+/** A loader limit: a whole number, at least 1. */
+function limit(flag: string) {
+  return (value: string): number => {
+    const n = Number(value)
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError(invalidLimit(flag, value).message)
+    return n
+  }
+}
+
 function fileSize(value: string): number {
   const bytes = Number(value)
   if (!Number.isSafeInteger(bytes) || bytes < 1) throw new InvalidArgumentError(invalidFileSize(value).message)

@@ -22,6 +22,9 @@ describe('dsh-prompt check', function () {
     order: () => cli(['check', F('volatile-order')]),
     small: () => cli(['check', EXAMPLE.minimal, '--max-file-size', '50']),
     badSize: () => cli(['check', EXAMPLE.minimal, '--max-file-size', 'big']),
+    fewTokens: () => cli(['check', EXAMPLE.minimal, '--max-yaml-tokens', '10']),
+    manyTokens: () => cli(['check', EXAMPLE.minimal, '--max-yaml-tokens', '100000', '--max-quoted-chars', '1']),
+    badTokens: () => cli(['check', EXAMPLE.minimal, '--max-yaml-tokens', '1e3']),
     orderJson: () => cli(['check', F('volatile-order'), '--json']),
     agents: () => cli(['check', F('agent-problems')]),
     shape: () => cli(['check', F('agents-shape')]),
@@ -97,6 +100,14 @@ describe('dsh-prompt check', function () {
     expect(r.small.stdout).to.match(/^examples\/minimal\/deployment\.yml: cannot read the deployment file: it is \d+ bytes, more than the limit of 50 bytes \(raise it with --max-file-size <bytes>, or maxFileBytes when loading\)\n/)
     expect(r.badSize.code).to.equal(2)
     expect(r.badSize.stderr).to.include('--max-file-size must be a whole number of bytes (at least 1), received "big"')
+  })
+
+  it('--max-yaml-tokens and --max-quoted-chars set the loader\'s YAML limits, and refuse a value that is not a whole number', () => {
+    expect(r.fewTokens.code).to.equal(1)
+    expect(r.fewTokens.stdout).to.match(/more than (the limit of )?10 /)
+    expect(r.manyTokens.code, r.manyTokens.stdout).to.equal(0)
+    expect(r.badTokens.code).to.equal(2)
+    expect(r.badTokens.stderr).to.include('--max-yaml-tokens must be a whole number (at least 1), received "1e3"')
   })
 
   it('warns, without failing, when a more volatile section renders before a less volatile one, naming both and the bytes at risk (SPEC §13)', () => {
