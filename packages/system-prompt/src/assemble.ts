@@ -12,6 +12,7 @@ import { NO_CHANGES, ProvenanceRecorder, type Provenance } from './provenance.js
 import { copyTool, detach, freezeToolValues } from './freeze.js'
 import type { ResolvedView, TextEntry } from './registry.js'
 import { checkTools, type ToolCheck } from './tool-check.js'
+import { kNotes, kRenderMemo, type RenderMemoHolder } from './notes.js'
 import { abortable, isAbort, quiet, settleQuietly } from './promises.js'
 import type {
   AssembleContext, AssembleListener, AssembledContext, AssembledSection, PromptAssembly,
@@ -73,7 +74,8 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
   } else if (complete) {
     assembly.sections = [complete]
   }
-  Object.defineProperty(assembly, kNotes, { value: { hiddenWithTool, tools: check, provenance } satisfies AssemblyNotes })
+  const notes = { hiddenWithTool, tools: check, provenance, [kRenderMemo]: (view.renderMemo ??= { memo: undefined }) satisfies RenderMemoHolder }
+  Object.defineProperty(assembly, kNotes, { value: notes satisfies AssemblyNotes })
   return assembly
 }
 
@@ -94,12 +96,12 @@ export interface HiddenSection {
   readonly tool: string
 }
 
-/**
- * Where an assembly keeps its notes: a non-enumerable property of its own, so copies, JSON and deep
- * comparisons never see it. Not a WeakMap keyed by assemblies: V8 never shrinks a WeakMap's table for
- * entries the collector clears, and a harness makes assemblies by the hundred thousand.
+/*
+ * An assembly keeps its notes in a non-enumerable property of its own (`kNotes`), so copies, JSON and
+ * deep comparisons never see it. Not a WeakMap keyed by assemblies: V8 never shrinks a WeakMap's table
+ * for entries the collector clears, and a harness makes assemblies by the hundred thousand. The notes
+ * also carry the view's render memo (`render.ts`), which lives on the view, not in a module-wide table.
  */
-const kNotes = Symbol('dsh.assemblyNotes')
 const NONE_HIDDEN: readonly HiddenSection[] = Object.freeze([])
 
 /** The notes of an assembly `assemble()` returned (`undefined` for any other object). */
