@@ -129,9 +129,9 @@ const NO_NAMES: readonly string[] = Object.freeze([])
  * afresh (throwing as `interpolate` does) and returns the new record.
  */
 export function interpolateAgain(
-  text: string, interpolated: boolean, variables: VariableTable, kind: TextKind, entry: string, previous: RenderedText | undefined,
+  text: string, interpolated: boolean, variables: VariableTable, kind: TextKind, entry: string, previous: RenderedText | undefined, valuesSame = false,
 ): RenderedText {
-  if (previous !== undefined && previous.source === text && previous.interpolated === interpolated && sameValues(previous, variables)) return previous
+  if (previous !== undefined && previous.source === text && previous.interpolated === interpolated && (valuesSame || sameValues(previous.names, previous.values, variables))) return previous
   if (!interpolated) return { source: text, interpolated, text, names: NO_NAMES, values: NO_NAMES }
   let compiled = cache.get(text)
   if (compiled === undefined) {
@@ -155,8 +155,12 @@ export function interpolateAgain(
   return { source: text, interpolated, text: out, names, values }
 }
 
-function sameValues(previous: RenderedText, variables: VariableTable): boolean {
-  const { names, values } = previous
+/**
+ * Whether each of `names` is still an own property of `variables` holding the very value in `values`
+ * (so every text that referenced only these names renders as it did). `valuesSame` in
+ * {@link interpolateAgain} says the caller checked this for every name `previous` references.
+ */
+export function sameValues(names: readonly string[], values: readonly (string | undefined)[], variables: VariableTable): boolean {
   for (let i = 0; i < names.length; i++) {
     const name = names[i]
     if (variables[name] !== values[i] || !Object.hasOwn(variables, name)) return false

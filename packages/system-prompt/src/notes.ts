@@ -17,6 +17,9 @@ export interface RenderMemo {
   readonly texts: readonly RenderedText[]
   readonly bands: readonly (SectionBand | undefined)[]
   readonly system: string
+  /** Every variable name the texts reference, once, and the value each had. */
+  readonly names: readonly string[]
+  readonly values: readonly (string | undefined)[]
 }
 
 /** Held by a resolved view (so it goes with the view), shared by the assemblies made from it. */

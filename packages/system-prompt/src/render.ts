@@ -7,8 +7,8 @@
  * @module
  */
 import type { TextKind } from './errors.js'
-import { interpolate, interpolateAgain, type RenderedText } from './interpolate.js'
-import { kNotes, kRenderMemo, type RenderMemoHolder } from './notes.js'
+import { interpolate, interpolateAgain, sameValues, type RenderedText } from './interpolate.js'
+import { kNotes, kRenderMemo, type RenderMemo, type RenderMemoHolder } from './notes.js'
 import type { AssembledContext, AssembledSection, PromptAssembly } from './types.js'
 
 /** The first line of every runtime-context snapshot. */
@@ -89,18 +89,31 @@ function renderSections(assembly: Pick<PromptAssembly, 'sections' | 'variables'>
   let same = false
   if (holder) {
     const memo = holder.memo
-    texts = new Array<RenderedText>(sections.length)
-    bands = new Array<AssembledSection['band']>(sections.length)
     same = memo !== undefined && memo.texts.length === sections.length
+    // Each referenced variable looked up once: when none changed, a text is reused on its source alone.
+    const valuesSame = memo !== undefined && sameValues(memo.names, memo.values, variables)
+    // While every section matches the memo nothing is allocated; the first that does not starts the new memo.
     for (let i = 0; i < sections.length; i++) {
       const entry = sections[i]
       const previous = memo?.texts[i]
-      const rendered = interpolateAgain(entry.text, entry.interpolate !== false, variables, 'section', entry.name, previous)
-      texts[i] = rendered
-      bands[i] = entry.band
-      if (rendered !== previous || memo!.bands[i] !== entry.band) same = false
+      const rendered = interpolateAgain(entry.text, entry.interpolate !== false, variables, 'section', entry.name, previous, valuesSame)
+      if (same && (rendered !== previous || memo!.bands[i] !== entry.band)) {
+        same = false
+        texts = memo!.texts.slice(0, i)
+        bands = memo!.bands.slice(0, i)
+      } else if (!same && !texts) {
+        texts = []
+        bands = []
+      }
+      if (texts) {
+        texts.push(rendered)
+        bands!.push(entry.band)
+      }
     }
-    if (same && !parts) return holder.memo!.system
+    if (same) {
+      if (!parts) return memo!.system
+      texts = memo!.texts as RenderedText[]
+    }
   }
   let head = ''
   let body = ''
@@ -128,8 +141,14 @@ function renderSections(assembly: Pick<PromptAssembly, 'sections' | 'variables'>
   if (same) return holder!.memo!.system
   if (head) body = body ? head + '\n\n' + body : head
   const system = tail ? (body ? body + '\n\n' + tail : tail) : body
-  if (holder) holder.memo = { texts: texts!, bands: bands!, system }
+  if (holder) holder.memo = memoOf(texts!, bands!, system, variables)
   return system
+}
+
+function memoOf(texts: RenderedText[], bands: AssembledSection['band'][], system: string, variables: PromptAssembly['variables']): RenderMemo {
+  const names: string[] = []
+  for (const text of texts) for (const name of text.names) if (!names.includes(name)) names.push(name)
+  return { texts, bands, system, names, values: names.map((name) => variables[name]) }
 }
 
 /** The render memo an assembly `assemble()` returned carries, if any. */
