@@ -11,7 +11,7 @@ import { examine, snapshot, type AssemblySnapshot } from './hand-off.js'
 import { NO_CHANGES, ProvenanceRecorder, type Provenance } from './provenance.js'
 import { copyTool, detach, freezeToolValues } from './freeze.js'
 import type { ResolvedView, TextEntry } from './registry.js'
-import { checkTools, type ToolCheck } from './tool-check.js'
+import { checkTools, toolFieldCounts, type ToolCheck } from './tool-check.js'
 import { kNotes, kRenderMemo, type RenderMemoHolder } from './notes.js'
 import { abortable, isAbort, quiet, settleQuietly } from './promises.js'
 import type {
@@ -68,7 +68,7 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
     assembly = await abortable(runWaterfall(input.listeners, assembly, snapshot(assembly), context, recorder), signal)
     signal?.throwIfAborted()
     provenance = recorder.result(assembly)
-    assembly = detach(assembly, tools, check.tools)
+    assembly = detach(assembly, tools, check.tools, toolFieldCounts(input.view, check))
     if (pristine) assembly.sections = [pristine]
     if (!runtimeOn) assembly.contexts = []
   } else if (complete) {
