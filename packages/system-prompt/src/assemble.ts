@@ -7,11 +7,12 @@ import type { ScopedListener } from 'dsh-scope'
 import {
   listenerFailed, listenerNextTwice, malformedAssembly, multipleComplete, providerFailed, providerReturned, PromptError,
 } from './errors.js'
-import { assemblyProblem, knownUnique } from './assembly-shape.js'
-import { NO_CHANGES, ProvenanceRecorder, snapshot, type AssemblySnapshot, type Provenance } from './provenance.js'
+import { examine, snapshot, type AssemblySnapshot } from './hand-off.js'
+import { NO_CHANGES, ProvenanceRecorder, type Provenance } from './provenance.js'
 import { copyTool, detach, freezeToolValues } from './freeze.js'
 import type { ResolvedView, TextEntry } from './registry.js'
-import { checkTools, type ToolCheck } from './tool-check.js'
+import { checkTools, toolFieldCounts, type ToolCheck } from './tool-check.js'
+import { kNotes, kRenderMemo, type RenderMemoHolder } from './notes.js'
 import { abortable, isAbort, quiet, settleQuietly } from './promises.js'
 import type {
   AssembleContext, AssembleListener, AssembledContext, AssembledSection, PromptAssembly,
@@ -56,23 +57,25 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
   const complete = view.complete.length ? sections.find((s) => s.complete) : undefined
 
   signal?.throwIfAborted()
-  let assembly: PromptAssembly = { sections, contexts, tools: check.tools.map(copyTool), variables }
+  const tools = check.tools.map(copyTool)
+  let assembly: PromptAssembly = { sections, contexts, tools, variables }
   let provenance = NO_CHANGES
   if (input.listeners.length) {
-    // Built from one resolved view, so its names are unique: the waterfall's checks start from that.
-    knownUnique(assembly)
     const pristine = complete && { ...complete }
     const recorder = new ProvenanceRecorder()
-    assembly = await abortable(runWaterfall(input.listeners, assembly, context, recorder), signal)
+    // Built from one resolved view, so it is well formed and its names are unique: the waterfall's
+    // checks start from its snapshot.
+    assembly = await abortable(runWaterfall(input.listeners, assembly, snapshot(assembly), context, recorder), signal)
     signal?.throwIfAborted()
     provenance = recorder.result(assembly)
-    assembly = detach(assembly)
+    assembly = detach(assembly, tools, check.tools, toolFieldCounts(input.view, check))
     if (pristine) assembly.sections = [pristine]
     if (!runtimeOn) assembly.contexts = []
   } else if (complete) {
     assembly.sections = [complete]
   }
-  Object.defineProperty(assembly, kNotes, { value: { hiddenWithTool, tools: check, provenance } satisfies AssemblyNotes })
+  const notes = { hiddenWithTool, tools: check, provenance, [kRenderMemo]: (view.renderMemo ??= { memo: undefined }) satisfies RenderMemoHolder }
+  Object.defineProperty(assembly, kNotes, { value: notes satisfies AssemblyNotes })
   return assembly
 }
 
@@ -93,12 +96,12 @@ export interface HiddenSection {
   readonly tool: string
 }
 
-/**
- * Where an assembly keeps its notes: a non-enumerable property of its own, so copies, JSON and deep
- * comparisons never see it. Not a WeakMap keyed by assemblies: V8 never shrinks a WeakMap's table for
- * entries the collector clears, and a harness makes assemblies by the hundred thousand.
+/*
+ * An assembly keeps its notes in a non-enumerable property of its own (`kNotes`), so copies, JSON and
+ * deep comparisons never see it. Not a WeakMap keyed by assemblies: V8 never shrinks a WeakMap's table
+ * for entries the collector clears, and a harness makes assemblies by the hundred thousand. The notes
+ * also carry the view's render memo (`render.ts`), which lives on the view, not in a module-wide table.
  */
-const kNotes = Symbol('dsh.assemblyNotes')
 const NONE_HIDDEN: readonly HiddenSection[] = Object.freeze([])
 
 /** The notes of an assembly `assemble()` returned (`undefined` for any other object). */
@@ -143,33 +146,31 @@ function evaluateText(entry: TextEntry, context: AssembleContext): AssembledSect
   return result
 }
 
-/** Freezes the tools of `assembly` (a lookup for those already frozen); the error naming `owner` if one cannot be. */
-function unfreezable(assembly: PromptAssembly, owner: string): Error | undefined {
+/** Freezes the tools of `assembly` from index `from` (a lookup for those already frozen); the error naming `owner` if one cannot be. */
+function unfreezable(assembly: PromptAssembly, from: number, owner: string): Error | undefined {
+  const tools = assembly.tools
   try {
-    for (const tool of assembly.tools) freezeToolValues(tool, owner)
+    for (let i = from; i < tools.length; i++) freezeToolValues(tools[i], owner)
   } catch (error) {
     return error as Error
   }
 }
 
-/** An assembly at a hand-off of the waterfall, with a snapshot that still describes it. */
+/** An assembly at a hand-off of the waterfall, with the snapshot that describes it. */
 interface Stage {
   readonly assembly: PromptAssembly
-  /** Absent when it has to be taken anew (something changed since the last one). */
-  readonly snap?: AssemblySnapshot
+  readonly snap: AssemblySnapshot
 }
 
 async function runWaterfall(
-  listeners: readonly ScopedListener<AssembleListener>[], assembly: PromptAssembly, context: AssembleContext, recorder: ProvenanceRecorder,
+  listeners: readonly ScopedListener<AssembleListener>[], assembly: PromptAssembly, known: AssemblySnapshot, context: AssembleContext, recorder: ProvenanceRecorder,
 ): Promise<PromptAssembly> {
-  // `known`, when given, is a snapshot that still describes `current` (a listener before changed nothing).
-  const dispatch = async (index: number, current: PromptAssembly, known?: AssemblySnapshot): Promise<Stage> => {
-    if (index === listeners.length) return { assembly: current, snap: known }
+  // `received` describes `current` as this listener received it (checked, the base of its provenance).
+  const dispatch = async (index: number, current: PromptAssembly, received: AssemblySnapshot): Promise<Stage> => {
+    if (index === listeners.length) return { assembly: current, snap: received }
     const listener = listeners[index]
-    // What this listener received, to tell what it changed (SPEC §13 provenance).
-    const received = known ?? snapshot(current)
-    // The rest of the waterfall, once next() started it, and what it handed back (taken the moment it
-    // is handed back, before this listener's code after `await next()` can change it).
+    // The rest of the waterfall, once next() started it, and the snapshot of what it handed back
+    // (taken the moment it is handed back, before this listener's code after `await next()` runs).
     let downstream: Promise<PromptAssembly> | undefined
     let returned: AssemblySnapshot | undefined
     let twice = false
@@ -180,11 +181,11 @@ async function runWaterfall(
       }
       const handed = replacement ?? current
       // Checked even when it is the object the listener received: a listener may have broken it in place.
-      const problem = assemblyProblem(handed)
-      const changed = !problem && recorder.record(received, handed, listener.owner)
-      const refused = problem ? malformedAssembly(listener.owner, problem) : changed ? unfreezable(handed, listener.owner) : undefined
-      downstream = quiet(refused ? Promise.reject(refused) : dispatch(index + 1, handed, changed ? undefined : received).then((stage) => {
-        returned = stage.snap ?? snapshot(stage.assembly)
+      const handOff = examine(received, handed, listener.owner, recorder)
+      const refused = handOff.problem !== undefined ? malformedAssembly(listener.owner, handOff.problem)
+        : handOff.changed ? unfreezable(handed, handOff.toolsFrom, listener.owner) : undefined
+      downstream = quiet(refused ? Promise.reject(refused) : dispatch(index + 1, handed, handOff.snap).then((stage) => {
+        returned = stage.snap
         return stage.assembly
       }))
       return downstream
@@ -199,17 +200,16 @@ async function runWaterfall(
     if (twice) throw listenerNextTwice(listener.owner)
     // A failure later in the waterfall fails the assembly, even when this listener did not wait for it.
     if (downstream) await downstream
-    const problem = result === undefined ? 'it returned nothing (return next() or an assembly)' : assemblyProblem(result)
-    if (problem) throw malformedAssembly(listener.owner, problem)
-    const before = returned ?? received
-    const changed = recorder.record(before, result as PromptAssembly, listener.owner)
-    // A tool the listener added is frozen now, so a schema that cannot be is blamed on this listener
-    // (when it changed nothing, every tool is one the waterfall has already seen).
-    const refused = changed ? unfreezable(result as PromptAssembly, listener.owner) : undefined
+    if (result === undefined) throw malformedAssembly(listener.owner, 'it returned nothing (return next() or an assembly)')
+    const handOff = examine(returned ?? received, result, listener.owner, recorder)
+    if (handOff.problem !== undefined) throw malformedAssembly(listener.owner, handOff.problem)
+    // A tool the listener added or changed is frozen now, so a schema that cannot be is blamed on this
+    // listener (every tool it kept is one the waterfall has already frozen).
+    const refused = handOff.changed ? unfreezable(result as PromptAssembly, handOff.toolsFrom, listener.owner) : undefined
     if (refused) throw refused
-    return { assembly: result as PromptAssembly, snap: changed ? undefined : before }
+    return { assembly: result as PromptAssembly, snap: handOff.snap }
   }
-  return (await dispatch(0, assembly)).assembly
+  return (await dispatch(0, assembly, known)).assembly
 }
 
 /** `error instanceof PromptError`, false for a value that cannot be asked (a revoked Proxy). */

@@ -75,15 +75,35 @@ function collect(value: object, depth: number, path: string, ancestors: Set<obje
 /**
  * A listener's result, copied one level down (new arrays, section/context objects and variable record)
  * so a listener that keeps a reference cannot change it later; tools are frozen instead (see below).
+ * `copies` are the tool copies the assembly handed to the waterfall, `originals` the frozen schemas
+ * they were copied from and `counts` how many enumerable string-keyed fields each original has, index
+ * for index: a copy still holding exactly its original's fields is replaced by the original, which is
+ * already frozen (so a symbol-keyed property a listener set on it, which no request body carries, is
+ * not kept).
  */
-export function detach(assembly: PromptAssembly): PromptAssembly {
+export function detach(assembly: PromptAssembly, copies: readonly ToolSchema[], originals: readonly ToolSchema[], counts: readonly number[]): PromptAssembly {
+  const tools = assembly.tools
+  const detached = new Array<ToolSchema>(tools.length)
+  for (let i = 0; i < tools.length; i++) {
+    const tool = tools[i]
+    detached[i] = i < copies.length && copies[i] === tool && sameFields(tool, originals[i], counts[i]) ? originals[i] : detachTool(tool)
+  }
   return {
     ...assembly,
     sections: assembly.sections.map((s) => ({ ...s })),
     contexts: assembly.contexts.map((c) => ({ ...c })),
-    tools: assembly.tools.map(detachTool),
+    tools: detached,
     variables: { ...assembly.variables },
   }
+}
+
+/** Whether `copy` holds exactly the `count` enumerable string-keyed fields of `original`, with the same values. */
+function sameFields(copy: ToolSchema, original: ToolSchema, count: number): boolean {
+  for (const key in copy) {
+    if (copy[key] !== original[key] || !Object.hasOwn(original, key)) return false
+    count--
+  }
+  return count === 0
 }
 
 /**

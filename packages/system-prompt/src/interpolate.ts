@@ -106,3 +106,64 @@ function lookup(name: string, variables: VariableTable, kind: TextKind, entry: s
   if (value === undefined) throw valuelessVariable({ kind, entry }, name)
   return value
 }
+
+/**
+ * A text as it was rendered once: the source, the result, and the value each of its references
+ * resolved to (what a later render must find again to reuse the result).
+ */
+export interface RenderedText {
+  readonly source: string
+  /** Whether the source was interpolated (`false`: taken verbatim). */
+  readonly interpolated: boolean
+  readonly text: string
+  readonly names: readonly string[]
+  readonly values: readonly string[]
+}
+
+const NO_NAMES: readonly string[] = Object.freeze([])
+
+/**
+ * `interpolate` (or the verbatim text, with `interpolated` false) that reuses `previous` when it is
+ * the same source, rendered the same way, and every variable it referenced still has, as an own
+ * property of `variables`, the very value it had: then the result cannot differ. Otherwise renders
+ * afresh (throwing as `interpolate` does) and returns the new record.
+ */
+export function interpolateAgain(
+  text: string, interpolated: boolean, variables: VariableTable, kind: TextKind, entry: string, previous: RenderedText | undefined, valuesSame = false,
+): RenderedText {
+  if (previous !== undefined && previous.source === text && previous.interpolated === interpolated && (valuesSame || sameValues(previous.names, previous.values, variables))) return previous
+  if (!interpolated) return { source: text, interpolated, text, names: NO_NAMES, values: NO_NAMES }
+  let compiled = cache.get(text)
+  if (compiled === undefined) {
+    if (!text.includes('{{')) return { source: text, interpolated, text, names: NO_NAMES, values: NO_NAMES }
+    compiled = compile(text)
+    if (text.length <= CACHED_TEXT_LIMIT) {
+      if (cache.size >= CACHE_LIMIT) cache.clear()
+      cache.set(text, compiled)
+    }
+  }
+  const { literals, names, problem } = compiled
+  const values = new Array<string>(names.length)
+  let out = literals[0]
+  for (let i = 0; i < names.length; i++) {
+    if (problem?.at === i) throw problem.error({ kind, entry })
+    const value = lookup(names[i], variables, kind, entry)
+    values[i] = value
+    out += value + literals[i + 1]
+  }
+  if (problem) throw problem.error({ kind, entry })
+  return { source: text, interpolated, text: out, names, values }
+}
+
+/**
+ * Whether each of `names` is still an own property of `variables` holding the very value in `values`
+ * (so every text that referenced only these names renders as it did). `valuesSame` in
+ * {@link interpolateAgain} says the caller checked this for every name `previous` references.
+ */
+export function sameValues(names: readonly string[], values: readonly (string | undefined)[], variables: VariableTable): boolean {
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]
+    if (variables[name] !== values[i] || !Object.hasOwn(variables, name)) return false
+  }
+  return true
+}

@@ -1,10 +1,12 @@
 /**
  * Provenance through the waterfall (SPEC §13): which listener's plugin added, rewrote or removed each
  * section, context and tool of an assembly. Each listener's hand-offs are compared (what it received
- * with what it passed to `next()`, and what came back with what it returned); a list a listener handed
- * on untouched is recognised by identity and costs no lookup. Pure and Cordis-free.
+ * with what it passed to `next()`, and what came back with what it returned) by `hand-off.ts`, which
+ * calls {@link ProvenanceRecorder.record} only for a list that differs, past the elements it kept.
+ * Pure and Cordis-free.
  * @module
  */
+import { descriptionOf, textOf, type ListSnapshot } from './hand-off.js'
 import type { AssembledContext, AssembledSection, PromptAssembly, ToolSchema } from './types.js'
 
 /** What a listener did to an entry. */
@@ -28,36 +30,6 @@ export interface Provenance {
 
 type Named = { readonly name: string }
 
-/** A list as it stood at a hand-off: its elements and the field of each that renders (text, description). */
-interface ListSnapshot<E extends Named> {
-  readonly list: readonly E[]
-  readonly items: readonly E[]
-  readonly values: readonly unknown[]
-}
-
-/** An assembly's three lists as they stood at a hand-off. */
-export interface AssemblySnapshot {
-  readonly sections: ListSnapshot<AssembledSection>
-  readonly contexts: ListSnapshot<AssembledContext>
-  readonly tools: ListSnapshot<ToolSchema>
-}
-
-const textOf = (entry: { text?: unknown }) => entry.text
-const descriptionOf = (tool: { description?: unknown }) => tool.description
-
-/** The lists of `assembly` as they stand now. */
-export function snapshot(assembly: PromptAssembly): AssemblySnapshot {
-  return {
-    sections: listSnapshot(assembly.sections, textOf),
-    contexts: listSnapshot(assembly.contexts, textOf),
-    tools: listSnapshot(assembly.tools, descriptionOf),
-  }
-}
-
-function listSnapshot<E extends Named>(list: readonly E[], value: (entry: E) => unknown): ListSnapshot<E> {
-  return { list, items: list.slice(), values: list.map(value) }
-}
-
 /** Collects the changes of one assembly's waterfall; the last change to a name wins. */
 export class ProvenanceRecorder {
   private readonly sections = new Map<string, EntryChange<AssembledSection>>()
@@ -65,17 +37,16 @@ export class ProvenanceRecorder {
   private readonly tools = new Map<string, EntryChange<ToolSchema>>()
 
   /**
-   * Records what `by` changed between `before` (a snapshot) and `after`; `false` when it changed nothing
-   * (then `before` still describes `after`, and the next hand-off can reuse it instead of a new snapshot).
+   * Records what `by` changed in the `key` list between `before` and `after` (well formed), whose
+   * first `kept` elements are exactly the snapshot's.
    */
-  record(before: AssemblySnapshot, after: PromptAssembly, by: string): boolean {
-    const sections = diff(before.sections, after.sections, textOf, by, this.sections)
-    const contexts = diff(before.contexts, after.contexts, textOf, by, this.contexts)
-    return diff(before.tools, after.tools, descriptionOf, by, this.tools) || sections || contexts
+  record(key: 'sections' | 'contexts' | 'tools', before: ListSnapshot<Named>, after: readonly Named[], kept: number, by: string): void {
+    const into = (key === 'sections' ? this.sections : key === 'contexts' ? this.contexts : this.tools) as unknown as Map<string, EntryChange<Named>>
+    diff(before, after, kept, (key === 'tools' ? descriptionOf : textOf) as (entry: Named) => unknown, by, into)
   }
 
   /** The provenance of `final` (the waterfall's result): only changes that still show in it. */
-  result(final: PromptAssembly): Provenance {
+  result(final: Pick<PromptAssembly, 'sections' | 'contexts' | 'tools'>): Provenance {
     return {
       sections: settle(this.sections, final.sections),
       contexts: settle(this.contexts, final.contexts),
@@ -87,20 +58,18 @@ export class ProvenanceRecorder {
 /** An assembly no listener changed. */
 export const NO_CHANGES: Provenance = Object.freeze({ sections: new Map(), contexts: new Map(), tools: new Map() })
 
-function diff<E extends Named>(before: ListSnapshot<E>, after: readonly E[], value: (entry: E) => unknown, by: string, into: Map<string, EntryChange<E>>): boolean {
-  const kept = keptPrefix(before, after, value)
+function diff<E extends Named>(before: ListSnapshot<E>, after: readonly E[], kept: number, value: (entry: E) => unknown, by: string, into: Map<string, EntryChange<E>>): void {
   if (kept === before.items.length) {
-    if (kept === after.length) return false
     // Nothing before was touched: only appended entries (if any) are changes. The common case of a
-    // listener that hands on an assembly, or appends to a copy of its list, costs no lookup table.
+    // listener that appends to a copy of its list costs no lookup table.
     for (let i = kept; i < after.length; i++) {
       const entry = after[i]
-      into.set(entry.name, { action: before.items.some((old) => old.name === entry.name) ? 'rewritten' : 'added', by, entry })
+      into.set(entry.name, { action: before.names.includes(entry.name) ? 'rewritten' : 'added', by, entry })
     }
-    return true
+    return
   }
   const earlier = new Map<string, number>()
-  for (let i = 0; i < before.items.length; i++) earlier.set(before.items[i].name, i)
+  for (let i = 0; i < before.items.length; i++) earlier.set(before.names[i], i)
   const seen = new Set<string>()
   for (const entry of after) {
     seen.add(entry.name)
@@ -110,16 +79,10 @@ function diff<E extends Named>(before: ListSnapshot<E>, after: readonly E[], val
       into.set(entry.name, { action: 'rewritten', by, entry })
     }
   }
-  for (const entry of before.items) if (!seen.has(entry.name)) into.set(entry.name, { action: 'removed', by, entry })
-  return true
-}
-
-/** How many leading entries of `after` are exactly the snapshot's, with the same rendered value. */
-function keptPrefix<E extends Named>(before: ListSnapshot<E>, after: readonly E[], value: (entry: E) => unknown): number {
-  const length = Math.min(after.length, before.items.length)
-  let i = 0
-  while (i < length && after[i] === before.items[i] && value(after[i]) === before.values[i]) i++
-  return i
+  for (let i = 0; i < before.items.length; i++) {
+    const name = before.names[i]
+    if (!seen.has(name)) into.set(name, { action: 'removed', by, entry: before.items[i] })
+  }
 }
 
 function settle<E extends Named>(changes: Map<string, EntryChange<E>>, final: readonly E[]): ReadonlyMap<string, EntryChange<E>> {

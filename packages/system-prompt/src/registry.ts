@@ -5,6 +5,7 @@
  */
 import { ScopedRegistry, type ScopedLayers, type ScopedRegistryOptions, type ScopeKey } from 'dsh-scope'
 import { compareCodeUnits } from './tool-order.js'
+import type { RenderMemoHolder } from './notes.js'
 import type { PromptText, SectionBand, ToolProvider, VariableProvider, Volatility } from './types.js'
 
 /** A section or context registration. */
@@ -71,6 +72,8 @@ export interface ResolvedView {
    * WeakMap keyed by it: views come and go with scopes, and a WeakMap's table never shrinks by collection.
    */
   toolCache?: unknown
+  /** The last rendering of this view's sections (`render.ts`); on the view for the same reason. */
+  renderMemo?: RenderMemoHolder
 }
 
 const BAND_RANK = { first: -1, last: 1 } as const

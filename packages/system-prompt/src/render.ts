@@ -7,7 +7,8 @@
  * @module
  */
 import type { TextKind } from './errors.js'
-import { interpolate } from './interpolate.js'
+import { interpolate, interpolateAgain, sameValues, type RenderedText } from './interpolate.js'
+import { kNotes, kRenderMemo, type RenderMemo, type RenderMemoHolder } from './notes.js'
 import type { AssembledContext, AssembledSection, PromptAssembly } from './types.js'
 
 /** The first line of every runtime-context snapshot. */
@@ -74,32 +75,86 @@ export function renderPrompt(assembly: Pick<PromptAssembly, 'sections' | 'variab
  * The one pass over the sections: interpolates each, drops the empty ones, keeps the `first` band
  * before and the `last` band after the rest (each in assembly order), and returns the joined system
  * prompt; with `parts`, also fills it with the rendered parts in the same order.
+ *
+ * An assembly `assemble()` returned carries its view's render memo: a section whose text, way of
+ * rendering and referenced variable values are those of the same index in the last rendering of the
+ * view reuses its rendered text, and when every section does (with the same bands), the prompt too.
  */
 function renderSections(assembly: Pick<PromptAssembly, 'sections' | 'variables'>, parts: RenderedSection[] | undefined): string {
+  const holder = memoHolder(assembly)
+  const sections = assembly.sections
+  const variables = assembly.variables
+  let texts: RenderedText[] | undefined
+  let bands: (AssembledSection['band'])[] | undefined
+  let same = false
+  if (holder) {
+    const memo = holder.memo
+    same = memo !== undefined && memo.texts.length === sections.length
+    // Each referenced variable looked up once: when none changed, a text is reused on its source alone.
+    const valuesSame = memo !== undefined && sameValues(memo.names, memo.values, variables)
+    // While every section matches the memo nothing is allocated; the first that does not starts the new memo.
+    for (let i = 0; i < sections.length; i++) {
+      const entry = sections[i]
+      const previous = memo?.texts[i]
+      const rendered = interpolateAgain(entry.text, entry.interpolate !== false, variables, 'section', entry.name, previous, valuesSame)
+      if (same && (rendered !== previous || memo!.bands[i] !== entry.band)) {
+        same = false
+        texts = memo!.texts.slice(0, i)
+        bands = memo!.bands.slice(0, i)
+      } else if (!same && !texts) {
+        texts = []
+        bands = []
+      }
+      if (texts) {
+        texts.push(rendered)
+        bands!.push(entry.band)
+      }
+    }
+    if (same) {
+      if (!parts) return memo!.system
+      texts = memo!.texts as RenderedText[]
+    }
+  }
   let head = ''
   let body = ''
   let tail = ''
   let headParts: RenderedSection[] | undefined
   let tailParts: RenderedSection[] | undefined
-  for (const entry of assembly.sections) {
-    const text = entry.interpolate === false ? entry.text : interpolate(entry.text, assembly.variables, 'section', entry.name)
+  for (let i = 0; i < sections.length; i++) {
+    const entry = sections[i]
+    const text = texts ? texts[i].text : entry.interpolate === false ? entry.text : interpolate(entry.text, variables, 'section', entry.name)
     if (!text) continue
     const band = entry.band
     if (band === undefined) {
-      body = body ? body + '\n\n' + text : text
+      if (!same) body = body ? body + '\n\n' + text : text
       parts?.push({ name: entry.name, text, entry })
     } else if (band === 'first') {
-      head = head ? head + '\n\n' + text : text
+      if (!same) head = head ? head + '\n\n' + text : text
       if (parts) (headParts ??= []).push({ name: entry.name, text, entry })
     } else {
-      tail = tail ? tail + '\n\n' + text : text
+      if (!same) tail = tail ? tail + '\n\n' + text : text
       if (parts) (tailParts ??= []).push({ name: entry.name, text, entry })
     }
   }
   if (headParts) parts!.unshift(...headParts)
   if (tailParts) parts!.push(...tailParts)
+  if (same) return holder!.memo!.system
   if (head) body = body ? head + '\n\n' + body : head
-  return tail ? (body ? body + '\n\n' + tail : tail) : body
+  const system = tail ? (body ? body + '\n\n' + tail : tail) : body
+  if (holder) holder.memo = memoOf(texts!, bands!, system, variables)
+  return system
+}
+
+function memoOf(texts: RenderedText[], bands: AssembledSection['band'][], system: string, variables: PromptAssembly['variables']): RenderMemo {
+  const names: string[] = []
+  for (const text of texts) for (const name of text.names) if (!names.includes(name)) names.push(name)
+  return { texts, bands, system, names, values: names.map((name) => variables[name]) }
+}
+
+/** The render memo an assembly `assemble()` returned carries, if any. */
+function memoHolder(assembly: object): RenderMemoHolder | undefined {
+  const notes = (assembly as Record<symbol, Record<symbol, RenderMemoHolder | undefined> | undefined>)[kNotes]
+  return notes === undefined ? undefined : notes[kRenderMemo]
 }
 
 /** Every context interpolated strictly, empty ones dropped, in assembly order. */

@@ -48,6 +48,8 @@ interface ProviderResult {
 interface ToolCache {
   readonly results: readonly ProviderResult[]
   readonly check: ToolCheck
+  /** How many enumerable string-keyed fields each of `check.tools` has, once asked for. */
+  fieldCounts?: readonly number[]
 }
 
 const NO_TOOLS: ToolCheck = Object.freeze({
@@ -164,4 +166,20 @@ function sameElements(a: unknown, b: readonly unknown[] | undefined): boolean {
   if (!Array.isArray(a) || a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
   return true
+}
+
+/**
+ * How many enumerable string-keyed fields each tool of `check` (a check of `view`) has: kept with the
+ * view's cached check, so an assembly whose providers returned the same schemas counts nothing.
+ */
+export function toolFieldCounts(view: ResolvedView, check: ToolCheck): readonly number[] {
+  const cache = view.toolCache as ToolCache | undefined
+  if (cache?.check === check && cache.fieldCounts) return cache.fieldCounts
+  const counts = check.tools.map((tool) => {
+    let count = 0
+    for (const _ in tool) count++
+    return count
+  })
+  if (cache?.check === check) cache.fieldCounts = counts
+  return counts
 }

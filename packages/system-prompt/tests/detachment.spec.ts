@@ -98,6 +98,33 @@ describe('dsh-system-prompt: detached assemblies', () => {
     expect(schema.parameters).to.deep.equal({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] })
   })
 
+  it('keeps what a listener did to a tool copy in place (rewrite, add, delete a field): the frozen original comes back only for an untouched copy', async () => {
+    let edit = 'none'
+    plugin.on('system-prompt/assemble', async (assembly, _context, next) => {
+      const read = assembly.tools.find((t) => t.name === 'read')!
+      if (edit === 'rewrite') read.description = 'Read a file (beta).'
+      if (edit === 'add') (read as Record<string, unknown>).strict = true
+      if (edit === 'delete') delete read.description
+      if (edit === 'swap') { delete read.description; (read as Record<string, unknown>).other = undefined }
+      return next()
+    })
+    const readOf = async () => (await app.systemPrompt.assemble()).tools.find((t) => t.name === 'read')!
+    const untouched = await readOf()
+    expect([untouched === schema, Object.isFrozen(untouched)]).to.deep.equal([true, true])
+    edit = 'rewrite'
+    expect((await readOf()).description).to.equal('Read a file (beta).')
+    edit = 'add'
+    const added = await readOf()
+    expect([added.strict, added === schema, Object.isFrozen(added)]).to.deep.equal([true, false, true])
+    edit = 'delete'
+    expect('description' in await readOf()).to.equal(false)
+    edit = 'swap'
+    expect(Object.keys(await readOf())).to.deep.equal(['name', 'parameters', 'other'])
+    edit = 'none'
+    expect(await readOf()).to.equal(schema)
+    expect(schema.description).to.equal('Read a file.')
+  })
+
   it('freezes tool schemas a listener adds, too', async () => {
     plugin.on('system-prompt/assemble', (assembly) => ({ ...assembly, tools: [...assembly.tools, { name: 'added', parameters: { type: 'object' } }] }))
     const added = (await app.systemPrompt.assemble()).tools.find((t) => t.name === 'added')!

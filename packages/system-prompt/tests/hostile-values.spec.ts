@@ -71,6 +71,17 @@ describe('dsh-system-prompt: hostile values name their plugin', () => {
       await fails('tool schema "added" of plugin "bad-plugin" cannot be frozen: it refers back to itself at parameters.self (a request body must be JSON)')
     })
 
+    it('refuses parameters a listener swaps into a kept tool in place, naming the listener\'s plugin', async () => {
+      const cyclic: Record<string, unknown> = {}
+      cyclic.self = cyclic
+      plugin.systemPrompt.tools(() => ({ schemas: [{ name: 'kept', description: 'K', parameters: { type: 'object' } }] }))
+      plugin.on('system-prompt/assemble', async (assembly, _context, next) => {
+        assembly.tools[0].parameters = cyclic
+        return next()
+      })
+      await fails('tool schema "kept" of plugin "bad-plugin" cannot be frozen: it refers back to itself at parameters.self (a request body must be JSON)')
+    })
+
     it('keeps a listener from writing into a deep part of a schema, in this assembly or a later one', async () => {
       const parameters = nested(200)
       plugin.systemPrompt.tools(() => ({ schemas: [{ name: 'deep', description: 'D', parameters }] }))

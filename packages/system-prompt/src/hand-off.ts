@@ -1,0 +1,159 @@
+/**
+ * One look at each hand-off of the waterfall. Every assembly a listener passes to `next()` or returns
+ * is compared, in one pass per list, with the snapshot of what that listener received (or got back):
+ * the leading elements it kept (the same objects with the same name, rendered value and order or
+ * parameters) are known good and cost no check, no hashing and no provenance lookup; only what it
+ * changed is checked (`assembly-shape.ts`) and recorded (`provenance.ts`). The snapshot that passes is
+ * the one the next hand-off is compared with, so the name check and provenance share it. Pure.
+ * @module
+ */
+import { listProblem, variablesProblem } from './assembly-shape.js'
+import type { ProvenanceRecorder } from './provenance.js'
+import type { AssembledContext, AssembledSection, PromptAssembly, ToolSchema } from './types.js'
+
+type Named = { readonly name: string }
+
+/**
+ * A list as it stood at a hand-off that passed the check: its elements, their names (unique), the
+ * field of each that renders (`text`, a tool's `description`) and one more field a listener may
+ * rewrite in place (`order`, a tool's `parameters`).
+ */
+export interface ListSnapshot<E extends Named> {
+  readonly items: readonly E[]
+  readonly names: readonly string[]
+  readonly values: readonly unknown[]
+  readonly extras: readonly unknown[]
+}
+
+/** An assembly's three lists as they stood at a hand-off that passed the check. */
+export interface AssemblySnapshot {
+  readonly sections: ListSnapshot<AssembledSection>
+  readonly contexts: ListSnapshot<AssembledContext>
+  readonly tools: ListSnapshot<ToolSchema>
+}
+
+/** The outcome of one hand-off. */
+export interface HandOff {
+  /** The first structural problem; the rest is then meaningless. */
+  readonly problem?: string
+  /** A snapshot that describes the assembly now (the one compared with, when nothing changed). */
+  readonly snap: AssemblySnapshot
+  /** Whether anything differs from the snapshot compared with. */
+  readonly changed: boolean
+  /** From which index the tools differ (their length when they do not): those must be frozen. */
+  readonly toolsFrom: number
+}
+
+/** The field of an entry that renders (provenance compares it). */
+export const textOf = (entry: { text?: unknown }) => entry.text
+export const descriptionOf = (tool: { description?: unknown }) => tool.description
+
+/** The snapshot of an assembly known to be well formed (the one the service built). */
+export function snapshot(assembly: Pick<PromptAssembly, 'sections' | 'contexts' | 'tools'>): AssemblySnapshot {
+  return {
+    sections: textsSnapshot(assembly.sections),
+    contexts: textsSnapshot(assembly.contexts),
+    tools: toolsSnapshot(assembly.tools),
+  }
+}
+
+function textsSnapshot<E extends AssembledSection | AssembledContext>(list: readonly E[]): ListSnapshot<E> {
+  const length = list.length
+  const items = list.slice()
+  const names = new Array<string>(length)
+  const values = new Array<unknown>(length)
+  const extras = new Array<unknown>(length)
+  for (let i = 0; i < length; i++) {
+    const item = items[i]
+    names[i] = item.name
+    values[i] = item.text
+    extras[i] = item.order
+  }
+  return { items, names, values, extras }
+}
+
+function toolsSnapshot(list: readonly ToolSchema[]): ListSnapshot<ToolSchema> {
+  const length = list.length
+  const items = list.slice()
+  const names = new Array<string>(length)
+  const values = new Array<unknown>(length)
+  const extras = new Array<unknown>(length)
+  for (let i = 0; i < length; i++) {
+    const item = items[i]
+    names[i] = item.name
+    values[i] = item.description
+    extras[i] = item.parameters
+  }
+  return { items, names, values, extras }
+}
+
+/**
+ * Checks `value`, handed on or returned by the listener of plugin `by`, against `before` (what that
+ * listener received or got back), and records in `recorder` what it changed.
+ */
+export function examine(before: AssemblySnapshot, value: unknown, by: string, recorder: ProvenanceRecorder): HandOff {
+  if (typeof value !== 'object' || value === null) {
+    return { problem: `expected an assembly object, got ${value === null ? 'null' : typeof value}`, snap: before, changed: false, toolsFrom: 0 }
+  }
+  const assembly = value as Partial<PromptAssembly>
+  const { sections, contexts, tools } = assembly
+  let problem: string | undefined
+  let sectionsKept = 0
+  let contextsKept = 0
+  let toolsKept = 0
+  if (!Array.isArray(sections)) problem = 'sections is not an array'
+  else problem = listProblem(sections, 'sections', sectionsKept = keptTexts(before.sections, sections), before.sections.names)
+  if (problem === undefined) {
+    if (!Array.isArray(contexts)) problem = 'contexts is not an array'
+    else problem = listProblem(contexts, 'contexts', contextsKept = keptTexts(before.contexts, contexts), before.contexts.names)
+  }
+  if (problem === undefined) {
+    if (!Array.isArray(tools)) problem = 'tools is not an array'
+    else problem = listProblem(tools, 'tools', toolsKept = keptTools(before.tools, tools), before.tools.names)
+  }
+  problem ??= variablesProblem(assembly.variables)
+  if (problem !== undefined) return { problem, snap: before, changed: false, toolsFrom: 0 }
+  const sectionsSame = sectionsKept === sections!.length && sectionsKept === before.sections.items.length
+  const contextsSame = contextsKept === contexts!.length && contextsKept === before.contexts.items.length
+  const toolsSame = toolsKept === tools!.length && toolsKept === before.tools.items.length
+  if (sectionsSame && contextsSame && toolsSame) return { snap: before, changed: false, toolsFrom: tools!.length }
+  if (!sectionsSame) recorder.record('sections', before.sections, sections!, sectionsKept, by)
+  if (!contextsSame) recorder.record('contexts', before.contexts, contexts!, contextsKept, by)
+  if (!toolsSame) recorder.record('tools', before.tools, tools!, toolsKept, by)
+  const snap: AssemblySnapshot = {
+    sections: sectionsSame ? before.sections : textsSnapshot(sections as AssembledSection[]),
+    contexts: contextsSame ? before.contexts : textsSnapshot(contexts as AssembledContext[]),
+    tools: toolsSame ? before.tools : toolsSnapshot(tools as ToolSchema[]),
+  }
+  return { snap, changed: true, toolsFrom: toolsSame ? tools!.length : toolsKept }
+}
+
+/**
+ * How many leading elements of `list` are exactly the snapshot's, with the same name, text and order.
+ * One function per kind of list (and direct field reads), so each read sees the few shapes of one kind.
+ */
+function keptTexts(before: ListSnapshot<AssembledSection | AssembledContext>, list: readonly unknown[]): number {
+  const { items, names, values, extras } = before
+  const length = Math.min(list.length, items.length)
+  let i = 0
+  while (i < length) {
+    const item = list[i] as AssembledSection
+    // A snapshot's elements are objects: anything else differs before a field is read.
+    if (item !== items[i] || item.text !== values[i] || item.name !== names[i] || item.order !== extras[i]) break
+    i++
+  }
+  return i
+}
+
+/** How many leading tools of `list` are exactly the snapshot's, with the same name, description and parameters. */
+function keptTools(before: ListSnapshot<ToolSchema>, list: readonly unknown[]): number {
+  const { items, names, values, extras } = before
+  const length = Math.min(list.length, items.length)
+  let i = 0
+  while (i < length) {
+    const item = list[i] as ToolSchema
+    if (item !== items[i] || item.description !== values[i] || item.name !== names[i] || item.parameters !== extras[i]) break
+    i++
+  }
+  return i
+}
