@@ -1,7 +1,7 @@
 import type { Context } from 'cordis'
 import { listenersFor, type ScopeHandle, type ScopeKey } from 'dsh-scope'
-import { renderAssembly, type PromptAssembly, type RenderedPrompt, type SystemPrompt } from 'dsh-system-prompt'
-import { deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
+import { renderAssembly, waitingListener, type PromptAssembly, type RenderedPrompt, type SystemPrompt } from 'dsh-system-prompt'
+import { abortable, deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
 import {
   buildMessages, entry, WireSession, type SessionBuild, isUsage, normalizeUsage, WIRE_FORMATS, WireErrors, type BreakpointOptions, type RequestBodies, type Usage,
   type CacheProvider, type CacheReport, type UsageFormat, type WireFormat,
@@ -279,10 +279,17 @@ export class Agent {
     if (typeof ms !== 'number' || !(ms >= 0)) throw invalidStepTimeout(this.id, ms)
     if (ms === 0 || ms === Infinity) return assemble(options.signal)
     const controller = new AbortController()
-    const timer = setTimeout(() => controller.abort(stepTimedOut(this.id, ms, this.assembleListeners())), ms)
-    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal
+    // The assembly runs on the caller's signal when there is one (so the caller's own bound can ask
+    // `waitingListener` about it too); this bound then rejects the step without waiting for it.
+    const signal = options.signal ?? controller.signal
+    // The listener the assembly waits on when the time runs out, else every one it could be.
+    const timer = setTimeout(() => {
+      const holder = waitingListener(signal)
+      controller.abort(stepTimedOut(this.id, ms, holder === undefined ? this.assembleListeners() : [holder]))
+    }, ms)
     try {
-      return await assemble(signal)
+      const work = assemble(signal)
+      return await (options.signal ? abortable(work, controller.signal) : work)
     } finally {
       clearTimeout(timer)
     }

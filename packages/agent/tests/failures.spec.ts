@@ -102,6 +102,20 @@ describe('dsh-agent: a step that never settles', () => {
     }
   })
 
+  it('names the listener the assembly waits on, not every listener, and does so under a caller\'s signal too', async () => {
+    const { host } = await bootApp({ systemPrompt: { persona: 'P.' }, agents: true })
+    await host.plugin({ name: 'passing', inject: ['systemPrompt'], apply: (ctx: Context) => { ctx.on('system-prompt/assemble', (a, _c, next) => next(a)) } })
+    await host.plugin({ name: 'hanging', inject: ['systemPrompt'], apply: (ctx: Context) => { ctx.on('system-prompt/assemble', () => new Promise<never>(() => {})) } })
+    await host.plugin({ name: 'after', inject: ['systemPrompt'], apply: (ctx: Context) => { ctx.on('system-prompt/assemble', (a, _c, next) => next(a)) } })
+    const agent = await host.agents.create({ id: 'main', model: 'm' })
+    const plain = await agent.stepDetailed('Hi.', { timeout: 40 }).catch((e: { details?: unknown }) => e.details)
+    expect(plain).to.deep.equal({ id: 'main', ms: 40, listeners: ['hanging'] })
+    const caller = new AbortController()
+    const signalled = await agent.stepDetailed('Hi.', { timeout: 40, signal: caller.signal }).catch((e: { details?: unknown }) => e.details)
+    expect(signalled).to.deep.equal({ id: 'main', ms: 40, listeners: ['hanging'] })
+    expect(agent.conversation).to.deep.equal([])
+  })
+
   it('the agents service bounds every step by default (stepTimeout), and 0 means no bound', async () => {
     const { host } = await bootApp({ systemPrompt: { persona: 'P.' }, agents: { stepTimeout: 30 } })
     let release!: () => void

@@ -7,7 +7,7 @@
  * @module
  */
 import type { BootedDeployment as Booted } from 'dsh-agent'
-import { ASSEMBLE_EVENT } from 'dsh-system-prompt'
+import { ASSEMBLE_EVENT, waitingListener } from 'dsh-system-prompt'
 import { listenersFor, type ScopeKey } from 'dsh-scope'
 import { assemblyTimeout } from './errors.js'
 import { activeGuard } from './guard.js'
@@ -29,7 +29,7 @@ export async function bounded<T>(booted: Booted, label: string, scope: ScopeKey 
   guard?.loaded()
   const ms = guard?.timeoutMs ?? DEFAULT_ASSEMBLY_TIMEOUT
   const controller = new AbortController()
-  const timer = setTimeout(() => controller.abort(timeoutFor(booted, label, scope, ms)), ms)
+  const timer = setTimeout(() => controller.abort(timeoutFor(booted, label, scope, ms, waitingListener(controller.signal))), ms)
   try {
     return await assemble(controller.signal)
   } finally {
@@ -37,10 +37,10 @@ export async function bounded<T>(booted: Booted, label: string, scope: ScopeKey 
   }
 }
 
-function timeoutFor(booted: Booted, label: string, scope: ScopeKey | undefined, ms: number) {
-  let owners: string[] = []
+function timeoutFor(booted: Booted, label: string, scope: ScopeKey | undefined, ms: number, holder: string | undefined) {
+  let owners: string[] = holder === undefined ? [] : [holder]
   try {
-    owners = [...new Set(listenersFor(booted.ctx, ASSEMBLE_EVENT, scope).map((listener) => listener.owner))]
+    if (holder === undefined) owners = [...new Set(listenersFor(booted.ctx, ASSEMBLE_EVENT, scope).map((listener) => listener.owner))]
   } catch {
     // Naming the listeners is a courtesy: the timeout is reported either way.
   }

@@ -32,6 +32,7 @@ function document(stdout: string): { ok: boolean; exitCode?: number; error?: { k
 const SOURCE = {
   neverApply: `export default { name: 'stuck', apply() { return new Promise(() => {}) } }\n`,
   neverListener: `export default { name: 'stuck-listener', inject: ['systemPrompt'], apply(ctx) { ctx.on('system-prompt/assemble', () => new Promise(() => {})) } }\n`,
+  passingListener: `export default { name: 'pass-through', inject: ['systemPrompt'], apply(ctx) { ctx.on('system-prompt/assemble', (a, c, next) => next(a)) } }\n`,
   neverImport: `await new Promise(() => {})\nexport default { apply() {} }\n`,
   neverDispose: `export default { name: 'sticky', apply(ctx) { ctx.effect(() => () => new Promise(() => {})) } }\n`,
   chatty: `console.log('hello at import')\nexport default { name: 'chatty', inject: ['systemPrompt'], apply(ctx) {
@@ -89,6 +90,12 @@ describe('dsh-prompt: the CLI stays in charge of hostile plugins (issue 11 items
       const { error } = document(r.stdout)
       expect(error).to.deep.include({ kind: 'render', code: 'CLI_ASSEMBLY_TIMEOUT' })
       expect(error!.message).to.match(/^the assembly for agent "main" \(\/.*\/deployment\.yml\) did not finish within 200 ms: the system-prompt\/assemble listener of "neverListener" has not returned \(raise the limit with --timeout <ms>\)$/)
+    })
+
+    it('with several listeners, names the one the assembly waits on', async () => {
+      const r = await run(['render', deployment(['passingListener', 'neverListener']), '--timeout', '200', '--json'])
+      expect(r.code).to.equal(1)
+      expect(document(r.stdout).error!.message).to.match(/did not finish within 200 ms: the system-prompt\/assemble listener of "neverListener" has not returned/)
     })
 
     it('explain, diff and render --request are bounded the same way (diff exits 2: trouble)', async () => {

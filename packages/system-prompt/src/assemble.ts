@@ -65,7 +65,14 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
     const recorder = new ProvenanceRecorder()
     // Built from one resolved view, so it is well formed and its names are unique: the waterfall's
     // checks start from its snapshot.
-    assembly = await abortable(runWaterfall(input.listeners, assembly, snapshot(assembly), context, recorder), signal)
+    // While it runs, `waitingListener(signal)` tells which listener's plugin the assembly waits on.
+    const watch: Watch = {}
+    if (signal) watching.set(signal, watch)
+    try {
+      assembly = await abortable(runWaterfall(input.listeners, assembly, snapshot(assembly), context, recorder, watch), signal)
+    } finally {
+      if (signal && watching.get(signal) === watch) watching.delete(signal)
+    }
     signal?.throwIfAborted()
     provenance = recorder.result(assembly)
     assembly = detach(assembly, tools, check.tools, toolFieldCounts(input.view, check))
@@ -162,13 +169,36 @@ interface Stage {
   readonly snap: AssemblySnapshot
 }
 
+/** Which listener an assembly in flight is waiting on: the one whose code runs (before `next()` or after it settled). */
+interface Watch {
+  holder?: string
+}
+
+/** The assemblies in flight by their signal (a plain map: each entry goes when its assembly ends). */
+const watching = new Map<AbortSignal, Watch>()
+
+/**
+ * The plugin of the `system-prompt/assemble` listener that the assembly started with `signal` is
+ * waiting on right now (the one that has not called `next()`, or whose `next()` settled and that has
+ * not returned), or `undefined` when none is (no such assembly, or it is past its listeners). For a
+ * caller whose timeout aborts `signal`: the culprit, not only the candidates.
+ */
+export function waitingListener(signal: AbortSignal): string | undefined {
+  return watching.get(signal)?.holder
+}
+
 async function runWaterfall(
   listeners: readonly ScopedListener<AssembleListener>[], assembly: PromptAssembly, known: AssemblySnapshot, context: AssembleContext, recorder: ProvenanceRecorder,
+  watch: Watch,
 ): Promise<PromptAssembly> {
   // `received` describes `current` as this listener received it (checked, the base of its provenance).
   const dispatch = async (index: number, current: PromptAssembly, received: AssemblySnapshot): Promise<Stage> => {
-    if (index === listeners.length) return { assembly: current, snap: received }
+    if (index === listeners.length) {
+      watch.holder = undefined
+      return { assembly: current, snap: received }
+    }
     const listener = listeners[index]
+    watch.holder = listener.owner
     // The rest of the waterfall, once next() started it, and the snapshot of what it handed back
     // (taken the moment it is handed back, before this listener's code after `await next()` runs).
     let downstream: Promise<PromptAssembly> | undefined
@@ -186,6 +216,7 @@ async function runWaterfall(
         : handOff.changed ? unfreezable(handed, handOff.toolsFrom, listener.owner) : undefined
       downstream = quiet(refused ? Promise.reject(refused) : dispatch(index + 1, handed, handOff.snap).then((stage) => {
         returned = stage.snap
+        watch.holder = listener.owner
         return stage.assembly
       }))
       return downstream

@@ -14,7 +14,7 @@ export {
   type SectionPlacementName, type ContextPlacementName,
 } from './placements.js'
 export { TOOL_ORDER_REST } from './tool-order.js'
-export { assemblyNotes, type AssemblyNotes, type HiddenSection } from './assemble.js'
+export { assemblyNotes, waitingListener, type AssemblyNotes, type HiddenSection } from './assemble.js'
 export type { ToolCheck } from './tool-check.js'
 export type { ChangeAction, EntryChange, Provenance } from './provenance.js'
 export {

@@ -11,3 +11,4 @@ export { scanTemplate, RAW_OPEN, RAW_CLOSE, type TemplateToken, type TemplateVis
 export { deepFreeze } from './freeze.js'
 export { templateVariables } from './interpolate.js'
 export * as PromptErrors from './errors.js'
+export { abortable } from './promises.js'
