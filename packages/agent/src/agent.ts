@@ -165,7 +165,7 @@ export class Agent {
   private log!: (message: string) => void
   private readonly reuse = new ReuseTracker(
     () => (this.scope && !this.disposed_ ? this.scope.ctx : undefined),
-    (name) => (this.disposed_ ? undefined : (this.scope.ctx.get('tools') as ToolRegistry | undefined)?.view(this).origin.get(name)),
+    () => (this.disposed_ ? undefined : (this.scope.ctx.get('tools') as ToolRegistry | undefined)?.view(this).origin),
   )
 
   /** @internal Built by the `agents` service. */

@@ -9,7 +9,7 @@ import { scopeLabel, type ScopeKey } from 'dsh-scope'
 import { assemblyNotes, type PromptAssembly, type RenderedPrompt } from 'dsh-system-prompt'
 import { templateVariables } from 'dsh-system-prompt/internal'
 import {
-  anthropicCachedTokens, commonPrefix, DEEPSEEK_UNIT, deepseekCachedTokens, geminiCachedTokens, geminiMinimum, minimumTokens, OPENAI_INCREMENT,
+  anthropicCachedTokens, CACHE_STREAM_ORDER, commonPrefix, DEEPSEEK_UNIT, deepseekCachedTokens, geminiCachedTokens, geminiMinimum, minimumTokens, OPENAI_INCREMENT,
   OPENAI_MINIMUM, openaiCachedTokens, tokenCounter,
   TTL_MS, type Breakpoint, type CacheBreak, type CacheEntry, type CachePoint, type CacheProvider, type CacheReport, type SessionBuild,
   type StreamPart, type TokenCounter, type Usage, type WireFormat,
@@ -49,6 +49,11 @@ interface Elements {
   readonly blocks: number[]
 }
 
+/** The registration behind each visible tool, by name. */
+type ToolOrigins = ReadonlyMap<string, { readonly owner: string; readonly scope?: ScopeKey }>
+
+const NO_ORIGINS: ToolOrigins = new Map()
+
 /** What one request left for the next one of its format to compare with. */
 interface Previous {
   readonly head: readonly StreamPart[]
@@ -63,7 +68,7 @@ interface Previous {
   readonly entries: readonly CacheEntry[]
   readonly at: number
   /** The registration behind each tool, as it stood (a removed tool's row is gone by the next request). */
-  readonly tools: ReadonlyMap<string, { owner: string; scope?: ScopeKey }>
+  readonly tools: ToolOrigins
 }
 
 /** What a step hands the tracker. */
@@ -85,12 +90,13 @@ export class ReuseTracker {
   private last?: { report: CacheReport; at: number; previousAt?: number }
 
   /**
-   * `ctx`: the agent's context while it lives (for layer names); `toolOrigin`: the registration behind a
-   * visible tool (the `tools` service knows it; the prompt's tool check knows only the provider).
+   * `ctx`: the agent's context while it lives (for layer names); `toolOrigins`: the registration behind
+   * each visible tool (the `tools` service's view knows it, one immutable map per view; the prompt's
+   * tool check knows only the provider).
    */
   constructor(
     private readonly ctx: () => Context | undefined,
-    private readonly toolOrigin: (name: string) => { owner: string; scope?: ScopeKey } | undefined = () => undefined,
+    private readonly toolOrigins: () => ToolOrigins | undefined = () => undefined,
   ) {}
 
   /** The token counter of `provider` (loaded once): a step loads it before it records anything. */
@@ -105,6 +111,7 @@ export class ReuseTracker {
    */
   measure<F extends WireFormat>(input: ReuseInput<F>, counter: TokenCounter): CacheReport {
     const { build } = input
+    const tools = this.toolOrigins() ?? NO_ORIGINS
     const previous = this.previous.get(input.format)
     const head = build.head
     const headTokens = head.map((part, i) => (previous?.head[i]?.text === part.text ? previous.headTokens[i] : counter.count(part.text)))
@@ -164,7 +171,7 @@ export class ReuseTracker {
     }
     this.turn++
     const breaks = previous && shared.bytes < previous.requestBytes
-      ? [this.explain(previous, input, [...previous.head, ...previous.elements.parts.slice(0, previous.count)], parts?.() ?? [...head, ...build.elements.slice(0, n)], shared.part)]
+      ? [this.explain(previous, input, tools, [...previous.head, ...previous.elements.parts.slice(0, previous.count)], parts?.() ?? [...head, ...build.elements.slice(0, n)], shared.part)]
       : []
     const report: CacheReport = {
       format: input.format, provider: input.provider, turn: this.turn, requestBytes, reusableBytes: shared.bytes,
@@ -172,11 +179,6 @@ export class ReuseTracker {
       ...(previous && predictedCachedTokens < reusableTokens && limit !== undefined ? { limit } : {}),
     }
     this.last = { report, at: input.now, ...(previous ? { previousAt: previous.at } : {}) }
-    const tools = new Map<string, { owner: string; scope?: ScopeKey }>()
-    for (const tool of input.assembly.tools) {
-      const origin = this.toolOrigin(tool.name)
-      if (origin) tools.set(tool.name, origin)
-    }
     this.previous.set(input.format, {
       head, headTokens, elements, count: n, requestBytes, requestTokens, rendered: input.rendered, assembly: input.assembly, entries, at: input.now, tools,
     })
@@ -197,31 +199,32 @@ export class ReuseTracker {
   }
 
   /** The first break of `stream` against `previous`: the part, its owner, layer and cause. */
-  private explain<F extends WireFormat>(previous: Previous, input: ReuseInput<F>, beforeParts: readonly StreamPart[], afterParts: readonly StreamPart[], at: number): CacheBreak {
+  private explain<F extends WireFormat>(previous: Previous, input: ReuseInput<F>, tools: ToolOrigins, beforeParts: readonly StreamPart[], afterParts: readonly StreamPart[], at: number): CacheBreak {
     const before = beforeParts[at]
     const after = afterParts[at]
     const part = after ?? before
-    const kind = part.kind
+    const kind = changedKind(input.format, before, after)
     if (kind === 'model') {
       return { message: null, section: null, kind: 'model', owner: null, layer: null, cause: `model changed: ${JSON.stringify(modelOf(before))} → ${JSON.stringify(modelOf(after))}` }
     }
-    if (kind === 'tool' || before?.kind === 'tool') return this.toolBreak(previous, input, beforeParts, before, after)
-    if (kind === 'system') return this.systemBreak(previous, input, null)
-    // openai-chat under `replace`: the opening system message is a `system` part, handled above; a
-    // message break is an earlier message that no longer reads the same.
+    if (kind === 'system') {
+      if (input.rendered.system === '' && previous.rendered.system !== '') return cleared(null)
+      return this.systemBreak(previous, input, null)
+    }
+    if (kind === 'tool') return this.toolBreak(previous, input, tools, beforeParts, before, after)
+    // Messages are only appended: an earlier one reads differently when a clear hides the versions
+    // appended before it, or (defensively) when the record was not what this agent sent.
     const index = part.index
-    const prior = beforeParts.filter((p) => p.kind === 'message')
-    const source = describeMessage(after ?? before)
-    const cleared = input.rendered.system === '' && previous.rendered.system !== ''
-    if (cleared) return { message: index, section: null, kind: 'message', owner: null, layer: null, cause: 'system prompt replaced: the instructions were cleared, so earlier versions are no longer sent' }
+    if (input.rendered.system === '' && previous.rendered.system !== '') return cleared(index)
     return {
       message: index, section: null, kind: 'message', owner: null, layer: null,
-      cause: after === undefined ? `message changed: message ${index} (${source}) is no longer sent` : `message changed: message ${index} (${source}) reads differently than it did in request ${prior.length ? this.turn - 1 : 0}`,
+      cause: after === undefined ? `message changed: message ${index} (${describeMessage(before)}) is no longer sent`
+        : `message changed: message ${index} (${describeMessage(after)}) reads differently than in the previous request`,
     }
   }
 
   private toolBreak<F extends WireFormat>(
-    previous: Previous, input: ReuseInput<F>, beforeParts: readonly StreamPart[], before: StreamPart | undefined, after: StreamPart | undefined,
+    previous: Previous, input: ReuseInput<F>, tools: ToolOrigins, beforeParts: readonly StreamPart[], before: StreamPart | undefined, after: StreamPart | undefined,
   ): CacheBreak {
     const namesBefore = beforeParts.filter((p) => p.kind === 'tool').map((p) => p.name!)
     const namesAfter = new Set(toolNames(input))
@@ -229,7 +232,7 @@ export class ReuseTracker {
       const notes = assemblyNotes(assembly)
       const change = notes?.provenance.tools.get(name)
       if (change) return { owner: change.by, layer: this.layerOf(change.entry.scope as ScopeKey | undefined) }
-      const registered = assembly === input.assembly ? this.toolOrigin(name) : previous.tools.get(name)
+      const registered = (assembly === input.assembly ? tools : previous.tools).get(name)
       if (registered) return { owner: registered.owner, layer: this.layerOf(registered.scope) }
       return { owner: notes?.tools.owners.get(name) ?? null, layer: this.layerOf(notes?.tools.layers.get(name)) }
     }
@@ -285,6 +288,23 @@ export class ReuseTracker {
     const ctx = this.ctx()
     return (ctx && scopeLabel(ctx, scope)) ?? 'scope'
   }
+}
+
+/**
+ * What changed where two streams first differ: the part's kind, or, when the two parts are of different
+ * kinds (a region grew, shrank, came or went), the kind whose region comes first in the format's
+ * hashing order (the other one only moved: with Anthropic a tool added before the system prompt, with
+ * OpenAI a system prompt gone before the tools).
+ */
+function changedKind(format: WireFormat, before: StreamPart | undefined, after: StreamPart | undefined): StreamPart['kind'] {
+  if (!before || !after || before.kind === after.kind) return (after ?? before)!.kind
+  const rank = (kind: StreamPart['kind']) => (kind === 'model' ? -1 : CACHE_STREAM_ORDER[format].indexOf(kind === 'tool' ? 'tools' : kind === 'system' ? 'system' : 'messages'))
+  return rank(before.kind) <= rank(after.kind) ? before.kind : after.kind
+}
+
+/** The break of a request whose system prompt was cleared: every earlier version is no longer sent. */
+function cleared(message: number | null): CacheBreak {
+  return { message, section: null, kind: 'message', owner: null, layer: null, cause: 'system prompt replaced: the instructions were cleared, so earlier versions are no longer sent' }
 }
 
 function toolNames<F extends WireFormat>(input: ReuseInput<F>): string[] {

@@ -86,6 +86,20 @@ describe('dsh-agent: the reuse report of every step (SPEC §13)', () => {
     expect((await replacing.stepDetailed('b')).report.breaks[0].cause).to.equal('section removed: "extra"')
   })
 
+  it('a system prompt cleared under append says so, in every format, wherever its bytes stood', async () => {
+    for (const format of ['openai-chat', 'anthropic', 'gemini', 'openai-responses'] as const) {
+      const { host } = await bootApp({ systemPrompt: { persona: 'Persona.' }, tools: true, agents: true })
+      host.tools.register(tool('read'))
+      const clearing = await host.agents.create({ id: `x-${format}`, model: 'gpt-5' })
+      await clearing.stepDetailed('Hi.', { format })
+      clearing.record({ role: 'assistant', content: 'Hello.' })
+      host.on('system-prompt/assemble', (assembly, _c, next) => next({ ...assembly, sections: [] }))
+      const { report } = await clearing.stepDetailed('Again.', { format })
+      expect(report.breaks, format).to.have.length(1)
+      expect(report.breaks[0].cause, format).to.equal('system prompt replaced: the instructions were cleared, so earlier versions are no longer sent')
+    }
+  })
+
   it('every cause starts with one of the classes of SPEC §13', async () => {
     const replacing = await harness.agents.create({ id: 'r', model: 'gpt-5', promptChange: 'replace' })
     await replacing.stepDetailed('Hi.')

@@ -113,6 +113,10 @@ function renderSections(assembly: Pick<PromptAssembly, 'sections' | 'variables'>
     if (same) {
       if (!parts) return memo!.system
       texts = memo!.texts as RenderedText[]
+    } else if (!texts) {
+      // No section (a listener emptied the list): the new memo is empty too.
+      texts = []
+      bands = []
     }
   }
   let head = ''

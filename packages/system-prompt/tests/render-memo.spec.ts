@@ -32,6 +32,19 @@ describe('dsh-system-prompt: the render memo never returns stale text', () => {
     return system
   }
 
+  it('renders an assembly a listener emptied, first or after a full one', async () => {
+    expect(await rendered()).to.include('Static one text.')
+    let empty = true
+    plugin.on('system-prompt/assemble', (assembly, _c, next) => next(empty ? { ...assembly, sections: [] } : assembly))
+    expect(await rendered()).to.equal('')
+    expect(await rendered()).to.equal('')
+    empty = false
+    expect(await rendered()).to.include('Static one text.')
+    const fresh = await bootApp({ systemPrompt: BARE, host: { name: 'empty-first' } })
+    fresh.host.on('system-prompt/assemble', (assembly, _c, next) => next({ ...assembly, sections: [] }))
+    expect(renderAssembly(await fresh.app.systemPrompt.assemble()).system).to.equal('')
+  })
+
   it('reuses nothing stale when a variable\'s value changes', async () => {
     expect(await rendered()).to.include('Static one text.')
     value = 'two'

@@ -17,7 +17,7 @@ export type CacheProvider = 'openai' | 'anthropic' | 'deepseek' | 'gemini'
 export const BREAK_CAUSES = [
   'section text changed', 'section added', 'section removed', 'order changed', 'variable value changed',
   'tool added', 'tool removed', 'tool schema changed', 'tool order changed', 'system prompt replaced', 'model changed',
-  'context changed', 'message changed',
+  'message changed',
 ] as const
 
 /** A break cause's class. */
