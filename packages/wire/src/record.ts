@@ -84,22 +84,45 @@ export function entry<M extends ChatMessage>(message: M, source: EntrySource, us
 }
 
 /**
- * The entries a request carries under `policy`, in order (SPEC §10). `append`: every entry, except
- * system-prompt entries before the latest clear (and the clear markers themselves). `replace`: the
- * latest system prompt (if it has text) first, then every other entry. Every format starts from this
- * list, so the policy rule lives here once.
+ * Where one entry goes in a request (SPEC §10), given what the request holds so far: `opening` (the
+ * system prompt at the head), `rest` (everything after it, in record order), `clear-opening` (under
+ * `replace`: a cleared prompt leaves the head empty) or `skip`. `append`: every entry, except system-
+ * prompt entries up to the latest clear (`beforeClear`) and the clear markers; the first entry sent is
+ * the opening when it is a system prompt. `replace`: the latest system prompt is the opening, every
+ * other entry follows. The one rule, read by `sentEntries` for a whole record and by a wire session
+ * entry by entry.
+ */
+export function placeEntry(
+  item: ConversationEntry, policy: PromptChangePolicy, sent: { opening: boolean; rest: number }, beforeClear: boolean,
+): 'opening' | 'clear-opening' | 'rest' | 'skip' {
+  if (item.source !== 'system-prompt') return 'rest'
+  if (policy === 'replace') return item.content ? 'opening' : 'clear-opening'
+  if (beforeClear || !item.content) return 'skip'
+  return !sent.opening && sent.rest === 0 ? 'opening' : 'rest'
+}
+
+/** The index of the latest clear of the system prompt in `record` (`-1` for none): under `append`, nothing before it is sent. */
+export function latestClear(record: readonly ConversationEntry[]): number {
+  for (let i = record.length - 1; i >= 0; i--) if (record[i].source === 'system-prompt' && !record[i].content) return i
+  return -1
+}
+
+/**
+ * The entries a request carries under `policy`, in order (SPEC §10): the opening system prompt (if
+ * any) first, then the rest, each placed by `placeEntry`. Every format starts from this list (a wire
+ * session, entry by entry), so the policy rule lives in `placeEntry` once.
  */
 export function sentEntries(record: readonly ConversationEntry[], policy: PromptChangePolicy): ConversationEntry[] {
-  if (policy === 'replace') {
-    const latest = lastOf(record, 'system-prompt')
-    const rest = record.filter((item) => item.source !== 'system-prompt')
-    return latest?.content ? [latest, ...rest] : rest
-  }
-  let clearedAt = -1
-  for (let i = record.length - 1; i >= 0; i--) {
-    if (record[i].source === 'system-prompt' && !record[i].content) { clearedAt = i; break }
-  }
-  return record.filter((item, i) => item.source !== 'system-prompt' || (i > clearedAt && !!item.content))
+  const clearedAt = policy === 'append' ? latestClear(record) : -1
+  let opening: ConversationEntry | undefined
+  const rest: ConversationEntry[] = []
+  record.forEach((item, i) => {
+    const place = placeEntry(item, policy, { opening: opening !== undefined, rest: rest.length }, i <= clearedAt)
+    if (place === 'opening') opening = item
+    else if (place === 'clear-opening') opening = undefined
+    else if (place === 'rest') rest.push(item)
+  })
+  return opening ? [opening, ...rest] : rest
 }
 
 /**

@@ -20,7 +20,7 @@ import { geminiBody, geminiElements, type GeminiContent } from './gemini.js'
 import type { WireInput } from './input.js'
 import { chatBody, chatElements, type ChatRequest } from './openai-chat.js'
 import { responsesBody, responsesElements, type ResponsesInputItem } from './openai-responses.js'
-import type { ConversationEntry, PromptChangePolicy, ToolCall, WireTool } from './record.js'
+import { latestClear, placeEntry, type ConversationEntry, type PromptChangePolicy, type ToolCall, type WireTool } from './record.js'
 
 /** Finds a recorded tool call by id (tool results name the call they answer). */
 export type CallLookup = (id: string) => ToolCall | undefined
@@ -122,7 +122,7 @@ export class WireSession<F extends WireFormat> {
       // A clear of the system prompt under `append` changes what earlier entries send: lower everything again.
       if (!(input.promptChange === 'append' && added.some(isClear))) {
         const kept = state.elements.length
-        const lowered = this.lowerAll(state, added, () => true)
+        const lowered = this.lowerAll(state, added, -1)
         const opening = lowered.opening === undefined ? state.opening : lowered.opening ?? undefined
         // openai-chat sends the opening as messages[0]: when it comes or goes, every index moves.
         if (!(this.format === 'openai-chat' && (state.opening !== undefined) !== (opening !== undefined) && state.rest.length + lowered.rest.length > 0)) {
@@ -140,46 +140,38 @@ export class WireSession<F extends WireFormat> {
       policy: input.promptChange, seen: 0, last: undefined, opening: undefined, rest: [], restIndex: new WeakMap(), elements: [], json: [], prefix: [], parts: [],
       calls: new Map(), tokens: [], blocks: [], counter: undefined,
     }
-    // Under `append`, system-prompt entries before the latest clear are not sent (SPEC §10).
+    // Under `append`, system-prompt entries up to the latest clear are not sent (SPEC §10).
     const { record } = input
-    let clearedAt = -1
-    if (input.promptChange === 'append') for (let i = record.length - 1; i >= 0; i--) if (isClear(record[i])) { clearedAt = i; break }
-    const lowered = this.lowerAll(state, record, (item, i) => input.promptChange === 'replace' || item.source !== 'system-prompt' || i > clearedAt)
+    const clearedAt = input.promptChange === 'append' ? latestClear(record) : -1
+    const lowered = this.lowerAll(state, record, clearedAt)
     this.commit(state, lowered, record)
     return state
   }
 
   /**
-   * Sorts `entries` into the opening and the rest the way `sentEntries` and `splitOpening` do, and
+   * Places `entries` as `placeEntry` says (entries up to `clearedAt` come before the latest clear) and
    * lowers the rest, without touching `state` (a lowering that throws leaves the session as it was).
    * `opening`: `undefined` when unchanged, `null` when cleared (under `replace`).
    */
-  private lowerAll(state: State, entries: readonly ConversationEntry[], sent: (item: ConversationEntry, index: number) => boolean) {
+  private lowerAll(state: State, entries: readonly ConversationEntry[], clearedAt: number) {
     const calls = new Map<string, ToolCall>()
     const lookup: CallLookup = (id) => calls.get(id) ?? state.calls.get(id)
     // Tool results may name a call recorded anywhere in the record.
     for (const item of entries) if (item.role === 'assistant') for (const call of item.tool_calls ?? []) calls.set(call.id, call)
     let opening: ConversationEntry | null | undefined
-    let hasOpening = state.opening !== undefined
+    const sent = { opening: state.opening !== undefined, rest: state.rest.length }
     const rest: ConversationEntry[] = []
     const elements: object[] = []
     entries.forEach((item, i) => {
-      if (!sent(item, i)) return
-      if (item.source === 'system-prompt') {
-        if (state.policy === 'replace') {
-          opening = item.content ? item : null
-          hasOpening = !!item.content
-          return
-        }
-        if (!item.content) return
-        if (!hasOpening && state.rest.length === 0 && rest.length === 0) {
-          opening = item
-          hasOpening = true
-          return
-        }
+      const place = placeEntry(item, state.policy, sent, i <= clearedAt)
+      if (place === 'opening' || place === 'clear-opening') {
+        opening = place === 'opening' ? item : null
+        sent.opening = place === 'opening'
+      } else if (place === 'rest') {
+        rest.push(item)
+        sent.rest++
+        for (const element of lowered(this.driver, item, lookup)) elements.push(element)
       }
-      rest.push(item)
-      for (const element of lowered(this.driver, item, lookup)) elements.push(element)
     })
     return { opening, rest, elements, calls }
   }

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
-import { buildRequest, cacheStream, WIRE_FORMATS, WireSession, type ConversationEntry, type PromptChangePolicy } from 'dsh-wire'
+import { buildRequest, cacheStream, sentEntries, WIRE_FORMATS, WireSession, type ConversationEntry, type PromptChangePolicy } from 'dsh-wire'
 import { call, input, reply, result, snapshot, system, user } from './helpers.js'
 
 // A session extends its previous build; these properties say it never differs from lowering the whole
@@ -21,7 +21,24 @@ const conversation = fc.tuple(fc.boolean(), text, fc.array(fc.array(piece, { max
   ))
 const policy = fc.constantFrom<PromptChangePolicy>('append', 'replace')
 
+/** SPEC §10 as written: under append every entry but the system prompts up to the latest clear (and the clears); under replace the latest prompt (if it has text) first, then every other entry. */
+function specSent(record: readonly ConversationEntry[], policy: PromptChangePolicy): ConversationEntry[] {
+  if (policy === 'replace') {
+    const latest = [...record].reverse().find((item) => item.source === 'system-prompt')
+    const rest = record.filter((item) => item.source !== 'system-prompt')
+    return latest?.content ? [latest, ...rest] : rest
+  }
+  const clearedAt = record.map((item) => item.source === 'system-prompt' && !item.content).lastIndexOf(true)
+  return record.filter((item, i) => item.source !== 'system-prompt' || (i > clearedAt && !!item.content))
+}
+
 describe('dsh-wire: a session, step by step, equals lowering the whole record', () => {
+  it('sentEntries (placeEntry, the one rule a session also reads) is SPEC §10 as written', () => {
+    fc.assert(fc.property(conversation, policy, (records, promptChange) => {
+      for (const record of records) expect(sentEntries(record, promptChange)).to.deep.equal(specSent(record, promptChange))
+    }), { numRuns: 200 })
+  })
+
   it('the same request, a body equal to JSON.stringify(request), and the same cache stream, in every format', () => {
     fc.assert(fc.property(conversation, policy, fc.boolean(), (records, promptChange, breakpoints) => {
       for (const format of WIRE_FORMATS) {
