@@ -1,6 +1,6 @@
 import type { Context } from 'cordis'
 import { appState, GLOBAL, scopeOf, type AppState, type ScopedListener, type ScopeKey } from './state.js'
-import { scopeChain } from './parents.js'
+import { chainIn } from './parents.js'
 import { ownEffect, ownerName } from './effect.js'
 
 /** Options of {@link onScoped}, the same as Cordis's `ctx.on` options. */
@@ -89,21 +89,60 @@ export function defineScopedEvent(ctx: Context, name: string): () => void {
 export function listenersFor<F extends (...args: any[]) => any>(
   ctx: Context, name: string, scope: ScopeKey | undefined,
 ): ScopedListener<F>[] {
-  const byScope = appState(ctx).listeners.get(name)
+  const state = appState(ctx)
+  return listenersIn<F>(state, name, chainIn(state, scope))
+}
+
+/**
+ * What one app's scope bookkeeping answers, resolved once: a service that assembles per request keeps
+ * it instead of finding the app's state through its Cordis context at every call (each such lookup
+ * goes through Cordis's context proxy, about 0.15 µs here).
+ */
+export interface ScopeIndex {
+  /** {@link scopeChain} in this app. */
+  chain(key: ScopeKey | undefined): ScopeKey[]
+  /** {@link listenersFor} in this app, for a chain {@link ScopeIndex.chain} returned. */
+  listeners<F extends (...args: any[]) => any>(name: string, chain: readonly ScopeKey[]): ScopedListener<F>[]
+}
+
+/** The scope index of the app `ctx` belongs to. */
+export function scopeIndex(ctx: Context): ScopeIndex {
+  const state = appState(ctx)
+  return {
+    chain: (key) => chainIn(state, key),
+    listeners: (name, chain) => listenersIn(state, name, chain),
+  }
+}
+
+function listenersIn<F extends (...args: any[]) => any>(state: AppState, name: string, chain: readonly ScopeKey[]): ScopedListener<F>[] {
+  const byScope = state.listeners.get(name)
   if (!byScope) return []
-  const global = byScope.get(GLOBAL) as ScopedListener<F>[] | undefined
-  let result: ScopedListener<F>[] | undefined
-  let merged = 0
-  if (global) result = global, merged = 1
-  for (const key of scopeChain(ctx, scope)) {
+  let result = byScope.get(GLOBAL) as ScopedListener<F>[] | undefined
+  let merged = false
+  for (const key of chain) {
     const bucket = byScope.get(key) as ScopedListener<F>[] | undefined
     if (!bucket) continue
-    result = merged ? [...result!, ...bucket] : bucket
-    merged++
+    if (result) {
+      result = mergeBySeq(result, bucket)
+      merged = true
+    } else {
+      result = bucket
+    }
   }
   if (!result) return []
-  if (merged > 1) return result.sort((a, b) => a.seq - b.seq)
-  return result.slice()
+  return merged ? result : result.slice()
+}
+
+/** Two lists, each in `seq` order (a bucket is: appends go last, prepends first), merged into a new one. */
+function mergeBySeq<L extends { readonly seq: number }>(a: readonly L[], b: readonly L[]): L[] {
+  const out = new Array<L>(a.length + b.length)
+  let i = 0
+  let j = 0
+  let k = 0
+  while (i < a.length && j < b.length) out[k++] = a[i].seq < b[j].seq ? a[i++] : b[j++]
+  while (i < a.length) out[k++] = a[i++]
+  while (j < b.length) out[k++] = b[j++]
+  return out
 }
 
 /** Introspection for tests and tooling: how many listeners and scope buckets an event holds. */

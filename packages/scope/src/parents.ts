@@ -49,9 +49,14 @@ export function parentOf(ctx: Context, key: ScopeKey): ScopeKey | undefined {
  * simply empty), so a sub-agent of a disposed agent still sees the preset above it.
  */
 export function scopeChain(ctx: Context, key: ScopeKey | undefined): ScopeKey[] {
+  return chainIn(appState(ctx), key)
+}
+
+/** {@link scopeChain} in the app whose bookkeeping is `state`. */
+export function chainIn(state: AppState, key: ScopeKey | undefined): ScopeKey[] {
   const chain: ScopeKey[] = []
   if (key === undefined) return chain
-  const parents = appState(ctx).parents
+  const parents = state.parents
   for (let cursor: ScopeKey | undefined = key; cursor !== undefined; cursor = parents.get(cursor)) {
     chain.push(cursor)
   }

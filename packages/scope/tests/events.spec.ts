@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { Context } from 'cordis'
 import fc from 'fast-check'
 import {
-  createScope, defineScopedEvent, listenersFor, onScoped, scopedListenerStats, type ScopedListener,
+  createScope, defineScopedEvent, listenersFor, onScoped, scopeChain, scopeIndex, scopedListenerStats, type ScopedListener,
 } from 'dsh-scope'
 import { bootApp, loadPlugin, pluginContext } from 'dsh-testing'
 
@@ -172,6 +172,24 @@ describe('dsh-scope: scoped events', () => {
       expect(ids(listenersFor(app, EVENT, a.key))).to.deep.equal(['a', 'untagged'])
     })
 
+    it('answers from a scope index kept across registrations, disposals and new parent links', async () => {
+      const { app, host, a, b } = await fixture()
+      const index = scopeIndex(host)
+      expect(index.listeners(EVENT, index.chain(b.key))).to.deep.equal([])
+      host.on(EVENT, () => 'g')
+      const dispose = b.ctx.on(EVENT, () => 'b')
+      a.ctx.on(EVENT, () => 'a', { prepend: true })
+      expect(ids(index.listeners(EVENT, index.chain(b.key)))).to.deep.equal(['a', 'g', 'b'])
+      dispose()
+      expect(ids(index.listeners(EVENT, index.chain(b.key)))).to.deep.equal(['a', 'g'])
+      const late = createScope(host, { id: 'late' }, { label: 'late', parent: b.key })
+      expect(index.chain(late.key)).to.deep.equal([late.key, b.key, a.key])
+      const fresh = index.listeners(EVENT, index.chain(undefined))
+      fresh.length = 0
+      expect(ids(index.listeners(EVENT, []))).to.deep.equal(['g'])
+      expect(ids(listenersFor(app, EVENT, late.key))).to.deep.equal(['a', 'g'])
+    })
+
     it('keeps apps apart', async () => {
       const one = await fixture()
       const two = await fixture()
@@ -225,6 +243,10 @@ describe('dsh-scope: scoped events', () => {
           const expected = cordisOrder.filter(admitted)
           const actual = listenersFor(f.app, EVENT, key).map((l) => l.callback() as number)
           expect(actual, `dispatch for ${dispatch}`).to.deep.equal(expected)
+          // The index a service keeps answers the same, through a scope's context too.
+          const index = scopeIndex(f.c.ctx)
+          expect(index.chain(key), `chain for ${dispatch}`).to.deep.equal(scopeChain(f.app, key))
+          expect(index.listeners(EVENT, index.chain(key)).map((l) => l.callback() as number), `index for ${dispatch}`).to.deep.equal(expected)
         }
       }), { numRuns: 150 })
     })

@@ -9,9 +9,9 @@ import {
 } from './errors.js'
 import { examine, snapshot, type AssemblySnapshot } from './hand-off.js'
 import { NO_CHANGES, ProvenanceRecorder, type Provenance } from './provenance.js'
-import { copyTool, detach, freezeToolValues } from './freeze.js'
+import { copyTools, detach, freezeToolValues } from './freeze.js'
 import type { ResolvedView, TextEntry } from './registry.js'
-import { checkTools, toolFieldCounts, type ToolCheck } from './tool-check.js'
+import { checkTools, toolShapes, type ToolCheck } from './tool-check.js'
 import { kNotes, kRenderMemo, type RenderMemoHolder } from './notes.js'
 import { abortable, isAbort, quiet, settleQuietly } from './promises.js'
 import type {
@@ -57,7 +57,8 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
   const complete = view.complete.length ? sections.find((s) => s.complete) : undefined
 
   signal?.throwIfAborted()
-  const tools = check.tools.map(copyTool)
+  const shapes = toolShapes(view, check)
+  const tools = copyTools(check.tools, shapes)
   let assembly: PromptAssembly = { sections, contexts, tools, variables }
   let provenance = NO_CHANGES
   if (input.listeners.length) {
@@ -75,7 +76,7 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
     }
     signal?.throwIfAborted()
     provenance = recorder.result(assembly)
-    assembly = detach(assembly, tools, check.tools, toolFieldCounts(input.view, check))
+    assembly = detach(assembly, tools, check.tools, shapes)
     if (pristine) assembly.sections = [pristine]
     if (!runtimeOn) assembly.contexts = []
   } else if (complete) {

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Context } from 'cordis'
-import { listenersFor, scopeChain, scopedListenerStats, type ScopeKey, type WarningLogger } from 'dsh-scope'
+import { scopeIndex, scopedListenerStats, type ScopeIndex, type ScopeKey, type WarningLogger } from 'dsh-scope'
 import { runAssembly } from './assemble.js'
 import { checkTools, type ToolCheck } from './tool-check.js'
 import type { ResolvedConfig } from './config.js'
@@ -33,6 +33,8 @@ export const DEPLOYMENT_LOADED = 'deployment/loaded'
 /** Registration and assembly, on plain objects. One per `systemPrompt` service instance. */
 export class PromptCore {
   readonly registry: PromptRegistry
+  /** The app's scope bookkeeping, found through the first context that asks (one app per service). */
+  private index?: ScopeIndex
 
   /**
    * `emit` reports a change (`system-prompt/change`); a change report is news, not a veto: when it
@@ -72,23 +74,28 @@ export class PromptCore {
   }
 
   assemble(ctx: Context, context: AssembleContext): Promise<PromptAssembly> {
-    const chain = scopeChain(ctx, context.scope)
+    const index = this.scopes(ctx)
+    const chain = index.chain(context.scope)
     return runAssembly({
       view: this.registry.view(chain),
       context,
       runtimeContext: this.config.includeRuntimeContext,
       toolOrder: this.config.toolOrder,
-      listeners: listenersFor<AssembleListener>(ctx, ASSEMBLE_EVENT, context.scope),
+      listeners: index.listeners<AssembleListener>(ASSEMBLE_EVENT, chain),
     })
+  }
+
+  private scopes(ctx: Context): ScopeIndex {
+    return this.index ??= scopeIndex(ctx)
   }
 
   /** The tool check an assembly for `context` would make (SPEC §7); throws when a tool provider fails. */
   checkTools(ctx: Context, context: AssembleContext): ToolCheck {
-    return checkTools(this.registry.view(scopeChain(ctx, context.scope)), context, this.config.toolOrder)
+    return checkTools(this.registry.view(this.scopes(ctx).chain(context.scope)), context, this.config.toolOrder)
   }
 
   inspect(ctx: Context, scope: ScopeKey | undefined): Inspection {
-    return this.registry.inspect(scopeChain(ctx, scope))
+    return this.registry.inspect(this.scopes(ctx).chain(scope))
   }
 
   stats(ctx: Context) {

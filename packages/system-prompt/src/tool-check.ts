@@ -48,8 +48,8 @@ interface ProviderResult {
 interface ToolCache {
   readonly results: readonly ProviderResult[]
   readonly check: ToolCheck
-  /** How many enumerable string-keyed fields each of `check.tools` has, once asked for. */
-  fieldCounts?: readonly number[]
+  /** The shapes of `check.tools`, once asked for. */
+  shapes?: ToolShapes
 }
 
 const NO_TOOLS: ToolCheck = Object.freeze({
@@ -168,18 +168,37 @@ function sameElements(a: unknown, b: readonly unknown[] | undefined): boolean {
   return true
 }
 
+/** What detaching the tools of a check needs to know of each, index for index. */
+export interface ToolShapes {
+  /** How many enumerable string-keyed fields each tool has. */
+  readonly counts: readonly number[]
+  /**
+   * Whether each tool is a plain schema: its own keys exactly `name`, `description`, `parameters`, in
+   * that order, the last two defined (what nearly every provider returns). Such a tool is copied with
+   * one object literal, so every copy has one shape, and compared field by field.
+   */
+  readonly plain: readonly boolean[]
+}
+
+const PLAIN_KEYS = ['name', 'description', 'parameters']
+
 /**
- * How many enumerable string-keyed fields each tool of `check` (a check of `view`) has: kept with the
- * view's cached check, so an assembly whose providers returned the same schemas counts nothing.
+ * The shapes of the tools of `check` (a check of `view`): kept with the view's cached check, so an
+ * assembly whose providers returned the same schemas looks at none of them.
  */
-export function toolFieldCounts(view: ResolvedView, check: ToolCheck): readonly number[] {
+export function toolShapes(view: ResolvedView, check: ToolCheck): ToolShapes {
   const cache = view.toolCache as ToolCache | undefined
-  if (cache?.check === check && cache.fieldCounts) return cache.fieldCounts
-  const counts = check.tools.map((tool) => {
+  if (cache?.check === check && cache.shapes) return cache.shapes
+  const counts: number[] = []
+  const plain: boolean[] = []
+  for (const tool of check.tools) {
+    const keys = Reflect.ownKeys(tool)
     let count = 0
     for (const _ in tool) count++
-    return count
-  })
-  if (cache?.check === check) cache.fieldCounts = counts
-  return counts
+    counts.push(count)
+    plain.push(count === 3 && keys.length === 3 && keys.every((key, i) => key === PLAIN_KEYS[i]) && tool.description !== undefined && tool.parameters !== undefined)
+  }
+  const shapes = { counts, plain }
+  if (cache?.check === check) cache.shapes = shapes
+  return shapes
 }

@@ -125,6 +125,31 @@ describe('dsh-system-prompt: detached assemblies', () => {
     expect(schema.description).to.equal('Read a file.')
   })
 
+  it('hands listeners copies with every field of the schema in its order, whatever its shape', async () => {
+    const shapes: ToolSchema[] = [
+      { parameters: { type: 'object' }, name: 'reordered', description: 'Keys in another order.' },
+      { name: 'extra', description: 'With a field more.', parameters: { type: 'object' }, strict: true },
+      { name: 'undefined-description', description: undefined, parameters: { type: 'object' } },
+      { name: 'named-only' },
+      Object.assign({ name: 'symbol', description: 'With a symbol key.', parameters: {} }, { [Symbol.for('test.mark')]: 1 }),
+    ]
+    plugin.systemPrompt.tools(() => ({ schemas: shapes }))
+    const seen: ToolSchema[] = []
+    plugin.on('system-prompt/assemble', (assembly, _context, next) => {
+      seen.push(...assembly.tools)
+      return next()
+    })
+    const result = await app.systemPrompt.assemble()
+    for (const shape of shapes) {
+      const copy = seen.find((t) => t.name === shape.name)!
+      expect(copy, shape.name).to.not.equal(shape)
+      expect(Reflect.ownKeys(copy), shape.name).to.deep.equal(Reflect.ownKeys(shape))
+      expect(Object.isFrozen(copy), shape.name).to.equal(false)
+      // Untouched, so the frozen original comes back.
+      expect(result.tools.find((t) => t.name === shape.name), shape.name).to.equal(shape)
+    }
+  })
+
   it('freezes tool schemas a listener adds, too', async () => {
     plugin.on('system-prompt/assemble', (assembly) => ({ ...assembly, tools: [...assembly.tools, { name: 'added', parameters: { type: 'object' } }] }))
     const added = (await app.systemPrompt.assemble()).tools.find((t) => t.name === 'added')!
