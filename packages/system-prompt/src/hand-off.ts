@@ -60,32 +60,33 @@ export function snapshot(assembly: Pick<PromptAssembly, 'sections' | 'contexts' 
 // Two copies on purpose: one function reading the fields through `textOf`-style readers measured about
 // 2 µs slower per heavy assembly (21.5 vs 24 µs, medians of eight interleaved runs), each copy seeing
 // one shape of entry only.
-function textsSnapshot<E extends AssembledSection | AssembledContext>(list: readonly E[]): ListSnapshot<E> {
+function textsSnapshot<E extends AssembledSection | AssembledContext>(list: readonly E[], known?: ListSnapshot<E>, kept = 0): ListSnapshot<E> {
   const length = list.length
   const items = list.slice()
-  const names = new Array<string>(length)
-  const values = new Array<unknown>(length)
-  const extras = new Array<unknown>(length)
-  for (let i = 0; i < length; i++) {
+  // The first `kept` elements are exactly `known`'s (same objects, same fields): their facts are copied, not read again.
+  const names = kept ? known!.names.slice(0, kept) : []
+  const values = kept ? known!.values.slice(0, kept) : []
+  const extras = kept ? known!.extras.slice(0, kept) : []
+  for (let i = kept; i < length; i++) {
     const item = items[i]
-    names[i] = item.name
-    values[i] = item.text
-    extras[i] = item.order
+    names.push(item.name)
+    values.push(item.text)
+    extras.push(item.order)
   }
   return { items, names, values, extras }
 }
 
-function toolsSnapshot(list: readonly ToolSchema[]): ListSnapshot<ToolSchema> {
+function toolsSnapshot(list: readonly ToolSchema[], known?: ListSnapshot<ToolSchema>, kept = 0): ListSnapshot<ToolSchema> {
   const length = list.length
   const items = list.slice()
-  const names = new Array<string>(length)
-  const values = new Array<unknown>(length)
-  const extras = new Array<unknown>(length)
-  for (let i = 0; i < length; i++) {
+  const names = kept ? known!.names.slice(0, kept) : []
+  const values = kept ? known!.values.slice(0, kept) : []
+  const extras = kept ? known!.extras.slice(0, kept) : []
+  for (let i = kept; i < length; i++) {
     const item = items[i]
-    names[i] = item.name
-    values[i] = item.description
-    extras[i] = item.parameters
+    names.push(item.name)
+    values.push(item.description)
+    extras.push(item.parameters)
   }
   return { items, names, values, extras }
 }
@@ -124,9 +125,9 @@ export function examine(before: AssemblySnapshot, value: unknown, by: string, re
   if (!contextsSame) recorder.record('contexts', before.contexts, contexts!, contextsKept, by)
   if (!toolsSame) recorder.record('tools', before.tools, tools!, toolsKept, by)
   const snap: AssemblySnapshot = {
-    sections: sectionsSame ? before.sections : textsSnapshot(sections as AssembledSection[]),
-    contexts: contextsSame ? before.contexts : textsSnapshot(contexts as AssembledContext[]),
-    tools: toolsSame ? before.tools : toolsSnapshot(tools as ToolSchema[]),
+    sections: sectionsSame ? before.sections : textsSnapshot(sections as AssembledSection[], before.sections, sectionsKept),
+    contexts: contextsSame ? before.contexts : textsSnapshot(contexts as AssembledContext[], before.contexts, contextsKept),
+    tools: toolsSame ? before.tools : toolsSnapshot(tools as ToolSchema[], before.tools, toolsKept),
   }
   return { snap, changed: true, toolsFrom: toolsSame ? tools!.length : toolsKept }
 }

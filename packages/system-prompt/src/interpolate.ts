@@ -123,15 +123,22 @@ export interface RenderedText {
 const NO_NAMES: readonly string[] = Object.freeze([])
 
 /**
- * `interpolate` (or the verbatim text, with `interpolated` false) that reuses `previous` when it is
- * the same source, rendered the same way, and every variable it referenced still has, as an own
- * property of `variables`, the very value it had: then the result cannot differ. Otherwise renders
- * afresh (throwing as `interpolate` does) and returns the new record.
+ * Whether `previous` is what rendering `text` (interpolated or verbatim, as `interpolated` says)
+ * against `variables` gives now: the same source, rendered the same way, and every variable it
+ * referenced still has, as an own property of `variables`, the very value it had. `valuesSame` says
+ * the caller checked the values of every name `previous` references.
  */
-export function interpolateAgain(
-  text: string, interpolated: boolean, variables: VariableTable, kind: TextKind, entry: string, previous: RenderedText | undefined, valuesSame = false,
-): RenderedText {
-  if (previous !== undefined && previous.source === text && previous.interpolated === interpolated && (valuesSame || sameValues(previous.names, previous.values, variables))) return previous
+export function stillRendered(previous: RenderedText | undefined, text: string, interpolated: boolean, variables: VariableTable, valuesSame: boolean): previous is RenderedText {
+  return previous !== undefined && previous.source === text && previous.interpolated === interpolated &&
+    (valuesSame || sameValues(previous.names, previous.values, variables))
+}
+
+/**
+ * `interpolate` (or the verbatim text, with `interpolated` false) that also records what it read:
+ * the source and the value of each reference, so a later render can tell with {@link stillRendered}
+ * whether the result still holds. Throws as `interpolate` does.
+ */
+export function interpolateRecorded(text: string, interpolated: boolean, variables: VariableTable, kind: TextKind, entry: string): RenderedText {
   if (!interpolated) return { source: text, interpolated, text, names: NO_NAMES, values: NO_NAMES }
   let compiled = cache.get(text)
   if (compiled === undefined) {
@@ -158,7 +165,7 @@ export function interpolateAgain(
 /**
  * Whether each of `names` is still an own property of `variables` holding the very value in `values`
  * (so every text that referenced only these names renders as it did). `valuesSame` in
- * {@link interpolateAgain} says the caller checked this for every name `previous` references.
+ * {@link stillRendered} says the caller checked this for every name `previous` references.
  */
 export function sameValues(names: readonly string[], values: readonly (string | undefined)[], variables: VariableTable): boolean {
   for (let i = 0; i < names.length; i++) {

@@ -7,7 +7,7 @@
  * @module
  */
 import type { TextKind } from './errors.js'
-import { interpolate, interpolateAgain, sameValues, type RenderedText } from './interpolate.js'
+import { interpolate, interpolateRecorded, sameValues, stillRendered, type RenderedText } from './interpolate.js'
 import { kNotes, kRenderMemo, type RenderMemo, type RenderMemoHolder } from './notes.js'
 import type { AssembledContext, AssembledSection, PromptAssembly } from './types.js'
 
@@ -79,74 +79,99 @@ export function renderPrompt(assembly: Pick<PromptAssembly, 'sections' | 'variab
  * An assembly `assemble()` returned carries its view's render memo: a section whose text, way of
  * rendering and referenced variable values are those of the same index in the last rendering of the
  * view reuses its rendered text, and when every section does (with the same bands), the prompt too.
+ * Each entry's fields are read once (an assembly's entries come in many shapes, so every read costs).
  */
 function renderSections(assembly: Pick<PromptAssembly, 'sections' | 'variables'>, parts: RenderedSection[] | undefined): string {
   const holder = memoHolder(assembly)
   const sections = assembly.sections
   const variables = assembly.variables
-  let texts: RenderedText[] | undefined
-  let bands: (AssembledSection['band'])[] | undefined
-  let same = false
-  if (holder) {
-    const memo = holder.memo
-    same = memo !== undefined && memo.texts.length === sections.length
-    // Each referenced variable looked up once: when none changed, a text is reused on its source alone.
-    const valuesSame = memo !== undefined && sameValues(memo.names, memo.values, variables)
-    // While every section matches the memo nothing is allocated; the first that does not starts the new memo.
-    for (let i = 0; i < sections.length; i++) {
-      const entry = sections[i]
-      const previous = memo?.texts[i]
-      const rendered = interpolateAgain(entry.text, entry.interpolate !== false, variables, 'section', entry.name, previous, valuesSame)
-      if (same && (rendered !== previous || memo!.bands[i] !== entry.band)) {
-        same = false
-        texts = memo!.texts.slice(0, i)
-        bands = memo!.bands.slice(0, i)
-      } else if (!same && !texts) {
-        texts = []
-        bands = []
-      }
-      if (texts) {
-        texts.push(rendered)
-        bands!.push(entry.band)
-      }
+  const join = new BandedJoin(parts)
+  if (!holder) {
+    for (const entry of sections) {
+      const text = entry.interpolate === false ? entry.text : interpolate(entry.text, variables, 'section', entry.name)
+      if (text) join.add(text, entry.band, entry)
     }
-    if (same) {
-      if (!parts) return memo!.system
-      texts = memo!.texts as RenderedText[]
-    } else if (!texts) {
-      // No section (a listener emptied the list): the new memo is empty too.
-      texts = []
-      bands = []
-    }
+    return join.result()
   }
-  let head = ''
-  let body = ''
-  let tail = ''
-  let headParts: RenderedSection[] | undefined
-  let tailParts: RenderedSection[] | undefined
+  const memo = holder.memo
+  // While every section matches the memo nothing is joined or kept; the first that does not starts the new memo.
+  let same = memo !== undefined && memo.texts.length === sections.length
+  // Each referenced variable looked up once: when none changed, a text is reused on its source alone.
+  const valuesSame = memo !== undefined && sameValues(memo.names, memo.values, variables)
+  let texts: RenderedText[] | undefined = same ? undefined : []
+  let bands: (AssembledSection['band'])[] | undefined = same ? undefined : []
   for (let i = 0; i < sections.length; i++) {
     const entry = sections[i]
-    const text = texts ? texts[i].text : entry.interpolate === false ? entry.text : interpolate(entry.text, variables, 'section', entry.name)
-    if (!text) continue
+    const source = entry.text
+    const interpolated = entry.interpolate !== false
     const band = entry.band
-    if (band === undefined) {
-      if (!same) body = body ? body + '\n\n' + text : text
-      parts?.push({ name: entry.name, text, entry })
-    } else if (band === 'first') {
-      if (!same) head = head ? head + '\n\n' + text : text
-      if (parts) (headParts ??= []).push({ name: entry.name, text, entry })
-    } else {
-      if (!same) tail = tail ? tail + '\n\n' + text : text
-      if (parts) (tailParts ??= []).push({ name: entry.name, text, entry })
+    const previous = memo?.texts[i]
+    const rendered = stillRendered(previous, source, interpolated, variables, valuesSame)
+      ? previous
+      : interpolateRecorded(source, interpolated, variables, 'section', entry.name)
+    if (same && (rendered !== previous || memo!.bands[i] !== band)) {
+      same = false
+      texts = memo!.texts.slice(0, i)
+      bands = memo!.bands.slice(0, i)
+      for (let j = 0; j < i; j++) if (texts[j].text) join.text(texts[j].text, bands[j])
     }
+    if (!same) {
+      texts!.push(rendered)
+      bands!.push(band)
+      if (rendered.text) join.text(rendered.text, band)
+    }
+    if (parts && rendered.text) join.part(rendered.text, band, entry)
   }
-  if (headParts) parts!.unshift(...headParts)
-  if (tailParts) parts!.push(...tailParts)
-  if (same) return holder!.memo!.system
-  if (head) body = body ? head + '\n\n' + body : head
-  const system = tail ? (body ? body + '\n\n' + tail : tail) : body
-  if (holder) holder.memo = memoOf(texts!, bands!, system, variables)
+  if (same) {
+    join.result()
+    return memo!.system
+  }
+  const system = join.result()
+  holder.memo = memoOf(texts!, bands!, system, variables)
   return system
+}
+
+/**
+ * Texts joined by one blank line in three bands (`first`, the rest, `last`), and their parts in the
+ * same order when asked for.
+ */
+class BandedJoin {
+  private head = ''
+  private body = ''
+  private tail = ''
+  private headParts: RenderedSection[] | undefined
+  private tailParts: RenderedSection[] | undefined
+
+  constructor(private readonly parts: RenderedSection[] | undefined) {}
+
+  /** A non-empty text and, with parts asked for, its part. */
+  add(text: string, band: AssembledSection['band'], entry: AssembledSection): void {
+    this.text(text, band)
+    if (this.parts) this.part(text, band, entry)
+  }
+
+  /** A non-empty text, joined into its band. */
+  text(text: string, band: AssembledSection['band']): void {
+    if (band === undefined) this.body = this.body ? this.body + '\n\n' + text : text
+    else if (band === 'first') this.head = this.head ? this.head + '\n\n' + text : text
+    else this.tail = this.tail ? this.tail + '\n\n' + text : text
+  }
+
+  /** The part of a non-empty text (parts must have been asked for). */
+  part(text: string, band: AssembledSection['band'], entry: AssembledSection): void {
+    const part = { name: entry.name, text, entry }
+    if (band === undefined) this.parts!.push(part)
+    else if (band === 'first') (this.headParts ??= []).push(part)
+    else (this.tailParts ??= []).push(part)
+  }
+
+  /** The joined prompt; the parts are put in band order. */
+  result(): string {
+    if (this.headParts) this.parts!.unshift(...this.headParts)
+    if (this.tailParts) this.parts!.push(...this.tailParts)
+    const body = this.head ? (this.body ? this.head + '\n\n' + this.body : this.head) : this.body
+    return this.tail ? (body ? body + '\n\n' + this.tail : this.tail) : body
+  }
 }
 
 function memoOf(texts: RenderedText[], bands: AssembledSection['band'][], system: string, variables: PromptAssembly['variables']): RenderMemo {
