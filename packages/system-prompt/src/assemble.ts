@@ -12,7 +12,7 @@ import { NO_CHANGES, ProvenanceRecorder, type Provenance } from './provenance.js
 import { copyTools, detach, freezeToolValues } from './freeze.js'
 import type { ResolvedView, TextEntry } from './registry.js'
 import { checkTools, toolShapes, type ToolCheck } from './tool-check.js'
-import { kNotes, kRenderMemo, type RenderMemoHolder } from './notes.js'
+import { kRenderMemo, readNotes, stampNotes, type RenderMemoHolder } from './notes.js'
 import { abortable, isAbort, quiet, settleQuietly } from './promises.js'
 import type {
   AssembleContext, AssembleListener, AssembledContext, AssembledSection, PromptAssembly,
@@ -83,7 +83,7 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
     assembly.sections = [complete]
   }
   const notes = { hiddenWithTool, tools: check, provenance, [kRenderMemo]: (view.renderMemo ??= { memo: undefined }) satisfies RenderMemoHolder }
-  Object.defineProperty(assembly, kNotes, { value: notes satisfies AssemblyNotes })
+  stampNotes(assembly, notes satisfies AssemblyNotes)
   return assembly
 }
 
@@ -105,16 +105,15 @@ export interface HiddenSection {
 }
 
 /*
- * An assembly keeps its notes in a non-enumerable property of its own (`kNotes`), so copies, JSON and
- * deep comparisons never see it. Not a WeakMap keyed by assemblies: V8 never shrinks a WeakMap's table
- * for entries the collector clears, and a harness makes assemblies by the hundred thousand. The notes
- * also carry the view's render memo (`render.ts`), which lives on the view, not in a module-wide table.
+ * An assembly keeps its notes in a private field installed on it (`notes.ts`), so copies, JSON and deep
+ * comparisons never see them. The notes also carry the view's render memo (`render.ts`), which lives on
+ * the view, not in a module-wide table.
  */
 const NONE_HIDDEN: readonly HiddenSection[] = Object.freeze([])
 
 /** The notes of an assembly `assemble()` returned (`undefined` for any other object). */
 export function assemblyNotes(assembly: PromptAssembly): AssemblyNotes | undefined {
-  return (assembly as unknown as Record<symbol, AssemblyNotes | undefined>)[kNotes]
+  return readNotes<AssemblyNotes>(assembly)
 }
 
 /**

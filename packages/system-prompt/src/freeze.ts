@@ -90,13 +90,18 @@ export function detach(assembly: PromptAssembly, copies: readonly ToolSchema[], 
       (shapes.plain[i] ? samePlainFields(tool, originals[i]) : sameFields(tool, originals[i], shapes.counts[i]))
     detached[i] = untouched ? originals[i] : detachTool(tool)
   }
-  return {
-    ...assembly,
-    sections: assembly.sections.map(copyEntry),
-    contexts: assembly.contexts.map(copyEntry),
-    tools: detached,
-    variables: { ...assembly.variables },
-  }
+  const sections = assembly.sections.map(copyEntry)
+  const contexts = assembly.contexts.map(copyEntry)
+  const variables = { ...assembly.variables }
+  // A result holding only the four lists is built as a literal (one shape, and its notes install fast).
+  if (onlyTheParts(assembly)) return { sections, contexts, tools: detached, variables }
+  return { ...assembly, sections, contexts, tools: detached, variables }
+}
+
+/** Whether `assembly` has no enumerable field besides the four lists (no other key, no symbol key). */
+function onlyTheParts(assembly: PromptAssembly): boolean {
+  for (const key in assembly) if (key !== 'sections' && key !== 'contexts' && key !== 'tools' && key !== 'variables') return false
+  return Object.getOwnPropertySymbols(assembly).length === 0
 }
 
 /**

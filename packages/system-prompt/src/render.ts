@@ -8,7 +8,7 @@
  */
 import type { TextKind } from './errors.js'
 import { interpolate, interpolateRecorded, sameValues, stillRendered, type RenderedText } from './interpolate.js'
-import { kNotes, kRenderMemo, type RenderMemo, type RenderMemoHolder } from './notes.js'
+import { kRenderMemo, readNotes, type RenderMemo, type RenderMemoHolder } from './notes.js'
 import type { AssembledContext, AssembledSection, PromptAssembly } from './types.js'
 
 /** The first line of every runtime-context snapshot. */
@@ -182,7 +182,7 @@ function memoOf(texts: RenderedText[], bands: AssembledSection['band'][], system
 
 /** The render memo an assembly `assemble()` returned carries, if any. */
 function memoHolder(assembly: object): RenderMemoHolder | undefined {
-  const notes = (assembly as Record<symbol, Record<symbol, RenderMemoHolder | undefined> | undefined>)[kNotes]
+  const notes = readNotes<Record<symbol, RenderMemoHolder | undefined>>(assembly)
   return notes === undefined ? undefined : notes[kRenderMemo]
 }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
-import { renderContextSnapshot, renderPrompt, type PromptAssembly, type ToolSchema } from 'dsh-system-prompt'
+import { assemblyNotes, renderContextSnapshot, renderPrompt, type PromptAssembly, type ToolSchema } from 'dsh-system-prompt'
 import { bootApp, scope, thrown } from 'dsh-testing'
 
 /** Everything an assembly shows, as one comparable string. */
@@ -148,6 +148,29 @@ describe('dsh-system-prompt: detached assemblies', () => {
       // Untouched, so the frozen original comes back.
       expect(result.tools.find((t) => t.name === shape.name), shape.name).to.equal(shape)
     }
+  })
+
+  it('keeps a field a listener adds to the assembly, string- or symbol-keyed, with the notes of the result', async () => {
+    const mark = Symbol.for('test.mark')
+    let add: 'none' | 'string' | 'symbol' = 'none'
+    plugin.on('system-prompt/assemble', async (_assembly, _context, next) => {
+      const result = await next()
+      if (add === 'string') return { meta: { turn: 3 }, ...result }
+      if (add === 'symbol') return { ...result, [mark]: 'marked' }
+      return result
+    })
+    const plainKeys = Reflect.ownKeys(await app.systemPrompt.assemble())
+    expect(plainKeys).to.deep.equal(['sections', 'contexts', 'tools', 'variables'])
+    add = 'string'
+    const withMeta = await app.systemPrompt.assemble()
+    expect(Reflect.ownKeys(withMeta)).to.deep.equal(['meta', 'sections', 'contexts', 'tools', 'variables'])
+    expect((withMeta as unknown as { meta: unknown }).meta).to.deep.equal({ turn: 3 })
+    expect(assemblyNotes(withMeta)?.tools.tools.map((t) => t.name)).to.deep.equal(['read', 'write'])
+    add = 'symbol'
+    const marked = await app.systemPrompt.assemble()
+    expect((marked as unknown as Record<symbol, unknown>)[mark]).to.equal('marked')
+    expect(assemblyNotes(marked)).to.not.equal(undefined)
+    expect(assemblyNotes({ ...marked })).to.equal(undefined)
   })
 
   it('freezes tool schemas a listener adds, too', async () => {
