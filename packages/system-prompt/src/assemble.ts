@@ -7,7 +7,7 @@ import type { ScopedListener } from 'dsh-scope'
 import {
   listenerFailed, listenerNextTwice, malformedAssembly, multipleComplete, providerFailed, providerReturned, PromptError,
 } from './errors.js'
-import { examine, snapshot, type AssemblySnapshot } from './hand-off.js'
+import { builtSnapshot, entryFacts, examine, snapshot, type AssemblySnapshot, type ListFacts } from './hand-off.js'
 import { NO_CHANGES, ProvenanceRecorder, type Provenance } from './provenance.js'
 import { copyTools, detach, freezeToolValues } from './freeze.js'
 import type { ResolvedView, TextEntry } from './registry.js'
@@ -34,9 +34,11 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
   signal?.throwIfAborted()
   if (view.complete.length > 1) throw multipleComplete(view.complete.map((s) => s.name))
 
-  const sections = view.sections.map((entry) => evaluateText(entry, context) as AssembledSection)
+  const sectionTexts = new Array<string>(view.sections.length)
+  const sections = evaluateTexts(view.sections, context, sectionTexts) as AssembledSection[]
   const runtimeOn = input.runtimeContext && !view.suppressed
-  const contexts = runtimeOn ? view.contexts.map((entry) => evaluateText(entry, context) as AssembledContext) : []
+  const contextTexts = runtimeOn ? new Array<string>(view.contexts.length) : []
+  const contexts = runtimeOn ? evaluateTexts(view.contexts, context, contextTexts) as AssembledContext[] : []
   const variables: Record<string, string | undefined> = {}
   for (const entry of view.variables) {
     let value: unknown
@@ -70,7 +72,15 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
     const watch: Watch = {}
     if (signal) watching.set(signal, watch)
     try {
-      assembly = await abortable(runWaterfall(input.listeners, assembly, snapshot(assembly), context, recorder, watch), signal)
+      // Built from the view: the first snapshot is read from what is known of it, not from the entries.
+      const facts = (view.facts ??= { sections: entryFacts(view.sections), contexts: entryFacts(view.contexts) }) as ViewFacts
+      const known: AssemblySnapshot = {
+        // Sections shown with a tool may have been left out, so the view's facts do not line up.
+        sections: view.withTool ? snapshot(assembly).sections : builtSnapshot(sections, facts.sections, sectionTexts),
+        contexts: runtimeOn ? builtSnapshot(contexts, facts.contexts, contextTexts) : builtSnapshot(contexts, NO_FACTS, NO_VALUES),
+        tools: builtSnapshot(tools, shapes.facts, shapes.descriptions),
+      }
+      assembly = await abortable(runWaterfall(input.listeners, assembly, known, context, recorder, watch), signal)
     } finally {
       if (signal && watching.get(signal) === watch) watching.delete(signal)
     }
@@ -132,7 +142,28 @@ function hideWithoutTool(entries: readonly TextEntry[], sections: AssembledSecti
   return hidden
 }
 
-function evaluateText(entry: TextEntry, context: AssembleContext): AssembledSection | AssembledContext {
+/** The facts of a view's sections and contexts (see `ResolvedView.facts`). */
+interface ViewFacts {
+  readonly sections: ListFacts
+  readonly contexts: ListFacts
+}
+
+const NO_FACTS: ListFacts = Object.freeze({ names: Object.freeze([]), extras: Object.freeze([]) })
+const NO_VALUES: readonly unknown[] = Object.freeze([])
+
+/** Each entry's text evaluated (into `texts`, index for index) and made into an assembled entry. */
+function evaluateTexts(entries: readonly TextEntry[], context: AssembleContext, texts: string[]): (AssembledSection | AssembledContext)[] {
+  const out = new Array<AssembledSection | AssembledContext>(entries.length)
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]
+    const text = textOf(entry, context)
+    texts[i] = text
+    out[i] = assembled(entry, text)
+  }
+  return out
+}
+
+function textOf(entry: TextEntry, context: AssembleContext): string {
   let text: unknown = entry.text
   if (typeof text === 'function') {
     try {
@@ -145,7 +176,11 @@ function evaluateText(entry: TextEntry, context: AssembleContext): AssembledSect
       throw providerReturned(`prompt ${entry.kind} "${entry.name}" text provider`, entry.owner, 'a string', text)
     }
   }
-  const result: AssembledSection = { name: entry.name, order: entry.order, text: text as string, owner: entry.owner }
+  return text as string
+}
+
+function assembled(entry: TextEntry, text: string): AssembledSection | AssembledContext {
+  const result: AssembledSection = { name: entry.name, order: entry.order, text, owner: entry.owner }
   if (entry.scope !== undefined) result.scope = entry.scope
   if (entry.complete) result.complete = true
   if (!entry.interpolate) result.interpolate = false

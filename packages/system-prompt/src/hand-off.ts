@@ -44,6 +44,28 @@ export interface HandOff {
   readonly toolsFrom: number
 }
 
+/**
+ * What stays true of a list's elements while the view (or the tool check) it was built from lives:
+ * their names and their `order` (a tool's `parameters`), index for index.
+ */
+export interface ListFacts {
+  readonly names: readonly string[]
+  readonly extras: readonly unknown[]
+}
+
+/** The facts of a view's text entries. */
+export function entryFacts(entries: readonly { readonly name: string; readonly order: number }[]): ListFacts {
+  return { names: entries.map((entry) => entry.name), extras: entries.map((entry) => entry.order) }
+}
+
+/**
+ * The snapshot of a list the service has just built from known `facts`, with the rendered field of
+ * each element (`values`): nothing is read from the elements themselves.
+ */
+export function builtSnapshot<E extends Named>(items: readonly E[], facts: ListFacts, values: readonly unknown[]): ListSnapshot<E> {
+  return { items: items.slice(), names: facts.names, values, extras: facts.extras }
+}
+
 /** The field of an entry that renders (provenance compares it). */
 export const textOf = (entry: { text?: unknown }) => entry.text
 export const descriptionOf = (tool: { description?: unknown }) => tool.description

@@ -74,6 +74,8 @@ export interface ResolvedView {
   toolCache?: unknown
   /** The last rendering of this view's sections (`render.ts`); on the view for the same reason. */
   renderMemo?: RenderMemoHolder
+  /** The names and orders of its sections and contexts, for the first snapshot of the waterfall (`assemble.ts`). */
+  facts?: unknown
 }
 
 const BAND_RANK = { first: -1, last: 1 } as const

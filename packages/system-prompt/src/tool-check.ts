@@ -10,6 +10,7 @@ import {
   type CodedError,
 } from './errors.js'
 import { deepFreeze } from './freeze.js'
+import type { ListFacts } from './hand-off.js'
 import { settleQuietly } from './promises.js'
 import type { ResolvedView } from './registry.js'
 import { compareCodeUnits, orderTools, TOOL_ORDER_REST, unregisteredTools } from './tool-order.js'
@@ -178,6 +179,9 @@ export interface ToolShapes {
    * one object literal, so every copy has one shape, and compared field by field.
    */
   readonly plain: readonly boolean[]
+  /** The tools' names and parameters, and their descriptions, for the first snapshot of the waterfall. */
+  readonly facts: ListFacts
+  readonly descriptions: readonly unknown[]
 }
 
 const PLAIN_KEYS = ['name', 'description', 'parameters']
@@ -198,7 +202,9 @@ export function toolShapes(view: ResolvedView, check: ToolCheck): ToolShapes {
     counts.push(count)
     plain.push(count === 3 && keys.length === 3 && keys.every((key, i) => key === PLAIN_KEYS[i]) && tool.description !== undefined && tool.parameters !== undefined)
   }
-  const shapes = { counts, plain }
+  const tools = check.tools
+  const facts = { names: tools.map((tool) => tool.name), extras: tools.map((tool) => tool.parameters) }
+  const shapes = { counts, plain, facts, descriptions: tools.map((tool) => tool.description) }
   if (cache?.check === check) cache.shapes = shapes
   return shapes
 }
