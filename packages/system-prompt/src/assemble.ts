@@ -7,7 +7,7 @@ import type { ScopedListener } from 'dsh-scope'
 import {
   listenerFailed, listenerNextTwice, malformedAssembly, multipleComplete, providerFailed, providerReturned, PromptError,
 } from './errors.js'
-import { builtSnapshot, entryFacts, examine, snapshot, type AssemblySnapshot, type ListFacts } from './hand-off.js'
+import { builtSnapshot, entryFacts, examine, textsSnapshot, type AssemblySnapshot, type ListFacts } from './hand-off.js'
 import { NO_CHANGES, ProvenanceRecorder, type Provenance } from './provenance.js'
 import { copyTools, detach, freezeToolValues } from './freeze.js'
 import type { ResolvedView, TextEntry } from './registry.js'
@@ -70,22 +70,24 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
     // checks start from its snapshot.
     // While it runs, `waitingListener(signal)` tells which listener's plugin the assembly waits on.
     const watch: Watch = {}
+    let final: Stage
     if (signal) watching.set(signal, watch)
     try {
       // Built from the view: the first snapshot is read from what is known of it, not from the entries.
       const facts = (view.facts ??= { sections: entryFacts(view.sections), contexts: entryFacts(view.contexts) }) as ViewFacts
       const known: AssemblySnapshot = {
         // Sections shown with a tool may have been left out, so the view's facts do not line up.
-        sections: view.withTool ? snapshot(assembly).sections : builtSnapshot(sections, facts.sections, sectionTexts),
+        sections: view.withTool ? textsSnapshot(sections) : builtSnapshot(sections, facts.sections, sectionTexts),
         contexts: runtimeOn ? builtSnapshot(contexts, facts.contexts, contextTexts) : builtSnapshot(contexts, NO_FACTS, NO_VALUES),
         tools: builtSnapshot(tools, shapes.facts, shapes.descriptions),
       }
-      assembly = await abortable(runWaterfall(input.listeners, assembly, known, context, recorder, watch), signal)
+      final = await abortable(runWaterfall(input.listeners, assembly, known, context, recorder, watch), signal)
     } finally {
       if (signal && watching.get(signal) === watch) watching.delete(signal)
     }
     signal?.throwIfAborted()
-    provenance = recorder.result(assembly)
+    assembly = final.assembly
+    provenance = recorder.result(final.snap)
     assembly = detach(assembly, tools, check.tools, shapes)
     if (pristine) assembly.sections = [pristine]
     if (!runtimeOn) assembly.contexts = []
@@ -225,7 +227,7 @@ export function waitingListener(signal: AbortSignal): string | undefined {
 async function runWaterfall(
   listeners: readonly ScopedListener<AssembleListener>[], assembly: PromptAssembly, known: AssemblySnapshot, context: AssembleContext, recorder: ProvenanceRecorder,
   watch: Watch,
-): Promise<PromptAssembly> {
+): Promise<Stage> {
   // `received` describes `current` as this listener received it (checked, the base of its provenance).
   const dispatch = async (index: number, current: PromptAssembly, received: AssemblySnapshot): Promise<Stage> => {
     if (index === listeners.length) {
@@ -275,7 +277,7 @@ async function runWaterfall(
     if (refused) throw refused
     return { assembly: result as PromptAssembly, snap: handOff.snap }
   }
-  return (await dispatch(0, assembly, known)).assembly
+  return dispatch(0, assembly, known)
 }
 
 /** `error instanceof PromptError`, false for a value that cannot be asked (a revoked Proxy). */

@@ -6,8 +6,8 @@
  * Pure and Cordis-free.
  * @module
  */
-import { descriptionOf, textOf, type ListSnapshot } from './hand-off.js'
-import type { AssembledContext, AssembledSection, PromptAssembly, ToolSchema } from './types.js'
+import { descriptionOf, textOf, type AssemblySnapshot, type ListSnapshot } from './hand-off.js'
+import type { AssembledContext, AssembledSection, ToolSchema } from './types.js'
 
 /** What a listener did to an entry. */
 export type ChangeAction = 'added' | 'rewritten' | 'removed'
@@ -45,12 +45,12 @@ export class ProvenanceRecorder {
     diff(before, after, kept, (key === 'tools' ? descriptionOf : textOf) as (entry: Named) => unknown, by, into)
   }
 
-  /** The provenance of `final` (the waterfall's result): only changes that still show in it. */
-  result(final: Pick<PromptAssembly, 'sections' | 'contexts' | 'tools'>): Provenance {
+  /** The provenance of the waterfall's result, described by `final`: only changes that still show in it. */
+  result(final: AssemblySnapshot): Provenance {
     return {
-      sections: settle(this.sections, final.sections),
-      contexts: settle(this.contexts, final.contexts),
-      tools: settle(this.tools, final.tools),
+      sections: settle(this.sections, final.sections.names),
+      contexts: settle(this.contexts, final.contexts.names),
+      tools: settle(this.tools, final.tools.names),
     }
   }
 }
@@ -85,10 +85,10 @@ function diff<E extends Named>(before: ListSnapshot<E>, after: readonly E[], kep
   }
 }
 
-function settle<E extends Named>(changes: Map<string, EntryChange<E>>, final: readonly E[]): ReadonlyMap<string, EntryChange<E>> {
+function settle<E extends Named>(changes: Map<string, EntryChange<E>>, final: readonly string[]): ReadonlyMap<string, EntryChange<E>> {
   if (!changes.size) return changes
-  const present = changes.size > 8 ? new Set(final.map((entry) => entry.name)) : undefined
-  const has = (name: string) => present ? present.has(name) : final.some((entry) => entry.name === name)
+  const present = changes.size > 8 ? new Set(final) : undefined
+  const has = (name: string) => present ? present.has(name) : final.includes(name)
   for (const [name, change] of changes) if ((change.action === 'removed') === has(name)) changes.delete(name)
   return changes
 }
