@@ -229,11 +229,12 @@ async function runWaterfall(
   watch: Watch,
 ): Promise<Stage> {
   // `received` describes `current` as this listener received it (checked, the base of its provenance).
-  const dispatch = async (index: number, current: PromptAssembly, received: AssemblySnapshot): Promise<Stage> => {
-    if (index === listeners.length) {
-      watch.holder = undefined
-      return { assembly: current, snap: received }
-    }
+  const dispatch = (index: number, current: PromptAssembly, received: AssemblySnapshot): Promise<Stage> => {
+    if (index < listeners.length) return run(index, current, received)
+    watch.holder = undefined
+    return Promise.resolve({ assembly: current, snap: received })
+  }
+  const run = async (index: number, current: PromptAssembly, received: AssemblySnapshot): Promise<Stage> => {
     const listener = listeners[index]
     watch.holder = listener.owner
     // The rest of the waterfall, once next() started it, and the snapshot of what it handed back
@@ -266,8 +267,9 @@ async function runWaterfall(
       throw listenerFailed(listener.owner, error)
     }
     if (twice) throw listenerNextTwice(listener.owner)
-    // A failure later in the waterfall fails the assembly, even when this listener did not wait for it.
-    if (downstream) await downstream
+    // A failure later in the waterfall fails the assembly, even when this listener did not wait for it
+    // (once the rest has handed back, `returned` is set and there is nothing to wait for).
+    if (downstream && returned === undefined) await downstream
     if (result === undefined) throw malformedAssembly(listener.owner, 'it returned nothing (return next() or an assembly)')
     const handOff = examine(returned ?? received, result, listener.owner, recorder)
     if (handOff.problem !== undefined) throw malformedAssembly(listener.owner, handOff.problem)
