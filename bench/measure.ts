@@ -29,6 +29,30 @@ export async function time(op: () => unknown, options: { rounds: number; iterati
   return summarize(perOp, iterations)
 }
 
+/**
+ * Times several operations in interleaved rounds (each round runs every operation once, in order), so a
+ * change of machine or JIT state during the run affects every figure alike and none is measured first.
+ */
+export async function timeInterleaved<K extends string>(
+  ops: Record<K, { op: () => unknown; iterations: number }>, options: { rounds: number; warmup?: number },
+): Promise<Record<K, Sample>> {
+  const { rounds, warmup = 2 } = options
+  const names = Object.keys(ops) as K[]
+  const perOp = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>
+  for (let r = 0; r < warmup + rounds; r++) {
+    for (const name of names) {
+      const { op, iterations } = ops[name]
+      const start = performance.now()
+      for (let i = 0; i < iterations; i++) {
+        const result = op()
+        if (result instanceof Promise) await result
+      }
+      if (r >= warmup) perOp[name].push((performance.now() - start) * 1000 / iterations)
+    }
+  }
+  return Object.fromEntries(names.map((name) => [name, summarize(perOp[name], ops[name].iterations)])) as Record<K, Sample>
+}
+
 /** Summarises per-round, per-operation times (µs). */
 export function summarize(perOp: number[], iterations: number): Sample {
   const sorted = perOp.slice().sort((a, b) => a - b)

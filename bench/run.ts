@@ -10,7 +10,7 @@ import { pluginContext } from 'dsh-testing'
 import SystemPrompt, { renderAssembly, renderPrompt, type PromptAssembly } from 'dsh-system-prompt'
 import { createAgent, generate, registerGlobal, type Workload } from './workload.js'
 import { createHeavyScope, generateHeavy, registerHeavy } from './heavy.js'
-import { settledHeap, summarize, time, us, type Sample } from './measure.js'
+import { settledHeap, summarize, time, timeInterleaved, us, type Sample } from './measure.js'
 import { runSession } from './session.js'
 import { measureLongConversation } from './long-conversation.js'
 import { WIRE_FORMATS } from 'dsh-wire'
@@ -74,11 +74,14 @@ console.log(`dsh benchmark${quick ? ' (quick)' : ''}: node ${process.version}, $
   console.log(`heavy workload: ${heavy.sections.length} sections (${(heavy.textChars / 1000).toFixed(1)} K characters), ${heavy.references} references, ` +
     `${heavy.providers.flat().length} tools (${(heavy.toolBytes / 1024).toFixed(1)} KB), ${heavy.contexts.length} contexts`)
   const assembled = await prompt.assemble({ scope: key })
-  const whole = await time(async () => renderAssembly(await prompt.assemble({ scope: key })), { rounds: ROUNDS, iterations: 2000 })
-  const assemble = await time(() => prompt.assemble({ scope: key }), { rounds: ROUNDS, iterations: 2000 })
-  const render = await time(() => renderPrompt(assembled), { rounds: ROUNDS, iterations: 5000 })
-  const floor = await time(() => assembled.sections.map((s) => s.text).join('\n\n'), { rounds: ROUNDS, iterations: 5000 })
-  const toolsJson = await time(() => JSON.stringify(assembled.tools), { rounds: ROUNDS, iterations: 2000 })
+  // Interleaved rounds: no figure of this block is the one measured first.
+  const { whole, assemble, render, floor, toolsJson } = await timeInterleaved({
+    whole: { op: async () => renderAssembly(await prompt.assemble({ scope: key })), iterations: 2000 },
+    assemble: { op: () => prompt.assemble({ scope: key }), iterations: 2000 },
+    render: { op: () => renderPrompt(assembled), iterations: 5000 },
+    floor: { op: () => assembled.sections.map((s) => s.text).join('\n\n'), iterations: 5000 },
+    toolsJson: { op: () => JSON.stringify(assembled.tools), iterations: 2000 },
+  }, { rounds: ROUNDS })
   report('h. heavy: scoped assemble + renderAssembly', { unit: 'us', ...whole }, sampleText(whole))
   report('h. heavy: scoped assemble', { unit: 'us', ...assemble }, sampleText(assemble))
   report('h. heavy: renderPrompt', { unit: 'us', ...render }, sampleText(render))
