@@ -13,7 +13,7 @@ import {
   changeListenerFailed, duplicateGlobal, invalidVolatility, VOLATILITIES, duplicateScoped, invalidBand, invalidName, invalidProvider, invalidSectionTool, invalidText,
   invalidVariableName, isVariableName, nonFiniteOrder, type TextKind,
 } from './errors.js'
-import { SECTION_BANDS } from './placements.js'
+import { placementBand } from './placements.js'
 import { PromptRegistry, type Entry, type Inspection } from './registry.js'
 import type {
   AssembleContext, AssembleListener, PromptAssembly, PromptChangeEvent, PromptContext, PromptSection, ToolProvider,
@@ -109,7 +109,7 @@ export class PromptCore {
     if (typeof name !== 'string' || !name || CONTROL.test(name)) throw invalidName(kind, name)
     if (typeof order !== 'number' || !Number.isFinite(order)) throw nonFiniteOrder(kind, name)
     if (typeof text !== 'string' && typeof text !== 'function') throw invalidText(kind, name, text)
-    const { band = kind === 'section' && Object.hasOwn(SECTION_BANDS, name) ? SECTION_BANDS[name] : undefined, tool } = kind === 'section' ? input as PromptSection : NO_SECTION_FIELDS
+    const { band = kind === 'section' ? placementBand(name) : undefined, tool } = kind === 'section' ? input as PromptSection : NO_SECTION_FIELDS
     if (band !== undefined && band !== 'first' && band !== 'last') throw invalidBand(name, band)
     if (tool !== undefined && (typeof tool !== 'string' || !tool)) throw invalidSectionTool(name, tool)
     const volatility = volatilityOf(kind, name, input.volatility)
