@@ -30,33 +30,35 @@ export interface Provenance {
 
 type Named = { readonly name: string }
 
+/** An assembly no listener changed. */
+export const NO_CHANGES: Provenance = Object.freeze({ sections: new Map(), contexts: new Map(), tools: new Map() })
+
 /** Collects the changes of one assembly's waterfall; the last change to a name wins. */
 export class ProvenanceRecorder {
-  private readonly sections = new Map<string, EntryChange<AssembledSection>>()
-  private readonly contexts = new Map<string, EntryChange<AssembledContext>>()
-  private readonly tools = new Map<string, EntryChange<ToolSchema>>()
+  // Made on the first change to each list: most assemblies change one list, or none.
+  private sections?: Map<string, EntryChange<AssembledSection>>
+  private contexts?: Map<string, EntryChange<AssembledContext>>
+  private tools?: Map<string, EntryChange<ToolSchema>>
 
   /**
    * Records what `by` changed in the `key` list between `before` and `after` (well formed), whose
    * first `kept` elements are exactly the snapshot's.
    */
   record(key: 'sections' | 'contexts' | 'tools', before: ListSnapshot<Named>, after: readonly Named[], kept: number, by: string): void {
-    const into = (key === 'sections' ? this.sections : key === 'contexts' ? this.contexts : this.tools) as unknown as Map<string, EntryChange<Named>>
+    const into = (key === 'sections' ? this.sections ??= new Map() : key === 'contexts' ? this.contexts ??= new Map() : this.tools ??= new Map()) as unknown as Map<string, EntryChange<Named>>
     diff(before, after, kept, (key === 'tools' ? descriptionOf : textOf) as (entry: Named) => unknown, by, into)
   }
 
   /** The provenance of the waterfall's result, described by `final`: only changes that still show in it. */
   result(final: AssemblySnapshot): Provenance {
     return {
-      sections: settle(this.sections, final.sections.names),
-      contexts: settle(this.contexts, final.contexts.names),
-      tools: settle(this.tools, final.tools.names),
+      sections: this.sections ? settle(this.sections, final.sections.names) : NO_CHANGES.sections,
+      contexts: this.contexts ? settle(this.contexts, final.contexts.names) : NO_CHANGES.contexts,
+      tools: this.tools ? settle(this.tools, final.tools.names) : NO_CHANGES.tools,
     }
   }
 }
 
-/** An assembly no listener changed. */
-export const NO_CHANGES: Provenance = Object.freeze({ sections: new Map(), contexts: new Map(), tools: new Map() })
 
 function diff<E extends Named>(before: ListSnapshot<E>, after: readonly E[], kept: number, value: (entry: E) => unknown, by: string, into: Map<string, EntryChange<E>>): void {
   if (kept === before.items.length) {
