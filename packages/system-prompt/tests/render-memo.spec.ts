@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import fc from 'fast-check'
 import { Context } from 'cordis'
 import { renderAssembly, renderPrompt, type PromptAssembly } from 'dsh-system-prompt'
-import { bootApp, rejection } from 'dsh-testing'
+import { bootApp, rejection, SOAK } from 'dsh-testing'
 import { BARE } from './helpers.js'
 
 // An assembly from assemble() reuses the last rendering of its view for sections whose text and
@@ -114,49 +114,52 @@ describe('dsh-system-prompt: the render memo never returns stale text', () => {
     expect(String(await rejection(rendered()))).to.include('{{w}}')
   })
 
-  it('renders every sequence of listener edits as an assembly without a memo renders (property)', async () => {
-    // Each step edits some sections of the assembly in place (text, band, verbatim, empty), may drop or
-    // insert one, and may change the variable's value; the memo path must give exactly the memo-free render.
-    const edit = fc.record({
-      at: fc.nat(5),
-      text: fc.option(fc.constantFrom('', 'New {{v}}.', 'Plain.', 'Static {{v}} text.'), { nil: undefined }),
-      band: fc.option(fc.constantFrom<'first' | 'last' | 'none'>('first', 'last', 'none'), { nil: undefined }),
-      raw: fc.option(fc.boolean(), { nil: undefined }),
+  describe('through the memo, against renders without it (soak)', function () {
+    if (SOAK) this.timeout(0)
+    it('renders every sequence of listener edits as an assembly without a memo renders (property)', async () => {
+      // Each step edits some sections of the assembly in place (text, band, verbatim, empty), may drop or
+      // insert one, and may change the variable's value; the memo path must give exactly the memo-free render.
+      const edit = fc.record({
+        at: fc.nat(5),
+        text: fc.option(fc.constantFrom('', 'New {{v}}.', 'Plain.', 'Static {{v}} text.'), { nil: undefined }),
+        band: fc.option(fc.constantFrom<'first' | 'last' | 'none'>('first', 'last', 'none'), { nil: undefined }),
+        raw: fc.option(fc.boolean(), { nil: undefined }),
+      })
+      const step = fc.record({
+        edits: fc.array(edit, { maxLength: 3 }),
+        drop: fc.option(fc.nat(5), { nil: undefined }),
+        insert: fc.option(fc.nat(5), { nil: undefined }),
+        value: fc.constantFrom('one', 'two'),
+      })
+      let current: typeof step extends fc.Arbitrary<infer S> ? S | undefined : never
+      plugin.systemPrompt.section({ name: 'd', order: 40, text: 'Fourth {{v}}.' })
+      plugin.systemPrompt.section({ name: 'e', order: 50, text: '' })
+      plugin.on('system-prompt/assemble', async (_assembly, _context, next) => {
+        const result = await next()
+        if (!current) return result
+        for (const { at, text, band, raw } of current.edits) {
+          const section = result.sections[at % result.sections.length]
+          if (text !== undefined) section.text = text
+          if (band !== undefined) section.band = band === 'none' ? undefined : band
+          if (raw !== undefined) section.interpolate = !raw
+        }
+        if (current.drop !== undefined) result.sections.splice(current.drop % result.sections.length, 1)
+        if (current.insert !== undefined) result.sections.splice(current.insert % (result.sections.length + 1), 0, { name: 'inserted', text: 'Inserted {{v}}.' })
+        return result
+      })
+      const plainParts = (assembly: PromptAssembly) => renderAssembly({ ...assembly, sections: assembly.sections.map((s) => ({ ...s })) })
+      await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
+        for (const next of [undefined, ...steps]) {
+          current = next
+          value = next?.value ?? 'one'
+          const assembly = await app.systemPrompt.assemble()
+          const expected = plainParts(assembly)
+          const actual = renderAssembly(assembly)
+          expect(actual.system).to.equal(expected.system)
+          expect(actual.sections.map((p) => [p.name, p.text, p.entry])).to.deep.equal(expected.sections.map((p) => [p.name, p.text, assembly.sections.find((s) => s.name === p.name)]))
+          expect(renderPrompt(assembly)).to.equal(expected.system)
+        }
+      }), { numRuns: SOAK ? 20_000 : 300 })
     })
-    const step = fc.record({
-      edits: fc.array(edit, { maxLength: 3 }),
-      drop: fc.option(fc.nat(5), { nil: undefined }),
-      insert: fc.option(fc.nat(5), { nil: undefined }),
-      value: fc.constantFrom('one', 'two'),
-    })
-    let current: typeof step extends fc.Arbitrary<infer S> ? S | undefined : never
-    plugin.systemPrompt.section({ name: 'd', order: 40, text: 'Fourth {{v}}.' })
-    plugin.systemPrompt.section({ name: 'e', order: 50, text: '' })
-    plugin.on('system-prompt/assemble', async (_assembly, _context, next) => {
-      const result = await next()
-      if (!current) return result
-      for (const { at, text, band, raw } of current.edits) {
-        const section = result.sections[at % result.sections.length]
-        if (text !== undefined) section.text = text
-        if (band !== undefined) section.band = band === 'none' ? undefined : band
-        if (raw !== undefined) section.interpolate = !raw
-      }
-      if (current.drop !== undefined) result.sections.splice(current.drop % result.sections.length, 1)
-      if (current.insert !== undefined) result.sections.splice(current.insert % (result.sections.length + 1), 0, { name: 'inserted', text: 'Inserted {{v}}.' })
-      return result
-    })
-    const plainParts = (assembly: PromptAssembly) => renderAssembly({ ...assembly, sections: assembly.sections.map((s) => ({ ...s })) })
-    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
-      for (const next of [undefined, ...steps]) {
-        current = next
-        value = next?.value ?? 'one'
-        const assembly = await app.systemPrompt.assemble()
-        const expected = plainParts(assembly)
-        const actual = renderAssembly(assembly)
-        expect(actual.system).to.equal(expected.system)
-        expect(actual.sections.map((p) => [p.name, p.text, p.entry])).to.deep.equal(expected.sections.map((p) => [p.name, p.text, assembly.sections.find((s) => s.name === p.name)]))
-        expect(renderPrompt(assembly)).to.equal(expected.system)
-      }
-    }), { numRuns: 300 })
   })
 })
