@@ -123,6 +123,7 @@ function renderSections(assembly: Pick<PromptAssembly, 'sections' | 'variables'>
     if (parts && rendered.text) join.part(rendered.text, band, entry)
   }
   if (same) {
+    // Nothing was joined: this only puts the parts in band order.
     join.result()
     return memo!.system
   }
