@@ -20,6 +20,7 @@ import { geminiBody, geminiElements, type GeminiContent } from './gemini.js'
 import type { WireInput } from './input.js'
 import { chatBody, chatElements, type ChatRequest } from './openai-chat.js'
 import { responsesBody, responsesElements, type ResponsesInputItem } from './openai-responses.js'
+import { frozenCheck, sameJson } from './same-json.js'
 import { latestClear, placeEntry, type ConversationEntry, type PromptChangePolicy, type ToolCall, type WireTool } from './record.js'
 
 /** Finds a recorded tool call by id (tool results name the call they answer). */
@@ -106,6 +107,13 @@ export class WireSession<F extends WireFormat> {
   private state: State | undefined
   private readonly driver: Driver
   private head: { opening: ConversationEntry | undefined; system: StreamPart[] | undefined; tools: { name: string; source: WireTool; part: StreamPart }[] } | undefined
+  /**
+   * The JSON (and, for Anthropic's planner, the token estimate) of each part of the head as last made,
+   * with the value it was made from: the head is rebuilt at every step, but a part that serialises as
+   * before (`sameJson`) is not serialised or counted again.
+   */
+  private readonly made = new Map<string, { value: unknown; json: string; tokens?: number; counter?: unknown }>()
+  private readonly frozen = frozenCheck()
 
   constructor(readonly format: F) {
     this.driver = DRIVERS[format]
@@ -225,8 +233,9 @@ export class WireSession<F extends WireFormat> {
 
   /**
    * The head parts of the previous build, reused where the opening or a tool is the same as then (the
-   * same entry; the same name, description and parameters object): a large prompt and 30 tools are not
-   * serialised again at every step.
+   * same entry; the same name, description and parameters object, frozen plain data all the way down,
+   * so that it cannot have changed in place): a large prompt and 30 tools are not serialised again at
+   * every step.
    */
   private memo(input: WireInput, state: State): HeadMemo {
     const before = this.head
@@ -237,7 +246,8 @@ export class WireSession<F extends WireFormat> {
       tool: (index, name, make) => {
         const source = input.tools[index]
         const known = before?.tools[index]
-        const part = known && known.name === name && known.source.parameters === source.parameters && known.source.description === source.description && known.source.name === source.name
+        const part = known && known.name === name && known.source.parameters === source.parameters && known.source.description === source.description && known.source.name === source.name &&
+          (source.parameters === undefined || this.frozen(source.parameters))
           ? known.part : make()
         now.tools[index] = { name, source: { name: source.name, description: source.description, parameters: source.parameters }, part }
         return part
@@ -261,10 +271,17 @@ export class WireSession<F extends WireFormat> {
       state.tokens.push((i ? state.tokens[i - 1] : 0) + tokens)
       state.blocks.push((i ? state.blocks[i - 1] : 0) + message.content.length)
     }
-    let toolsTokens = 0
-    for (const tool of request.tools ?? []) toolsTokens += count(JSON.stringify(tool))
-    let systemTokens = 0
-    for (const block of request.system ?? []) systemTokens += count(block.text)
+    // Copies of the lists: marking the breakpoints replaces their elements afterwards.
+    const toolsTokens = this.counted('plan:tools', [...request.tools ?? []], count, (tools) => {
+      let tokens = 0
+      for (const tool of tools) tokens += count(JSON.stringify(tool))
+      return tokens
+    })
+    const systemTokens = this.counted('plan:system', [...request.system ?? []], count, (blocks) => {
+      let tokens = 0
+      for (const block of blocks) tokens += count(block.text)
+      return tokens
+    })
     const n = state.elements.length
     const totalBlocks = n ? state.blocks[n - 1] : 0
     const stable = previousEnd(input.record, state.rest, (item) => state.restIndex.get(item) ?? -1)
@@ -273,6 +290,24 @@ export class WireSession<F extends WireFormat> {
       messageCount: n, tokensThrough: (i) => state.tokens[i], blocksOf: (i) => (state.elements[i] as AnthropicMessage).content.length,
       blocksAfter: (i) => totalBlocks - (i >= 0 ? state.blocks[i] : 0),
     }, stable, options)
+  }
+
+  /** `JSON.stringify(value)` for the head part `key`, the one made last time when it serialises the same. */
+  private json(key: string, value: unknown): string {
+    const last = this.made.get(key)
+    if (last !== undefined && sameJson(last.value, value, this.frozen)) return last.json
+    const json = JSON.stringify(value)
+    this.made.set(key, { value, json })
+    return json
+  }
+
+  /** `tokens(value)` for the head part `key` counted with `counter`, the count made last time when it is the same. */
+  private counted<T>(key: string, value: T, counter: unknown, tokens: (value: T) => number): number {
+    const last = this.made.get(key)
+    if (last !== undefined && last.counter === counter && last.tokens !== undefined && sameJson(last.value, value, this.frozen)) return last.tokens
+    const made = { value, json: '', tokens: tokens(value), counter }
+    this.made.set(key, made)
+    return made.tokens
   }
 
   /** `JSON.stringify(request)`, the element list joined from the kept JSON of each element. */
@@ -292,7 +327,7 @@ export class WireSession<F extends WireFormat> {
       return text
     }
     const pieces: string[] = []
-    if (offset) pieces.push(JSON.stringify(list[0]))
+    if (offset) pieces.push(this.json('opening', list[0]))
     for (const point of points) {
       if (point.where !== 'messages') continue
       const before = segment(start, point.index - 1)
@@ -309,7 +344,7 @@ export class WireSession<F extends WireFormat> {
     for (const name of Object.keys(head)) {
       const value = (head as unknown as Record<string, unknown>)[name]
       if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue
-      body += `${first ? '' : ','}${JSON.stringify(name)}:${name === key ? `[${joined}]` : JSON.stringify(value)}`
+      body += `${first ? '' : ','}${JSON.stringify(name)}:${name === key ? `[${joined}]` : this.json(`head:${name}`, value)}`
       first = false
     }
     return `${body}}`

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
-import { buildRequest, cacheStream, sentEntries, WIRE_FORMATS, WireSession, type ConversationEntry, type PromptChangePolicy } from 'dsh-wire'
+import { buildRequest, cacheStream, sentEntries, WIRE_FORMATS, WireSession, type ConversationEntry, type PromptChangePolicy, type WireTool } from 'dsh-wire'
 import { call, input, reply, result, snapshot, system, user } from './helpers.js'
 
 // A session extends its previous build; these properties say it never differs from lowering the whole
@@ -21,6 +21,29 @@ const conversation = fc.tuple(fc.boolean(), text, fc.array(fc.array(piece, { max
   ))
 const policy = fc.constantFrom<PromptChangePolicy>('append', 'replace')
 
+// Tools as a harness hands them over from step to step: the very same frozen schemas, equal copies of
+// them, a changed description, none, and parameters a harness changes in place between two builds.
+const deepFrozen = <T>(value: T): T => {
+  if (typeof value === 'object' && value !== null) for (const child of Object.values(value)) deepFrozen(child)
+  return Object.freeze(value)
+}
+const FROZEN_READ: WireTool = deepFrozen({ name: 'read', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } })
+const FROZEN_WRITE: WireTool = deepFrozen({ name: 'write', description: 'Write a file.', parameters: { type: 'object', properties: { path: { type: 'string' }, text: { type: 'string' } } } })
+const MUTABLE: WireTool = { name: 'grep', description: 'Search.', parameters: { type: 'object', properties: { pattern: { type: 'string', maxLength: 0 } } } }
+const toolSets: (() => WireTool[])[] = [
+  () => [FROZEN_READ],
+  () => [FROZEN_READ, FROZEN_WRITE],
+  () => [structuredClone(FROZEN_READ), FROZEN_WRITE],
+  () => [{ ...FROZEN_READ, description: 'Read a file (beta).' }],
+  () => [],
+  () => {
+    // Changed in place: the same objects as the previous build of this set, other JSON.
+    ((MUTABLE.parameters as { properties: { pattern: { maxLength: number } } }).properties.pattern.maxLength)++
+    return [FROZEN_READ, MUTABLE]
+  },
+]
+const toolChoices = fc.array(fc.nat(toolSets.length - 1), { minLength: 10, maxLength: 10 })
+
 /** SPEC §10 as written: under append every entry but the system prompts up to the latest clear (and the clears); under replace the latest prompt (if it has text) first, then every other entry. */
 function specSent(record: readonly ConversationEntry[], policy: PromptChangePolicy): ConversationEntry[] {
   if (policy === 'replace') {
@@ -40,11 +63,11 @@ describe('dsh-wire: a session, step by step, equals lowering the whole record', 
   })
 
   it('the same request, a body equal to JSON.stringify(request), and the same cache stream, in every format', () => {
-    fc.assert(fc.property(conversation, policy, fc.boolean(), (records, promptChange, breakpoints) => {
+    fc.assert(fc.property(conversation, policy, fc.boolean(), toolChoices, (records, promptChange, breakpoints, choices) => {
       for (const format of WIRE_FORMATS) {
         const session = new WireSession(format)
-        for (const record of records) {
-          const extra = { promptChange, ...(breakpoints ? { breakpoints: { minTokens: 0 } } : {}) }
+        for (const [step, record] of records.entries()) {
+          const extra = { promptChange, tools: toolSets[choices[step % choices.length]](), ...(breakpoints ? { breakpoints: { minTokens: 0 } } : {}) }
           const build = session.build(input(record, extra))
           const whole = buildRequest(format, input(record, extra))
           expect(build.request, format).to.deep.equal(whole)
