@@ -7,6 +7,7 @@ import {
   type CacheProvider, type CacheReport, type UsageFormat, type WireFormat,
 } from 'dsh-wire'
 import type { ToolRegistry } from 'dsh-tools'
+import type { DebugLog } from './debug-log.js'
 import { CACHE_PROVIDERS, cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { agentDisposed, invalidInput, invalidRecord, invalidStepTimeout, stepTimedOut, unknownCacheRules } from './errors.js'
 import {
@@ -162,7 +163,7 @@ export class Agent {
   private disposed_ = false
   private scope!: ScopeHandle
   private prompt!: SystemPrompt
-  private log!: (message: string) => void
+  private log!: DebugLog
   private readonly reuse = new ReuseTracker(
     () => (this.scope && !this.disposed_ ? this.scope.ctx : undefined),
     () => (this.disposed_ ? undefined : (this.scope.ctx.get('tools') as ToolRegistry | undefined)?.view(this).origin),
@@ -181,7 +182,7 @@ export class Agent {
   }
 
   /** @internal Attaches the agent's scope once it exists. */
-  attach(scope: ScopeHandle, prompt: SystemPrompt, log: (message: string) => void): void {
+  attach(scope: ScopeHandle, prompt: SystemPrompt, log: DebugLog): void {
     this.scope = scope
     this.prompt = prompt
     this.log = log
@@ -244,8 +245,10 @@ export class Agent {
     const counter = await this.reuse.counter(provider)
     options.signal?.throwIfAborted()
     if (this.disposed_) throw agentDisposed(this.id)
-    for (const section of rendered.sections) this.log(`section=${section.name} bytes=${Buffer.byteLength(section.text, 'utf8')}`)
-    this.log(`total sections=${rendered.sections.length} bytes=${Buffer.byteLength(rendered.system, 'utf8')}`)
+    if (this.log.enabled()) {
+      for (const section of rendered.sections) this.log.write(`section=${section.name} bytes=${Buffer.byteLength(section.text, 'utf8')}`)
+      this.log.write(`total sections=${rendered.sections.length} bytes=${Buffer.byteLength(rendered.system, 'utf8')}`)
+    }
     const { system, snapshot } = rendered
     const added = stepEntries(this.record_, system, input, snapshot, this.latest())
     // The step appends, lowers only what is new (the session keeps the rest), and takes it all back if

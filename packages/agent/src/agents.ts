@@ -3,6 +3,7 @@ import z from 'schemastery'
 import { createScope, markNoShadow, ownEffect, type ScopeHandle, type ScopeKey } from 'dsh-scope'
 import type { SystemPrompt } from 'dsh-system-prompt'
 import { Agent, DEFAULT_STEP_TIMEOUT, type AgentOptions } from './agent.js'
+import { debugLog } from './debug-log.js'
 import type { PromptChangePolicy } from './conversation.js'
 import {
   duplicateAgent, duplicatePreset, invalidAgentId, invalidModel, invalidPresetId, invalidPromptChange, invalidParent, unknownParent,
@@ -89,7 +90,7 @@ export class Agents extends Service {
     const agent = new Agent({ id, model, provider, cwd, preset, parent, promptChange, stepTimeout: this.config.stepTimeout ?? DEFAULT_STEP_TIMEOUT })
     const scope = createScope(this.ctx, agent, { parent: parentKey, label: `agent:${id}` })
     const logger = this.ctx.logger('dsh-agent')
-    agent.attach(scope, this.ctx.reflect.trace(this.prompt) as SystemPrompt, (message) => logger.debug(`agent=${id} ${message}`))
+    agent.attach(scope, this.ctx.reflect.trace(this.prompt) as SystemPrompt, debugLog(logger, `agent=${id} `))
     this.live.set(id, agent)
     // Owned by the scope without making it a Cordis fiber of its own (see dsh-scope's ownEffect).
     ownEffect(scope.ctx, () => {

@@ -54,4 +54,24 @@ describe('dsh-agent: per-section debug logging', () => {
     await rejection(agent.step())
     expect(lines()).to.deep.equal([])
   })
+
+  it('writes the lines for an exporter that takes debug lines from this logger only', async () => {
+    const forAgents = captureLogs(app)
+    app.logger.exporter({ levels: { 'dsh-agent': 3 }, export: (message) => forAgents.push({ type: message.type, name: message.name, level: message.level, text: '', line: '' }) })
+    const agent = await harness.agents.create({ id: 'coder', model: 'deepseek-chat' })
+    await agent.step()
+    expect(forAgents.filter((log) => log.name === 'dsh-agent')).to.have.length(4)
+  })
+
+  it('does not write to the logger at all when no exporter takes debug lines (a step pays nothing for them)', async () => {
+    ({ app, host: harness } = await bootApp({ systemPrompt: {}, tools: true, agents: true }))
+    const quietApp = app
+    quietApp.logger.exporter({ levels: { default: 3, 'dsh-agent': 2 }, export: () => {} })
+    // Cordis 4.0.0-rc.10 numbers every message a logger is asked to write, taken or not.
+    const written = () => (quietApp.logger as unknown as { _snMessage: number })._snMessage
+    const agent = await harness.agents.create({ id: 'coder', model: 'deepseek-chat' })
+    const before = written()
+    await agent.step()
+    expect(written()).to.equal(before)
+  })
 })
