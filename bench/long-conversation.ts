@@ -39,23 +39,38 @@ async function stepWithBody(agent: Agent, format: WireFormat, i: number): Promis
   return body.length
 }
 
-/** Step + body at `short` and `long` turns for `format`, medians of interleaved rounds. */
+/**
+ * Step + body at `short` and `long` turns for `format`. Three agents of each length, each in an app of
+ * its own, are timed in interleaved rounds (the order turns by one agent each round); each agent's
+ * figure is the median of its rounds, and each length's figure the median of its three agents. One
+ * agent of each length was not enough: a single agent stayed about 1.7x faster or slower than
+ * another of the same length for a whole run, whichever was made first and whatever its length, so
+ * a pair of agents gave ratios from 0.6x to 1.9x between runs. Each timed step lengthens the
+ * conversation: the short agents go from 100 to about 1,200 turns over a full run, the long ones
+ * from 10,000 to about 11,100.
+ */
 export async function measureLongConversation(workload: Workload, format: WireFormat, rounds: number, short = 100, long = 10_000) {
-  const a = await longAgent(workload, format, short)
-  const b = await longAgent(workload, format, long)
-  const times: Record<'short' | 'long', number[]> = { short: [], long: [] }
-  const iterations = 200
+  const agents: { which: 'short' | 'long'; agent: Agent; app: Context; times: number[] }[] = []
+  for (const [which, turns] of [['short', short], ['long', long]] as const) {
+    for (let k = 0; k < 3; k++) agents.push({ which, ...await longAgent(workload, format, turns), times: [] })
+  }
+  const iterations = 100
   let sink = 0
   for (let r = 0; r < rounds + 2; r++) {
-    for (const [which, agent] of [['short', a.agent], ['long', b.agent]] as const) {
+    for (let k = 0; k < agents.length; k++) {
+      const entry = agents[(k + r) % agents.length]
       const start = performance.now()
-      for (let i = 0; i < iterations; i++) sink += await stepWithBody(agent, format, i)
-      if (r >= 2) times[which].push((performance.now() - start) * 1000 / iterations)
+      for (let i = 0; i < iterations; i++) sink += await stepWithBody(entry.agent, format, i)
+      if (r >= 2) entry.times.push((performance.now() - start) * 1000 / iterations)
     }
   }
-  await a.app.registry.delete(SystemPrompt)
-  await b.app.registry.delete(SystemPrompt)
-  const short_: Sample = summarize(times.short, iterations)
-  const long_: Sample = summarize(times.long, iterations)
+  for (const { app } of agents) await app.registry.delete(SystemPrompt)
+  const of = (which: 'short' | 'long'): Sample => {
+    const perAgent = agents.filter((entry) => entry.which === which).map((entry) => summarize(entry.times, iterations))
+    const medians = perAgent.map((sample) => sample.median).sort((x, y) => x - y)
+    return { median: medians[1], min: Math.min(...perAgent.map((sample) => sample.min)), max: Math.max(...perAgent.map((sample) => sample.max)), rounds, iterations }
+  }
+  const short_ = of('short')
+  const long_ = of('long')
   return { short: short_, long: long_, ratio: long_.median / short_.median, sink }
 }

@@ -13,6 +13,7 @@ import { createHeavyScope, generateHeavy, registerHeavy } from './heavy.js'
 import { settledHeap, summarize, time, timeInterleaved, us, type Sample } from './measure.js'
 import { runSession } from './session.js'
 import { measureLongConversation } from './long-conversation.js'
+import { measureHeavyStep } from './heavy-step.js'
 import { WIRE_FORMATS } from 'dsh-wire'
 
 const quick = process.argv.includes('--quick')
@@ -224,10 +225,16 @@ for (const policy of ['append', 'replace'] as const) {
 
 // (f) step + request body against conversation length, every wire format
 for (const format of WIRE_FORMATS) {
-  const result = await measureLongConversation(workload, format, quick ? 3 : 5)
+  const result = await measureLongConversation(workload, format, quick ? 5 : 9)
   report(`f. ${format}: step + body at turn 100`, { unit: 'us', ...result.short }, sampleText(result.short))
   report(`f. ${format}: step + body at turn 10,000`, { unit: 'us', ...result.long }, sampleText(result.long))
   report(`f. ${format}: ratio turn 10,000 / turn 100`, { unit: 'ratio', value: result.ratio, target: 1.5 }, `${result.ratio.toFixed(2)}x (target ≤ 1.5x)`)
+}
+
+// (g) a step of an agent on the heavy workload, with its request body, every wire format
+{
+  const samples = await measureHeavyStep(WIRE_FORMATS, quick ? 3 : 5)
+  for (const [format, sample] of samples) report(`g. heavy agent, ${format}: step + body`, { unit: 'us', ...sample }, sampleText(sample))
 }
 
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true })
