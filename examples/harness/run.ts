@@ -14,7 +14,8 @@ import { readFile } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import OpenAI from 'openai'
-import { bootDeployment, type Agent } from 'dsh-agent'
+import { type Agent } from 'dsh-agent'
+import { bootDeployment } from 'dsh-boot'
 import { startMockServer } from './mock-server.js'
 
 const HERE = dirname(fileURLToPath(import.meta.url))

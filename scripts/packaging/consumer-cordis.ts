@@ -2,7 +2,7 @@
 // --skipLibCheck` (cordis 4.0.0-rc.10's declarations resolve only without nodenext, see consumer.ts):
 // the path for those who own the Cordis context and call loadDeployment themselves.
 import { Context } from 'cordis'
-import { AgentsSection } from 'dsh-agent'
+import { AgentsSection } from 'dsh-boot'
 import { loadDeployment } from 'dsh-loader'
 import { createScope, type ScopeHandle } from 'dsh-scope'
 import SystemPrompt, { renderPrompt, type PromptAssembly } from 'dsh-system-prompt'

@@ -6,7 +6,8 @@
 // relative re-exports have no file extension), so that part is `consumer-cordis.ts`, checked with
 // `--moduleResolution bundler`.
 import OpenAI from 'openai'
-import { bootDeployment, type Agent, type BootedDeployment, type ChatRequest, type RecordedMessage } from 'dsh-agent'
+import { type Agent, type ChatRequest, type RecordedMessage } from 'dsh-agent'
+import { bootDeployment, type BootedDeployment } from 'dsh-boot'
 import { DeploymentError, type Problem } from 'dsh-loader'
 import { main as cli } from 'dsh-prompt'
 import { scopeLabel } from 'dsh-scope'

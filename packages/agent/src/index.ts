@@ -1,7 +1,8 @@
 /**
  * `dsh-agent`: the `agents` service. One scope per agent, presets as standing parent scopes, the loop
- * variables, and the conversation record that turns assemblies into cache-friendly requests. Also
- * `bootDeployment`, the one call that boots a deployment file for a harness.
+ * variables, and the conversation record that turns assemblies into cache-friendly requests. Booting a
+ * deployment file (`bootDeployment`, the `agents:` section) lives in `dsh-boot`, so an app that creates
+ * its agents in code does not install the YAML loader.
  * @module
  */
 import { Agents } from './agents.js'
@@ -23,11 +24,6 @@ export { readLedger } from './ledger-read.js'
 export type { LedgerInput, LedgerLine, ParsedLedger, ReadLedgerOptions } from './ledger-read.js'
 export { FileLedgerStore, LedgerWriter } from './ledger-store.js'
 export type { FileLedgerStoreOptions, LedgerStore, LedgerWriterOptions } from './ledger-store.js'
-export { bootDeployment } from './boot.js'
-export type { BootedDeployment, BootOptions, DeploymentServices } from './boot.js'
-export { AgentsSection, AgentRow } from './agents-section.js'
-export type { AgentSpec, AgentsSchema } from './agents-section.js'
-export type { AgentSections } from './after-load.js'
 export * as AgentErrors from './errors.js'
 
 export default Agents

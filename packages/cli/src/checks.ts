@@ -11,7 +11,7 @@ import {
   interpolate, renderAssembly, SECTION_PLACEMENTS, validatePromptTemplate, type AssembledContext, type AssembledSection, type Inspection,
   type PromptAssembly, type RenderedPart,
 } from 'dsh-system-prompt'
-import type { BootedDeployment as Booted } from 'dsh-agent'
+import type { BootedDeployment as Booted } from 'dsh-boot'
 import { templateVariables } from 'dsh-system-prompt/internal'
 import { codeOf } from './codes.js'
 import { assemblyFailed, completeSections, inEntry, placementsTooClose, unstableText, valuelessAt, volatileBeforeStable } from './errors.js'

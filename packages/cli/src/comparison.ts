@@ -7,7 +7,7 @@
  */
 import { createTwoFilesPatch } from 'diff'
 import { RUNTIME_CONTEXT_HEADING } from 'dsh-system-prompt'
-import type { BootedDeployment as Booted } from 'dsh-agent'
+import type { BootedDeployment as Booted } from 'dsh-boot'
 import { commonPrefix, type StreamPart, type StreamRegion, type WireFormat } from 'dsh-wire'
 import { comparePart, pieced, type Location, type PartComparison, type PiecedText } from './prefix.js'
 import { streamOf, streamOrder, streamRows, type StreamRow } from './stream.js'

@@ -6,7 +6,7 @@
  * `system-prompt/assemble` listeners that could be holding it.
  * @module
  */
-import type { BootedDeployment as Booted } from 'dsh-agent'
+import type { BootedDeployment as Booted } from 'dsh-boot'
 import { ASSEMBLE_EVENT, waitingListener } from 'dsh-system-prompt'
 import { listenersFor, type ScopeKey } from 'dsh-scope'
 import { assemblyTimeout } from './errors.js'

@@ -6,7 +6,7 @@
  */
 import type { ScopeKey } from 'dsh-scope'
 import { assemblyNotes, type EntryChange, type EntryOrigin, type InspectedText, type RenderedPart } from 'dsh-system-prompt'
-import type { BootedDeployment as Booted } from 'dsh-agent'
+import type { BootedDeployment as Booted } from 'dsh-boot'
 import { LISTENER_OWNER, ownersOf } from './owners.js'
 import { byteLength } from './table.js'
 import type { Tokenizer } from './tokens.js'

@@ -2,7 +2,7 @@
  * `dsh-prompt`: boots a YAML deployment and renders, explains, diffs and checks what the model will
  * see. The `dsh-prompt` bin runs {@link main}; the functions behind each command (pick a target, view
  * it, explain, compare, check) are exported for tools that want the same data without the command line.
- * They take what `bootDeployment` of `dsh-agent` returns (the CLI boots through it too). Formatting
+ * They take what `bootDeployment` of `dsh-boot` returns (the CLI boots through it too). Formatting
  * helpers (tables, colours, prefix pieces) are the CLI's own and are not exported.
  * @module
  */

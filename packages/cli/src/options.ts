@@ -8,7 +8,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander'
 import { invalidFileSize, invalidLimit, invalidTimeout } from './errors.js'
 import { activeGuard } from './guard.js'
 import type { LogLevel } from 'dsh-loader'
-import type { BootOptions } from 'dsh-agent'
+import type { BootOptions } from 'dsh-boot'
 import type { Output } from './output.js'
 
 /** The options every command has, as commander parses them. */

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Context } from 'cordis'
-import type { BootedDeployment } from 'dsh-agent'
+import type { BootedDeployment } from 'dsh-boot'
 import type { Deployment, DeploymentEntry } from 'dsh-loader'
 import { scopeLabel, type ScopeKey } from 'dsh-scope'
 

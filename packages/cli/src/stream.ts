@@ -6,7 +6,7 @@
  * @module
  */
 import { RUNTIME_CONTEXT_HEADING } from 'dsh-system-prompt'
-import type { BootedDeployment as Booted } from 'dsh-agent'
+import type { BootedDeployment as Booted } from 'dsh-boot'
 import { buildRequest, CACHE_STREAM_ORDER, cacheStream, WIRE_FORMATS, type CacheStream, type StreamPart, type StreamRegion, type WireFormat } from 'dsh-wire'
 import { formatNeedsAgent, unknownFormat } from './errors.js'
 import { ownersOf } from './owners.js'

@@ -7,7 +7,7 @@
 import { toRequestTool, type Agent, type ChatRequest, type RequestTool } from 'dsh-agent'
 import { renderAssembly, type PromptAssembly, type ToolSchema, type RenderedContext, type RenderedPrompt, type RenderedSection } from 'dsh-system-prompt'
 import type { ScopeKey } from 'dsh-scope'
-import type { BootedDeployment as Booted } from 'dsh-agent'
+import type { BootedDeployment as Booted } from 'dsh-boot'
 import { codeOf, detailsOf } from './codes.js'
 import { bounded } from './deadline.js'
 import { renderFailed, toolNotSendable, unknownAgent, type CliError } from './errors.js'

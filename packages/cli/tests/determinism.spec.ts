@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { bootDeployment } from 'dsh-agent'
+import { bootDeployment } from 'dsh-boot'
 import { checkTarget, dayBoundaryBetween } from '../src/checks.js'
 import { fixture } from './helpers.js'
 

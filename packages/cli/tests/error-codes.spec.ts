@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import type { Problem } from 'dsh-loader'
-import { bootDeployment } from 'dsh-agent'
+import { bootDeployment } from 'dsh-boot'
 import { assemblyFinding } from '../src/checks.js'
 import * as CliErrors from '../src/errors.js'
 import { yamlCascade } from '../src/report.js'

@@ -5,7 +5,7 @@
  */
 import { DeploymentError, type Problem } from 'dsh-loader'
 import { PERSONA_SECTION, PERSONA_SUFFIX_SECTION } from 'dsh-system-prompt'
-import { bootDeployment, type BootedDeployment as Booted } from 'dsh-agent'
+import { bootDeployment, type BootedDeployment as Booted } from 'dsh-boot'
 import { checkTarget, type FindingKind, type RawFinding } from '../checks.js'
 import { invalidGap, unresolvedAllow, unresolvedRestriction, YAML_CASCADE_HINT } from '../errors.js'
 import { bootOptionsOf, type CommonOptions } from '../options.js'

@@ -5,7 +5,7 @@
  * first break of the two cache streams. Exit status as diff(1): 0 identical, 1 different, 2 trouble.
  * @module
  */
-import { bootDeployment, type BootedDeployment as Booted } from 'dsh-agent'
+import { bootDeployment, type BootedDeployment as Booted } from 'dsh-boot'
 import { compareSides, PART_TITLES, PIECE_KINDS, type Comparison, type PartDiff, type Side, type StreamComparison, type StreamSpot } from '../comparison.js'
 import { diffArguments, EXIT } from '../errors.js'
 import { bootOptionsOf, type CommonOptions } from '../options.js'

@@ -5,7 +5,7 @@
  * `--html`, the same as one self-contained page.
  * @module
  */
-import { bootDeployment } from 'dsh-agent'
+import { bootDeployment } from 'dsh-boot'
 import { explain, type DroppedText, type ExplainedText, type Explanation } from '../explanation.js'
 import { bootOptionsOf, type CommonOptions } from '../options.js'
 import type { Output } from '../output.js'

@@ -6,7 +6,7 @@
  */
 import { WIRE_FORMATS, type Agent, type WireFormat } from 'dsh-agent'
 import type { RenderedPart } from 'dsh-system-prompt'
-import { bootDeployment, type BootedDeployment as Booted } from 'dsh-agent'
+import { bootDeployment, type BootedDeployment as Booted } from 'dsh-boot'
 import { formatNeedsRequest, requestNeedsAgent, unknownFormat } from '../errors.js'
 import { bootOptionsOf, type CommonOptions } from '../options.js'
 import type { Output } from '../output.js'

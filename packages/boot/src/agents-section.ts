@@ -7,7 +7,7 @@
  * @module
  */
 import z from 'schemastery'
-import type { AgentOptions } from './agent.js'
+import type { AgentOptions } from 'dsh-agent'
 import {
   AGENT_KEYS, agentsNotList, duplicateAgentId, emptyAgentValue, invalidAgentRow, ownParent, parentNotBefore, unknownAgentKey,
 } from './errors.js'

@@ -7,8 +7,7 @@
 import type { Context, Fiber } from 'cordis'
 import { codeOf, detailsOf, parseKeyPath, type Deployment, type LoaderMessage, type Problem, type ProblemInput } from 'dsh-loader'
 import SystemPrompt from 'dsh-system-prompt'
-import type { Agent } from './agent.js'
-import type { Agents } from './agents.js'
+import type { Agent, Agents } from 'dsh-agent'
 import type { AgentSpec, AgentsSchema } from './agents-section.js'
 import { agentNotCreated, inAssemblies, noAgentsService, noPromptService } from './errors.js'
 

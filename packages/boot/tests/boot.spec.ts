@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { fileURLToPath } from 'node:url'
-import { bootDeployment, type BootedDeployment } from 'dsh-agent'
+import { bootDeployment, type BootedDeployment } from 'dsh-boot'
 import { DeploymentError } from 'dsh-loader'
 import { rejection } from 'dsh-testing'
 
