@@ -19,7 +19,7 @@ const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclud
   .split('\n').filter((file) => /\.(?:ts|mts|cts|js|mjs|cjs|md|ya?ml|json|sh)$/.test(file) && existsSync(join(REPO, file)))
 const read = (file: string) => readFileSync(join(REPO, file), 'utf8')
 
-/** The old specification by name ("SPEC §9", "`SPEC.md`", "the SPEC defaults"; spelled so this file does not match itself). */
+/** The old specification by its name, as a word (its section citations, its file name, "the … defaults"); spelled so this file does not match itself. */
 const OLD_CITATION = new RegExp(`\\b${'SP'}EC\\b`)
 /** The script that rewrites such citations holds them in its table, as it must. */
 const REWRITER = 'scripts/cite-reference.mjs'
