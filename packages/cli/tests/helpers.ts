@@ -121,7 +121,7 @@ export function assertBuilt(): void {
   if (!existsSync(CLI)) throw new Error(`${CLI} does not exist: build first (yarn build, or npx tsc -b && node scripts/build.mjs)`)
   const builds: Array<[string, string[]]> = [
     ['packages/cli', ['program.ts', 'owners.ts', 'view.ts', 'checks.ts', 'commands/check.ts', 'commands/render.ts', 'commands/replay.ts']],
-    ['packages/agent', ['boot.ts', 'after-load.ts', 'agents-section.ts']],
+    ['packages/boot', ['boot.ts', 'after-load.ts', 'agents-section.ts', 'errors.ts']],
   ]
   for (const [pkg, sources] of builds) {
     const built = statSync(join(REPO, pkg, 'lib/index.js')).mtimeMs
