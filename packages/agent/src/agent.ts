@@ -101,7 +101,7 @@ export interface StepResult<F extends WireFormat = 'openai-chat'> {
   added: readonly ConversationEntry[]
   /**
    * How much of this request repeats the agent's previous request of the same format, what the
-   * provider should serve from cache, and why the prefix broke if it did (SPEC §13). `record(reply,
+   * provider should serve from cache, and why the prefix broke if it did (R-CACHE-2). `record(reply,
    * { usage })` adds the reported cached tokens (and the likely reason when they differ).
    */
   report: CacheReport

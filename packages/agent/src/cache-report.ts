@@ -1,5 +1,5 @@
 /**
- * The per-request reuse report (SPEC §13): each step's request measured as its cache stream against
+ * The per-request reuse report (R-CACHE-2): each step's request measured as its cache stream against
  * the same agent's previous request of the same format, the provider's caching rules applied to the
  * shared prefix, and, when the prefix broke, the part that changed first, its owner, layer and cause.
  * One `ReuseTracker` per agent; pure apart from the tokenizer it loads.

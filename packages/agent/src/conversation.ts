@@ -1,5 +1,5 @@
 /**
- * What one step adds to the conversation record (SPEC §10). Pure and Cordis-free. The record's types
+ * What one step adds to the conversation record (R-CONV-4). Pure and Cordis-free. The record's types
  * and every lowering of it to a request body live in `dsh-wire`; this module re-exports the types
  * dsh-agent has always exported.
  *

@@ -1,5 +1,5 @@
 /**
- * The agent's debug lines (`section=<name> bytes=<n>` per section, then the total: SPEC §11), written
+ * The agent's debug lines (`section=<name> bytes=<n>` per section, then the total: R-CONV-12), written
  * only when an exporter of the Cordis logger would take them. In Cordis 4.0.0-rc.10 every
  * `logger.debug()` costs about 2 µs even when no exporter takes debug lines: it counts the message on
  * the logger service through that service's context proxy, which builds a context for the write. A

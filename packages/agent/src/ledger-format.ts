@@ -1,5 +1,5 @@
 /**
- * The ledger's line format (SPEC §13): an agent's conversation record as JSON Lines. Line 1 is a
+ * The ledger's line format (R-LEDGER): an agent's conversation record as JSON Lines. Line 1 is a
  * header with what a restore needs (format version, agent id, model, policy, provider, cwd, preset,
  * parent); each further line is one conversation entry with the prompt version it was sent under.
  * Every line is the canonical JSON of its fields: `JSON.stringify` of them (no whitespace) in the

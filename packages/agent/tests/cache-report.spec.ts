@@ -6,7 +6,7 @@ import { BREAK_CAUSES, cacheStream, type WireFormat } from 'dsh-wire'
 
 const LONG = 'Follow the house style for every change you make to the code base. '.repeat(120)
 
-describe('dsh-agent: the reuse report of every step (SPEC §13)', () => {
+describe('dsh-agent: the reuse report of every step (R-CACHE-2)', () => {
   let harness: Context
   let agent: Agent
   beforeEach(async () => {
@@ -100,7 +100,7 @@ describe('dsh-agent: the reuse report of every step (SPEC §13)', () => {
     }
   })
 
-  it('every cause starts with one of the classes of SPEC §13', async () => {
+  it('every cause starts with one of the classes of R-CACHE-6', async () => {
     const replacing = await harness.agents.create({ id: 'r', model: 'gpt-5', promptChange: 'replace' })
     await replacing.stepDetailed('Hi.')
     mood = 'odd'

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import AgentsDefault, { Agents } from 'dsh-agent'
 
 describe('dsh-agent: the package root', () => {
-  it('§2 default-exports the service class, so a deployment row can name the package alone', () => {
+  it('default-exports the service class, so a deployment row can name the package alone (R-VOCAB-10)', () => {
     expect(AgentsDefault).to.equal(Agents)
   })
 })

@@ -6,11 +6,11 @@ import { bootApp, type BootedApp } from 'dsh-testing'
 // The helpers every package shares (bootApp, loadPlugin, tool, captureLogs, rejection, thrown) come from
 // `dsh-testing`; these are about agents and the requests they send.
 
-/** The default identity line (SPEC §3.1), as the model reads it. */
+/** The default identity line (R-SP-7), as the model reads it. */
 export const IDENTITY = 'You are an AI agent powered by the DeepSeek Harness SDK.'
-/** The first line of every runtime-context snapshot (SPEC §6). */
+/** The first line of every runtime-context snapshot (R-RC-1). */
 export const HEADING = 'Current runtime context. This snapshot supersedes earlier runtime-context snapshots.'
-/** The message recorded once when the runtime context empties (SPEC §6). */
+/** The message recorded once when the runtime context empties (R-RC-3). */
 export const NONE = 'Current runtime context: none. Earlier runtime-context snapshots no longer apply.'
 
 /**

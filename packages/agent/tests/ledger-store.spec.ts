@@ -8,7 +8,7 @@ import { bootDeployment } from 'dsh-boot'
 import { rejection, thrown } from 'dsh-testing'
 import { changePersona, converse, harness } from './ledger-scenario.js'
 
-describe('dsh-agent: ledger stores (SPEC §13)', () => {
+describe('dsh-agent: ledger stores (R-LEDGER)', () => {
   let folder: string
   beforeEach(() => { folder = mkdtempSync(join(tmpdir(), 'dsh-ledger-')) })
   afterEach(() => rmSync(folder, { recursive: true, force: true }))

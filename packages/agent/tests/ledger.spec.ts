@@ -27,7 +27,7 @@ async function ledgerOf(policy: PromptChangePolicy = 'append') {
 
 const objects = (text: string) => text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
 
-describe('dsh-agent: the ledger (SPEC §13)', () => {
+describe('dsh-agent: the ledger (R-LEDGER)', () => {
   describe('export', () => {
     it('writes a header and one line per entry, each the JSON of its fields with a chained SHA-256 last', async () => {
       const { agent, text } = await ledgerOf()

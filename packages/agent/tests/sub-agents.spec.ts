@@ -56,7 +56,7 @@ describe('dsh-agent: sub-agents', () => {
   })
 })
 
-describe('dsh-agent: a sub-agent\'s parent scope (SPEC §10)', () => {
+describe('dsh-agent: a sub-agent\'s parent scope (R-CONV-1)', () => {
   it('an agent given both a preset and a parent agent takes the preset\'s scope as its parent scope', async () => {
     const { app, host } = await bootApp({ systemPrompt: { includeHarnessIdentity: false }, agents: true })
     const preset = host.agents.definePreset('reviewer')

@@ -59,7 +59,7 @@ export async function checkTarget(booted: Booted, target: Target, gap: number, c
   const prompt = booted.services.systemPrompt
   // Each assembly is bounded (`deadline.ts`): one that never settles is the finding CLI_ASSEMBLY_TIMEOUT.
   const assemble = () => bounded(booted, target.label, scope, (signal) => prompt.assemble(target.agent ? { scope, agent: target.agent, signal } : { signal }))
-  // Parts declared to change (their own volatility, or a referenced variable's) may differ (SPEC §13).
+  // Parts declared to change (their own volatility, or a referenced variable's) may differ (R-CACHE-8).
   const inspection = prompt.inspect(target.agent)
   const volatile = declaredVolatile(inspection)
   const renderPair = async () => {
@@ -141,7 +141,7 @@ export function placementFindings(booted: Booted, assembly: PromptAssembly): Raw
 }
 
 /**
- * Whether a section or context may render differently by design (SPEC §13): it declares a volatility
+ * Whether a section or context may render differently by design (R-CACHE-8): it declares a volatility
  * other than `static`, or its text references a variable that does. Read from the registrations.
  */
 export function declaredVolatile(inspection: Inspection): (kind: 'section' | 'context', entry: AssembledSection) => boolean {
@@ -196,7 +196,7 @@ function textOf(entry: AssembledSection, variables: PromptAssembly['variables'],
 const RANK: Readonly<Record<string, number>> = { static: 0, conversation: 0, daily: 1, turn: 2 }
 
 /**
- * Warnings, not problems (SPEC §13): each rendered section whose effective volatility (its own, or the
+ * Warnings, not problems (R-CACHE-9): each rendered section whose effective volatility (its own, or the
  * most volatile variable it references) changes within a conversation more often than that of a section
  * rendered after it, naming the first such section and the bytes of system prompt after the volatile one
  * that each change re-sends.

@@ -194,7 +194,7 @@ export const loopVariableHint = (name: string) =>
 /** A section or context whose text differs between two renders in a row. */
 /**
  * A warning of `check`: a section declared more volatile renders before a less volatile one, so each
- * change of the first sends everything after it again, uncached (SPEC §13).
+ * change of the first sends everything after it again, uncached (R-CACHE-9).
  */
 export const volatileBeforeStable = (
   volatile: { name: string; volatility: string; origin: string }, stable: { name: string; volatility: string }, bytes: number,

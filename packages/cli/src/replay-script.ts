@@ -1,5 +1,5 @@
 /**
- * The replay script (SPEC §13): a YAML mapping whose `turns:` list says what happens in a conversation,
+ * The replay script (R-CLI-7): a YAML mapping whose `turns:` list says what happens in a conversation,
  * read into plain, checked steps. Every malformed turn is a problem naming the file, the line and the
  * turn; all of them are reported together and nothing is played. Pure apart from reading the file.
  * @module

@@ -110,7 +110,7 @@ describe('dsh-prompt check', function () {
     expect(r.badTokens.stderr).to.include('--max-yaml-tokens must be a whole number (at least 1), received "1e3"')
   })
 
-  it('warns, without failing, when a more volatile section renders before a less volatile one, naming both and the bytes at risk (SPEC §13)', () => {
+  it('warns, without failing, when a more volatile section renders before a less volatile one, naming both and the bytes at risk (R-CACHE-9)', () => {
     expect(r.order.code).to.equal(0)
     expect(lines(r.order.stdout)).to.deep.equal([
       'packages/cli/tests/fixtures/volatile-order.yml:5:5: warning: agent "main": section "notes:today" (./volatile-order.mjs, global, daily) renders before the less volatile section "notes:rules" (static): each change of it sends the 44 bytes of system prompt after it again, uncached (give it a later order, or a band: \'last\')',
@@ -121,7 +121,7 @@ describe('dsh-prompt check', function () {
       .to.deep.equal([true, [], [['CLI_VOLATILE_BEFORE_STABLE', 'volatility', 5]]])
   })
 
-  it('accepts parts declared volatile, by themselves or through a variable, and still refuses an undeclared one (SPEC §13)', () => {
+  it('accepts parts declared volatile, by themselves or through a variable, and still refuses an undeclared one (R-CACHE-8)', () => {
     expect(r.declared.code).to.equal(1)
     const problems = JSON.parse(r.declared.stdout).problems as { kind: string; message: string }[]
     expect(problems.map((p) => [p.kind, p.message.split(' (')[0]])).to.deep.equal([['unstable', 'section "clock:undeclared"']])

@@ -28,7 +28,7 @@ describe('dsh-prompt explain', function () {
     expect(out.find((line) => line.includes('deployment:persona-suffix'))?.split(/\s{2,}/).slice(0, 6)).to.deep.equal(['8', 'last', 'deployment:persona-suffix', 'dsh-system-prompt', 'global', '20'])
   })
 
-  it('shows which listener rewrote a section and which removed one (SPEC §13 provenance)', () => {
+  it('shows which listener rewrote a section and which removed one (R-WF-8 provenance)', () => {
     expect(r.edited.code).to.equal(0)
     const out = lines(r.edited.stdout)
     expect(out.find((line) => line.includes('notes:kept'))).to.match(/notes:kept\s+\.\/editing-listener\.mjs, rewritten by \.\/editing-listener\.mjs\s+global/)

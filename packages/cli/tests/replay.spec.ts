@@ -19,7 +19,7 @@ function breaksOf(result: ReplayResult): string[] {
   return result.turns.flatMap((t) => t.breaks.map((b) => `${t.turn}: ${b.cause}`))
 }
 
-/** The class a cause starts with (SPEC §13). */
+/** The class a cause starts with (R-CACHE-6). */
 function causeClass(cause: string): string | undefined {
   return BREAK_CAUSES.find((name) => cause.startsWith(name))
 }
@@ -33,7 +33,7 @@ describe('dsh-prompt replay: playing a script against a deployment', () => {
     replace = await replayDeployment(DEPLOYMENT, script, { start: NOON, boot: QUIET, policy: 'replace', format: 'anthropic' })
   })
 
-  it('reports every request, numbered from 1, with the keys of SPEC §13 and what the script changed before it', () => {
+  it('reports every request, numbered from 1, with the keys of R-CLI-7 and what the script changed before it', () => {
     expect(append.format).to.equal('openai-chat')
     expect(append.turns.map((t) => t.turn)).to.deep.equal([1, 2, 3, 4, 5, 6, 7])
     expect(append.turns.map((t) => t.changes)).to.deep.equal([[], [], [], ['change dsh-system-prompt'], ['add dsh-plugin-filesystem'], ['remove dsh-plugin-filesystem'], ['clock +1d']])

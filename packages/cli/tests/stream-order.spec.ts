@@ -9,7 +9,7 @@ const A = fixture('stream-a.yml')
 const B = fixture('stream-b.yml')
 const FORMATS = 'openai-chat, openai-responses, anthropic, gemini'
 
-describe('dsh-prompt explain --format, diff --format and explain --html: the request in its provider\'s hash order (SPEC §12, §13)', function () {
+describe('dsh-prompt explain --format, diff --format and explain --html: the request in its provider\'s hash order (R-WIRE, R-CACHE)', function () {
   this.timeout(60000)
   const folder = mkdtempSync(join(tmpdir(), 'dsh-stream-'))
   after(() => rmSync(folder, { recursive: true, force: true }))

@@ -186,10 +186,10 @@ describe('dsh-loader: afterLoad checks', () => {
   })
 })
 
-// SPEC §7: the toolOrder check also runs once the deployment has finished loading and reports a
+// R-TOOL-4: the toolOrder check also runs once the deployment has finished loading and reports a
 // logger warning before the first turn. The loader says when that is (`deployment/loaded`); the
 // `systemPrompt` service does the check.
-describe('dsh-loader: deployment/loaded (SPEC §7, the check once the deployment has loaded)', () => {
+describe('dsh-loader: deployment/loaded (R-TOOL-4, the check once the deployment has loaded)', () => {
   it('emits deployment/loaded once, with the deployment, after the afterLoad checks and before it resolves', async () => {
     const { app, host } = await bootApp()
     const events: Array<[string, unknown]> = []

@@ -105,7 +105,7 @@ export interface AssemblyNotes {
   readonly hiddenWithTool: readonly HiddenSection[]
   /** The assembly's tool check. */
   readonly tools: ToolCheck
-  /** Which listener's plugin added, rewrote or removed each section, context and tool (SPEC §13). */
+  /** Which listener's plugin added, rewrote or removed each section, context and tool (R-WF-8). */
   readonly provenance: Provenance
 }
 

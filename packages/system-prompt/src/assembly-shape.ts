@@ -42,7 +42,7 @@ function textProblem(value: unknown, key: 'sections' | 'contexts', i: number): s
   const name = item.name
   if (typeof name !== 'string' || !name) return `${key}[${i}] has no name`
   if (typeof item.text !== 'string') return `${key}[${i}] (${JSON.stringify(name)}) text is not a string`
-  // Order-less additions keep the position given (SPEC §5); a given order must be finite.
+  // Order-less additions keep the position given (R-WF-3); a given order must be finite.
   if (item.order !== undefined && !Number.isFinite(item.order)) return `${key}[${i}] (${JSON.stringify(name)}) order is not a finite number`
 }
 

@@ -1,13 +1,13 @@
 /**
  * Every error message of `dsh-system-prompt`, made in one place. The strings are part of the contract
- * (`SPEC.md` §3–9): tests and docs quote them from here.
+ * (`docs/reference/`: R-SP, R-ORDER, R-SCOPE, R-WF, R-RC, R-TOOL, R-RENDER): tests and docs quote them from here.
  * @module
  */
 
 /** `section` or `context`: the two kinds of named, ordered text. */
 export type TextKind = 'section' | 'context'
 
-/** The variable-name rule: the one definition every check and message uses (SPEC §9). */
+/** The variable-name rule: the one definition every check and message uses (R-RENDER-1). */
 export const VARIABLE_NAME = /^[a-z][a-z0-9_]*$/
 
 /** Whether `name` can name a prompt variable (matches {@link VARIABLE_NAME}). */
@@ -49,7 +49,7 @@ function placeError<C extends string, D extends object>(message: string, place: 
   return coded(new PromptError(message, 'entry' in place ? place.entry : undefined), code, { ...place, ...details })
 }
 
-/** A section or context whose `order` is not a finite number (SPEC §4). */
+/** A section or context whose `order` is not a finite number (R-ORDER-2). */
 export const nonFiniteOrder = (kind: TextKind, name: string) =>
   coded(new TypeError(`prompt ${kind} "${name}" order must be a finite number`), 'PROMPT_NON_FINITE_ORDER', { kind, name })
 
@@ -61,7 +61,7 @@ export const invalidName = (kind: TextKind | 'variable', name: unknown) =>
 export const invalidText = (kind: TextKind, name: string, text: unknown) =>
   coded(new TypeError(`prompt ${kind} "${name}" text must be a string or a function, received ${describe(text)}`), 'PROMPT_INVALID_TEXT', { kind, name, received: text })
 
-/** The volatility classes, in order of increasing change (SPEC §13). */
+/** The volatility classes, in order of increasing change (R-CACHE-8). */
 export const VOLATILITIES = ['static', 'conversation', 'daily', 'turn'] as const
 
 /** A `volatility` that is not one of {@link VOLATILITIES}. */
@@ -76,15 +76,15 @@ export const invalidBand = (name: string, band: unknown) =>
 export const invalidSectionTool = (name: string, tool: unknown) =>
   coded(new TypeError(`prompt section "${name}" tool must be a tool name (a non-empty string), received ${describe(tool)}`), 'PROMPT_INVALID_SECTION_TOOL', { name, received: tool })
 
-/** A second registration of the same name and kind in the global layer (SPEC §4), with the hint to use a narrower scope. */
+/** A second registration of the same name and kind in the global layer (R-SCOPE-12), with the hint to use a narrower scope. */
 export const duplicateGlobal = (kind: TextKind | 'variable', name: string) =>
   coded(new Error(`prompt ${kind} "${name}" is already registered (register the second one through a narrower scope to shadow it there)`), 'PROMPT_ALREADY_REGISTERED', { kind, name })
 
-/** A second registration of the same name and kind in one scope's layer (SPEC §4). */
+/** A second registration of the same name and kind in one scope's layer (R-SCOPE-12). */
 export const duplicateScoped = (kind: TextKind | 'variable', name: string) =>
   coded(new Error(`prompt ${kind} "${name}" is already registered in this scope`), 'PROMPT_ALREADY_REGISTERED_IN_SCOPE', { kind, name })
 
-/** A variable name that does not match the variable-name rule (SPEC §9). */
+/** A variable name that does not match the variable-name rule (R-RENDER-1). */
 export const invalidVariableName = (name: unknown) =>
   coded(new TypeError(`invalid prompt variable name ${JSON.stringify(String(name))} (must match ${VARIABLE_NAME_RULE})`), 'PROMPT_INVALID_VARIABLE_NAME', { received: name })
 
@@ -92,7 +92,7 @@ export const invalidVariableName = (name: unknown) =>
 export const invalidProvider = (what: string, value: unknown) =>
   coded(new TypeError(`${what} must be a function, received ${describe(value)}`), 'PROMPT_INVALID_PROVIDER', { what, received: value })
 
-/** Two or more effective complete sections in one assembly, names JSON-quoted in assembly order (SPEC §4). */
+/** Two or more effective complete sections in one assembly, names JSON-quoted in assembly order (R-WF-6). */
 export const multipleComplete = (names: readonly string[]) =>
   coded(new PromptError(`multiple complete prompt sections are active: ${names.map((n) => JSON.stringify(n)).join(', ')}`), 'PROMPT_MULTIPLE_COMPLETE', { names: [...names] })
 
@@ -123,19 +123,19 @@ export const invalidTemplateText = (text: unknown) =>
 
 // ---- tool order -------------------------------------------------------------------------------
 
-/** The load-time `toolOrder` problem of a name (or the rest entry) listed twice (SPEC §3.1). A config message (schemastery reports it). */
+/** The load-time `toolOrder` problem of a name (or the rest entry) listed twice (R-SP-9). A config message (schemastery reports it). */
 export const toolOrderDuplicate = (name: string) => `toolOrder lists ${JSON.stringify(name)} more than once`
 
-/** The load-time `toolOrder` problem of a list without the rest entry, `[]` included (SPEC §3.1). A config message. */
+/** The load-time `toolOrder` problem of a list without the rest entry, `[]` included (R-SP-9). A config message. */
 export const toolOrderMissingRest = (rest: string) =>
   `toolOrder must contain the ${JSON.stringify(rest)} rest entry (where unlisted tools are inserted)`
 
-/** An assembly whose `toolOrder` lists names no provider knows; singular or plural wording, `(none)` when nothing is known (SPEC §7). */
+/** An assembly whose `toolOrder` lists names no provider knows; singular or plural wording, `(none)` when nothing is known (R-TOOL-3). */
 export const toolOrderUnregistered = (missing: readonly string[], known: readonly string[]) =>
   coded(new PromptError(`toolOrder lists unregistered ${missing.length === 1 ? 'tool' : 'tools'} ${missing.map((n) => JSON.stringify(n)).join(', ')}; known tools: ${known.length ? known.join(', ') : '(none)'}`),
     'PROMPT_TOOL_ORDER_UNREGISTERED', { missing: [...missing], known: [...known] })
 
-/** A tool provider that returned the rest entry's reserved name (SPEC §7). */
+/** A tool provider that returned the rest entry's reserved name (R-TOOL-5). */
 export const reservedToolName = (rest: string, owner: string) =>
   coded(new PromptError(`tool provider returned reserved tool name ${JSON.stringify(rest)} (reserved for toolOrder's rest entry)`, owner), 'PROMPT_RESERVED_TOOL_NAME', { owner })
 
@@ -168,21 +168,21 @@ export const malformedAssembly = (owner: string, problem: string) =>
 
 // ---- rendering --------------------------------------------------------------------------------
 
-/** A reference to a variable that is not registered (SPEC §9); `registered` is sorted, `(none)` when empty. */
+/** A reference to a variable that is not registered (R-RENDER-4); `registered` is sorted, `(none)` when empty. */
 export const unknownVariable = (place: TemplatePlace, variable: string, registered: readonly string[]) =>
   placeError(`unknown prompt variable "{{${variable}}}" ${placePhrase(place)}; registered variables: ${registered.length ? registered.join(', ') : '(none)'}`,
     place, 'PROMPT_UNKNOWN_VARIABLE', { variable, registered: [...registered] })
 
-/** A reference to a registered variable that has no value in this assembly (SPEC §9). */
+/** A reference to a registered variable that has no value in this assembly (R-RENDER-4). */
 export const valuelessVariable = (place: TemplatePlace, variable: string) =>
   placeError(`prompt variable "{{${variable}}}" has no value for this assembly ${'entry' in place ? `(${place.kind} ${JSON.stringify(place.entry)})` : placePhrase(place)}`,
     place, 'PROMPT_VALUELESS_VARIABLE', { variable })
 
-/** A complete `{{…}}` group whose inner text is not a variable name (SPEC §9). */
+/** A complete `{{…}}` group whose inner text is not a variable name (R-RENDER-4). */
 export const malformedGroup = (place: TemplatePlace, inner: string) =>
   placeError(`malformed prompt variable reference "{{${inner}}}" ${placePhrase(place)} (variable names match ${VARIABLE_NAME_RULE})`, place, 'PROMPT_MALFORMED_REFERENCE', { inner })
 
-/** A `{{` that opens no complete group while a `}}` follows; `snippet` is the text from that `{{`, at most 16 characters (SPEC §9). */
+/** A `{{` that opens no complete group while a `}}` follows; `snippet` is the text from that `{{`, at most 16 characters (R-RENDER-4). */
 export const malformedOpening = (place: TemplatePlace, snippet: string) =>
   placeError(`malformed prompt variable reference at ${JSON.stringify(snippet + '…')} ${placePhrase(place)} (references are complete simple {{name}} groups)`, place, 'PROMPT_MALFORMED_OPENING', { snippet })
 

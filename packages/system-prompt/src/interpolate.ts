@@ -1,5 +1,5 @@
 /**
- * Strict `{{variable}}` interpolation (SPEC §9) on the one template scanner (`template.ts`). Pure and
+ * Strict `{{variable}}` interpolation (R-RENDER) on the one template scanner (`template.ts`). Pure and
  * Cordis-free. Variables are replaced by their values (an unknown name, or a name without a value, is an
  * error), a raw block emits its content verbatim, and every malformed form is an error. Substituted
  * values are never scanned again.
@@ -33,7 +33,7 @@ const cache = new Map<string, Compiled>()
 
 /**
  * Interpolates `text`, the text of `kind` `entry` (named in messages), against `variables`.
- * Throws a `PromptError` with the SPEC message (and its `code`) on the first problem.
+ * Throws a `PromptError` with the message of its catalogue (R-RENDER-4, and its `code`) on the first problem.
  */
 export function interpolate(text: string, variables: VariableTable, kind: TextKind, entry: string): string {
   let compiled = cache.get(text)

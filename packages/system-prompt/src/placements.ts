@@ -2,7 +2,7 @@
  * The first-party placement allocation (seed `003_*`): first-party plugins ask the service for their
  * order by name instead of writing numbers. Section values are unique integers at least ten apart.
  * The constant names of the published package (`TOOL_READ`, `PLAN_POLICY`, ...) are aliases of the same
- * placements (SPEC §8), and an unknown name has no placement (`undefined`), so a published plugin's
+ * placements (R-ORDER-7), and an unknown name has no placement (`undefined`), so a published plugin's
  * `getSectionOrder('X') ?? 1000` keeps working.
  * @module
  */

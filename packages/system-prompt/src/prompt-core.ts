@@ -89,7 +89,7 @@ export class PromptCore {
     return this.index ??= scopeIndex(ctx)
   }
 
-  /** The tool check an assembly for `context` would make (SPEC §7); throws when a tool provider fails. */
+  /** The tool check an assembly for `context` would make (R-TOOL); throws when a tool provider fails. */
   checkTools(ctx: Context, context: AssembleContext): ToolCheck {
     return checkTools(this.registry.view(this.scopes(ctx).chain(context.scope)), context, this.config.toolOrder)
   }

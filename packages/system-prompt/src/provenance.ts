@@ -1,5 +1,5 @@
 /**
- * Provenance through the waterfall (SPEC §13): which listener's plugin added, rewrote or removed each
+ * Provenance through the waterfall (R-WF-8): which listener's plugin added, rewrote or removed each
  * section, context and tool of an assembly. Each listener's hand-offs are compared (what it received
  * with what it passed to `next()`, and what came back with what it returned) by `hand-off.ts`, which
  * calls {@link ProvenanceRecorder.record} only for a list that differs, past the elements it kept.

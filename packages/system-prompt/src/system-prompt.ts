@@ -52,7 +52,7 @@ export class SystemPrompt extends Service {
     // registration (or disposal) it was told about stands.
     this[kCore] = new PromptCore(resolved, (event: PromptChangeEvent) => events.emit('system-prompt/change', event), logger)
     defineScopedEvent(ctx, ASSEMBLE_EVENT)
-    // SPEC §7: the assembly-time tool check also runs once the deployment has loaded, as a warning.
+    // R-TOOL-4: the assembly-time tool check also runs once the deployment has loaded, as a warning.
     ctx.on(DEPLOYMENT_LOADED, () => {
       let problem: Error | undefined
       try {
@@ -104,7 +104,7 @@ export class SystemPrompt extends Service {
   }
 
   /**
-   * The tool check an assembly for `context` would make (SPEC §7), without running text providers or
+   * The tool check an assembly for `context` would make (R-TOOL), without running text providers or
    * listeners: the ordered tools, every known name, the `toolOrder` names no provider knows, the plugins
    * that returned the reserved name, and the error the assembly would reject with. Throws when a tool
    * provider fails or returns something malformed.

@@ -2,7 +2,7 @@
  * Save-time template validation (seed `000_*`: "the editor checks the braces as you save them").
  * Pure and Cordis-free.
  *
- * `validatePromptTemplate` scans a text with exactly the grammar of `interpolate()` (SPEC §9) and
+ * `validatePromptTemplate` scans a text with exactly the grammar of `interpolate()` (R-RENDER-8) and
  * returns every problem, not just the first, each with its position. Where `interpolate()` would throw,
  * the first problem returned is the one it throws, with the same wording: the owner phrase
  * (`in section "<s>"`) is replaced by the position (`at line <l>, column <c>`).

@@ -1,5 +1,5 @@
 /**
- * The `{{variable}}` template grammar (SPEC §9), scanned in one place: rendering (`interpolate`) and
+ * The `{{variable}}` template grammar (R-RENDER-8), scanned in one place: rendering (`interpolate`) and
  * save-time validation (`validatePromptTemplate`) both walk a text with {@link scanTemplate}, so the two
  * can never disagree about what a text means. Pure and Cordis-free.
  *

@@ -1,5 +1,5 @@
 /**
- * The tool check of an assembly (SPEC §7): every tool provider of the view consulted once, the schemas
+ * The tool check of an assembly (R-TOOL): every tool provider of the view consulted once, the schemas
  * validated and frozen, `toolOrder` checked against every known name, the result cached per view while
  * the providers hand back the same elements. Cordis-free.
  * @module
@@ -17,7 +17,7 @@ import { compareCodeUnits, orderTools, TOOL_ORDER_REST, unregisteredTools } from
 import type { AssembleContext, ToolSchema } from './types.js'
 
 /**
- * The tool check of one assembly (SPEC §7), computed once from the tool providers' results: what the
+ * The tool check of one assembly (R-TOOL), computed once from the tool providers' results: what the
  * assembly rejects with, what the after-load check reports and what the CLI shows all read this record.
  */
 export interface ToolCheck {

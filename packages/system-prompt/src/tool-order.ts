@@ -1,5 +1,5 @@
 /**
- * Canonical tool order (SPEC §7). Pure and Cordis-free.
+ * Canonical tool order (R-TOOL-2). Pure and Cordis-free.
  * @module
  */
 import { toolOrderDuplicate, toolOrderMissingRest } from './errors.js'

@@ -12,7 +12,7 @@ export interface AssembleContext {
 }
 
 /**
- * How often a part may render differently by design (SPEC §13): `static` (default: never), `conversation`
+ * How often a part may render differently by design (R-CACHE-8): `static` (default: never), `conversation`
  * (once per conversation), `daily` (at a day boundary, such as a date), `turn` (at any request). `check`
  * accepts a declared change and still refuses an undeclared one.
  */

@@ -12,7 +12,7 @@ const MISSING_REST = 'toolOrder must contain the "<unlisted-tools>" rest entry (
 const invalidConfig = (message: string) => `invalid config:\n  - ${message}`
 
 describe('dsh-system-prompt: config', () => {
-  it('has the SPEC defaults and no toolOrder', () => {
+  it('has the documented defaults (R-SP-7) and no toolOrder', () => {
     expect(Config({})).to.deep.equal({
       includeHarnessIdentity: true,
       identity: IDENTITY,

@@ -77,7 +77,7 @@ describe('dsh-system-prompt: detached assemblies', () => {
     }, { scope: agent.key })
   })
 
-  it('hands out tool schemas as per-assembly copies whose parameters are deeply frozen and shared (SPEC §5)', async () => {
+  it('hands out tool schemas as per-assembly copies whose parameters are deeply frozen and shared (R-WF-5)', async () => {
     const [read] = (await app.systemPrompt.assemble()).tools
     const parameters = read.parameters as { properties: { path: { type: string } }; required: string[] }
     expect(thrown(() => { parameters.properties.path.type = 'number' })).to.be.instanceOf(TypeError)

@@ -6,9 +6,9 @@ import SystemPromptDefault, {
 import { bootApp } from 'dsh-testing'
 import { BARE } from './helpers.js'
 
-// Every type SPEC §3 lists is pinned by the type-checker in exports.test-d.ts.
+// Every type R-SP-6 lists is pinned by the type-checker in exports.test-d.ts.
 
-// Declaration merging (SPEC §3): a package adds fields to the assembly and to the assemble context.
+// Declaration merging (R-SP-6): a package adds fields to the assembly and to the assemble context.
 declare module 'dsh-system-prompt' {
   interface PromptAssembly {
     /** Added by this spec to prove `PromptAssembly` is extensible. */
@@ -25,7 +25,7 @@ describe('dsh-system-prompt: the package root', () => {
     expect(SystemPromptDefault).to.equal(SystemPrompt)
   })
 
-  describe('§3 exports', () => {
+  describe('exports (R-SP-6)', () => {
     it('exports the render functions by name from the package root', () => {
       const assembly: PromptAssembly = {
         sections: [{ name: 'a', order: 0, text: 'A {{x}}' }],
@@ -39,7 +39,7 @@ describe('dsh-system-prompt: the package root', () => {
     })
   })
 
-  describe('§3 PromptAssembly', () => {
+  describe('PromptAssembly (R-SP-6)', () => {
     it('is exactly { sections, contexts, tools, variables } when no listener adds to it', async () => {
       const { app, host } = await bootApp({ systemPrompt: BARE })
       host.systemPrompt.tools(() => ({ schemas: [{ name: 'read' }] }))
@@ -47,7 +47,7 @@ describe('dsh-system-prompt: the package root', () => {
     })
   })
 
-  describe('§3 declaration merging', () => {
+  describe('declaration merging (R-SP-6)', () => {
     let app: Context
     let host: Context
     beforeEach(async () => {

@@ -1,5 +1,5 @@
 /**
- * A type test: `tsc -b` checks it (through tsconfig.tests.json) and mocha never runs it. SPEC §3 lists
+ * A type test: `tsc -b` checks it (through tsconfig.tests.json) and mocha never runs it. R-SP-6 lists
  * these types as exported by name from the package root. This file stops compiling when one of them is
  * no longer exported, or when a field written here is renamed, removed or changes type, or a new field
  * becomes required.

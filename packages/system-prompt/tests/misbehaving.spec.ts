@@ -327,7 +327,7 @@ describe('dsh-system-prompt: misbehaving input', () => {
     })
   })
 
-  describe('§3 assemble(): every failure is a rejection', () => {
+  describe('assemble(): every failure is a rejection (R-SP-2)', () => {
     it('a context that is not an object rejects instead of throwing', async () => {
       const { app } = await bootApp({ systemPrompt: BARE })
       let result: unknown

@@ -5,8 +5,8 @@ import { getContextOrder, getSectionOrder } from 'dsh-system-prompt/internal'
 import { bootApp, pluginContext, promptText } from 'dsh-testing'
 import { BARE } from './helpers.js'
 
-/** SPEC §8, copied by hand: the contract the table in the code must match. */
-const SPEC_SECTIONS: Record<string, number> = {
+/** R-ORDER-5, copied by hand: the contract the table in the code must match. */
+const REFERENCE_SECTIONS: Record<string, number> = {
   'harness:identity': -1000, 'harness:source': -900, 'app:web-surface': -800, 'deployment:persona': 0,
   'plan:policy': 500, 'team:policy': 600, 'tools:ptc-only': 800, 'context:file-reference': 900,
   'tool:bash': 1000, 'tool:pwsh': 1010, 'tool:read': 1100, 'tool:write': 1200, 'tool:edit': 1300,
@@ -15,29 +15,29 @@ const SPEC_SECTIONS: Record<string, number> = {
   'tool:cordis': 2500, 'tool:workflow': 2600, 'tool:ralph': 2700, 'subagent:continuable': 2800,
   'tool:report': 2900, 'tool:computer_use': 3000, 'mcp:servers': 3100, 'tools:sdk': 5000, 'deliverable:file-references': 9000, 'tool:structured_output': 9900,
 }
-const SPEC_CONTEXTS: Record<string, number> = { 'sandbox:policy': 110, 'approval:policy': 115, 'subagent:delegation': 120 }
+const REFERENCE_CONTEXTS: Record<string, number> = { 'sandbox:policy': 110, 'approval:policy': 115, 'subagent:delegation': 120 }
 
 describe('dsh-system-prompt: named placements', () => {
   let app: Context
   before(async () => { app = (await bootApp({ systemPrompt: BARE })).app })
 
-  for (const [name, order] of Object.entries(SPEC_SECTIONS)) {
+  for (const [name, order] of Object.entries(REFERENCE_SECTIONS)) {
     it(`getSectionOrder("${name}") is ${order}`, () => {
       expect(app.systemPrompt.getSectionOrder(name)).to.equal(order)
       expect(getSectionOrder(name)).to.equal(order)
     })
   }
 
-  for (const [name, order] of Object.entries(SPEC_CONTEXTS)) {
+  for (const [name, order] of Object.entries(REFERENCE_CONTEXTS)) {
     it(`getContextOrder("${name}") is ${order}`, () => {
       expect(app.systemPrompt.getContextOrder(name)).to.equal(order)
       expect(getContextOrder(name)).to.equal(order)
     })
   }
 
-  it('allocates exactly the SPEC section and context names', () => {
-    expect(SECTION_PLACEMENTS).to.deep.equal(SPEC_SECTIONS)
-    expect(CONTEXT_PLACEMENTS).to.deep.equal(SPEC_CONTEXTS)
+  it('allocates exactly the section and context names of R-ORDER-5', () => {
+    expect(SECTION_PLACEMENTS).to.deep.equal(REFERENCE_SECTIONS)
+    expect(CONTEXT_PLACEMENTS).to.deep.equal(REFERENCE_CONTEXTS)
   })
 
   it('gives every section a unique integer', () => {
@@ -64,7 +64,7 @@ describe('dsh-system-prompt: named placements', () => {
   })
 
   for (const name of ['tool:unknown', 'Tool:bash', 'tool:bash ', '', 'constructor', 'toString', '__proto__', 'TOOL_SOMETHING_NEW']) {
-    it(`getSectionOrder has no placement (undefined) for the unknown name ${JSON.stringify(name)}, so "?? 1005" falls back (SPEC §8)`, () => {
+    it(`getSectionOrder has no placement (undefined) for the unknown name ${JSON.stringify(name)}, so "?? 1005" falls back (R-ORDER-7)`, () => {
       expect(app.systemPrompt.getSectionOrder(name)).to.equal(undefined)
       expect(app.systemPrompt.getSectionOrder(name) ?? 1005).to.equal(1005)
     })

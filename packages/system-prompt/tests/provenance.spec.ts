@@ -8,7 +8,7 @@ import { BARE } from './helpers.js'
 const changes = (provenance: Provenance) => (['sections', 'contexts', 'tools'] as const).flatMap((list) =>
   [...provenance[list]].map(([name, change]) => `${list}/${name}: ${change.action} by ${change.by}`))
 
-describe('dsh-system-prompt: provenance through the waterfall (SPEC §13)', () => {
+describe('dsh-system-prompt: provenance through the waterfall (R-WF-8)', () => {
   let app: Context
   beforeEach(async () => {
     ({ app } = await bootApp({ systemPrompt: BARE }))

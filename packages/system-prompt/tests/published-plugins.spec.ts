@@ -8,7 +8,7 @@ import * as badOrderListener from './fixtures/published/bad-order-listener.js'
 import * as betaTools from './fixtures/published/beta-tools.js'
 import * as placementNames from './fixtures/published/placement-names.js'
 
-// Plugins written for the published dsh-system-prompt must run unchanged (SPEC §5 and §8); each is a
+// Plugins written for the published dsh-system-prompt must run unchanged (R-WF, R-ORDER); each is a
 // plugin module of its own under fixtures/published, loaded like any plugin.
 describe('dsh-system-prompt: plugins written for the published package run unchanged', () => {
   let app: Context

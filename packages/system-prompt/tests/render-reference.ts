@@ -1,5 +1,5 @@
 /**
- * A reference model of strict rendering (SPEC §9 and the `{{#raw}}…{{/raw}}` escape), written from the
+ * A reference model of strict rendering (R-RENDER and the `{{#raw}}…{{/raw}}` escape), written from the
  * specification alone for `render.property.spec.ts` and the determinism model of dsh-tools: it shares no
  * code with `src/` and works differently (a sticky regular expression at each `{{` instead of index
  * searches), so agreeing with it means agreeing with the rules, not with ourselves.
@@ -17,7 +17,7 @@ function fail(message: string): Outcome {
   return { ok: false, name: 'PromptError', message }
 }
 
-/** Code-unit order, spelled out (the SPEC's tie-break and the order of "registered variables"). */
+/** Code-unit order, spelled out (the tie-break of R-ORDER-1 and the order of "registered variables"). */
 export function codeUnitOrder(a: string, b: string): number {
   const length = Math.min(a.length, b.length)
   for (let i = 0; i < length; i++) {
@@ -27,7 +27,7 @@ export function codeUnitOrder(a: string, b: string): number {
   return a.length - b.length
 }
 
-/** Renders `text` of `kind` `owner` against `variables` (own properties only), per SPEC §9. */
+/** Renders `text` of `kind` `owner` against `variables` (own properties only), per R-RENDER. */
 export function referenceInterpolate(
   text: string, variables: Readonly<Record<string, string | undefined>>, kind: 'section' | 'context', owner: string,
 ): Outcome {
@@ -80,7 +80,7 @@ export interface ReferenceText {
   band?: 'first' | 'last'
 }
 
-/** The first line of a runtime-context snapshot (SPEC §6). */
+/** The first line of a runtime-context snapshot (R-RC-1). */
 export const HEADING = 'Current runtime context. This snapshot supersedes earlier runtime-context snapshots.'
 
 /**

@@ -32,7 +32,7 @@ const TABLE = fc.dictionary(fc.constantFrom(...NAMES), fc.option(VALUE, { nil: u
 const KIND = fc.constantFrom('section' as const, 'context' as const)
 const OWNER = fc.constantFrom('s', 'tool:read', 'a "quoted" name', 'é', 'deployment:persona')
 
-// The four SPEC §9 errors, plus the unterminated raw block of the escape.
+// The four R-RENDER-4 errors, plus the unterminated raw block of the escape.
 const DOCUMENTED = [
   /^unknown prompt variable "\{\{[a-z][a-z0-9_]*\}\}" in (section|context) ".*"; registered variables: .+$/s,
   /^prompt variable "\{\{[a-z][a-z0-9_]*\}\}" has no value for this assembly \((section|context) ".*"\)$/s,
@@ -41,7 +41,7 @@ const DOCUMENTED = [
   /^unterminated \{\{#raw\}\} block in (section|context) ".*" \(close it with \{\{\/raw\}\}\)$/s,
 ]
 
-describe('dsh-system-prompt: rendering agrees with a reference model of SPEC §9 (soak)', function () {
+describe('dsh-system-prompt: rendering agrees with a reference model of R-RENDER (soak)', function () {
   if (SOAK) this.timeout(0)
 
   it(`interpolate() gives the reference's text, or its error type and message, for ${RUNS} random texts and tables`, () => {
@@ -96,7 +96,7 @@ describe('dsh-system-prompt: rendering agrees with a reference model of SPEC §9
     }), { numRuns: PROMPT_RUNS })
   })
 
-  it('the reference model itself pins the SPEC examples, so the comparison above cannot pass vacuously', () => {
+  it('the reference model itself pins the examples of R-RENDER-4, so the comparison above cannot pass vacuously', () => {
     const table = { model: 'deepseek-chat', cwd: undefined }
     const text = (t: string) => referenceInterpolate(t, table, 'section', 's')
     expect(text('Model: {{model}}.')).to.deep.equal({ ok: true, text: 'Model: deepseek-chat.' })

@@ -171,7 +171,7 @@ describe('dsh-system-prompt: tools', () => {
   })
 })
 
-describe('dsh-system-prompt: the tool check once the deployment has loaded (SPEC §7)', () => {
+describe('dsh-system-prompt: the tool check once the deployment has loaded (R-TOOL-4)', () => {
   let app: Context
   let host: Context
   let logs: CapturedLog[]

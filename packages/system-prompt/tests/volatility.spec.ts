@@ -4,7 +4,7 @@ import { templateVariables } from 'dsh-system-prompt/internal'
 import { bootApp, thrown } from 'dsh-testing'
 import { BARE } from './helpers.js'
 
-describe('dsh-system-prompt: volatility declarations (SPEC §13)', () => {
+describe('dsh-system-prompt: volatility declarations (R-CACHE-8)', () => {
   let app: Context
   beforeEach(async () => { ({ app } = await bootApp({ systemPrompt: BARE })) })
 

@@ -1,5 +1,5 @@
 /**
- * The determinism suite's world: random sets of plugins (as data), a reference model of what SPEC §4–§9
+ * The determinism suite's world: random sets of plugins (as data), a reference model of what R-SCOPE, R-ORDER, R-WF, R-RC, R-TOOL, R-RENDER
  * say an assembly of them must be, and a runner that activates them as real Cordis plugins. The model is
  * independent of `src/`: it resolves layers, sorts, filters and renders with its own code (rendering
  * through the reference interpolator of `packages/system-prompt/tests/render-reference.ts`).
@@ -134,10 +134,10 @@ export function chainOf(view: Layer): Layer[] {
   return chain
 }
 
-/** The persona suffix: rendered after every other section (SPEC §3.1). */
+/** The persona suffix: rendered after every other section (R-ORDER-4). */
 const SUFFIX = 'deployment:persona-suffix'
 
-/** SPEC §4: ascending order, ties by code-unit name; the persona suffix last. */
+/** R-ORDER-1: ascending order, ties by code-unit name; the persona suffix last. */
 function byPlacement(a: { name: string; order: number }, b: { name: string; order: number }): number {
   if ((a.name === SUFFIX) !== (b.name === SUFFIX)) return a.name === SUFFIX ? 1 : -1
   return a.order !== b.order ? (a.order < b.order ? -1 : 1) : codeUnitOrder(a.name, b.name)

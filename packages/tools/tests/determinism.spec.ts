@@ -46,7 +46,7 @@ describe('dsh-tools: determinism across activation and disposal orders (soak)', 
     }), { numRuns: Math.ceil(RUNS / 2) })
   })
 
-  it('the model is not vacuous: a hand-made world renders what SPEC §4 says', async () => {
+  it('the model is not vacuous: a hand-made world renders what R-ORDER-1 says', async () => {
     const section = (name: string, order: number, text: string) => ({ name, order, text, dynamic: false, interpolate: true, complete: false })
     const world: World = {
       config: { persona: '', personaSuffix: 'Suffix.', includeRuntimeContext: true },

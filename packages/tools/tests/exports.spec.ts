@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import ToolRegistryDefault, { ToolRegistry } from 'dsh-tools'
 
 describe('dsh-tools: the package root', () => {
-  it('§2 default-exports the service class, so a deployment row can name the package alone', () => {
+  it('default-exports the service class, so a deployment row can name the package alone (R-VOCAB-10)', () => {
     expect(ToolRegistryDefault).to.equal(ToolRegistry)
   })
 })

@@ -1,5 +1,5 @@
 /**
- * Anthropic `cache_control` breakpoints, planned (SPEC §12). The Messages API caches the prefix up to
+ * Anthropic `cache_control` breakpoints, planned (R-WIRE-6). The Messages API caches the prefix up to
  * each breakpoint in the order tools, system, messages. The plan:
  * - candidates, in that order: the end of `tools`, the end of `system`, the **stable** point (the end of
  *   what the previous request sent, so this request reads it exactly) and the **tail** (the last block,

@@ -1,5 +1,5 @@
 /**
- * The shape of the per-request reuse report (SPEC §13): how much of a request repeats the same
+ * The shape of the per-request reuse report (R-CACHE-2): how much of a request repeats the same
  * agent's previous request byte for byte, what the provider's caching rules should serve from cache,
  * and, when the prefix broke, which part changed and why. Built by `dsh-agent` at every step from the
  * request's cache stream (`cache-stream.ts`) and the caching rules (`caching-rules.ts`).
@@ -11,7 +11,7 @@ import type { WireFormat } from './format.js'
 export type CacheProvider = 'openai' | 'anthropic' | 'deepseek' | 'gemini'
 
 /**
- * The class every break cause starts with (SPEC §13), so a reader can group causes without parsing
+ * The class every break cause starts with (R-CACHE-6), so a reader can group causes without parsing
  * the words that follow.
  */
 export const BREAK_CAUSES = [

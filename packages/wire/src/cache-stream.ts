@@ -1,5 +1,5 @@
 /**
- * The cache stream of a request (SPEC §13): its parts in the order the provider hashes them, each
+ * The cache stream of a request (R-CACHE-1): its parts in the order the provider hashes them, each
  * serialised as canonical JSON (keys sorted, no spaces) without the cache markers themselves
  * (`cache_control` does not change what the provider hashes). Two requests share a cached prefix as
  * far as their streams agree byte for byte, so this is what the reuse report compares.

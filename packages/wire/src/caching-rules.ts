@@ -1,5 +1,5 @@
 /**
- * The prompt-caching rules of each provider, as documented (SPEC §13), in one place: given how much
+ * The prompt-caching rules of each provider, as documented (R-CACHE-4), in one place: given how much
  * of a request repeats the previous one, what the provider should serve from cache. One function per
  * provider; each rule is one numbered line below and has one test.
  *

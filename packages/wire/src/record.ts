@@ -1,5 +1,5 @@
 /**
- * The conversation record (SPEC §10) as every wire format reads it: entries with a `role`, their
+ * The conversation record (R-CONV-4) as every wire format reads it: entries with a `role`, their
  * content and where they came from. Pure and Cordis-free. The entry shapes are OpenAI chat messages
  * (the format the record was first written for); the other formats lower them in their own files.
  * @module
@@ -84,7 +84,7 @@ export function entry<M extends ChatMessage>(message: M, source: EntrySource, us
 }
 
 /**
- * Where one entry goes in a request (SPEC §10), given what the request holds so far: `opening` (the
+ * Where one entry goes in a request (R-WIRE-3), given what the request holds so far: `opening` (the
  * system prompt at the head), `rest` (everything after it, in record order), `clear-opening` (under
  * `replace`: a cleared prompt leaves the head empty) or `skip`. `append`: every entry, except system-
  * prompt entries up to the latest clear (`beforeClear`) and the clear markers; the first entry sent is
@@ -108,7 +108,7 @@ export function latestClear(record: readonly ConversationEntry[]): number {
 }
 
 /**
- * The entries a request carries under `policy`, in order (SPEC §10): the opening system prompt (if
+ * The entries a request carries under `policy`, in order (R-WIRE-3): the opening system prompt (if
  * any) first, then the rest, each placed by `placeEntry`. Every format starts from this list (a wire
  * session, entry by entry), so the policy rule lives in `placeEntry` once.
  */

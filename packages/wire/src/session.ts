@@ -148,7 +148,7 @@ export class WireSession<F extends WireFormat> {
       policy: input.promptChange, seen: 0, last: undefined, opening: undefined, rest: [], restIndex: new WeakMap(), elements: [], json: [], prefix: [], parts: [],
       calls: new Map(), tokens: [], blocks: [], counter: undefined,
     }
-    // Under `append`, system-prompt entries up to the latest clear are not sent (SPEC §10).
+    // Under `append`, system-prompt entries up to the latest clear are not sent (R-WIRE-3).
     const { record } = input
     const clearedAt = input.promptChange === 'append' ? latestClear(record) : -1
     const lowered = this.lowerAll(state, record, clearedAt)

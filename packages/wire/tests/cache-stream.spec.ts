@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { buildRequest, CACHE_STREAM_ORDER, cacheStream, canonicalJson, commonPrefix, WIRE_FORMATS } from 'dsh-wire'
 import { input, system, toolConversation, user } from './helpers.js'
 
-describe('dsh-wire: the cache stream of a request (SPEC §13)', () => {
+describe('dsh-wire: the cache stream of a request (R-CACHE-1)', () => {
   it('anthropic hashes tools, then system, then messages; the others put the system prompt first', () => {
     expect(CACHE_STREAM_ORDER.anthropic).to.deep.equal(['tools', 'system', 'messages'])
     for (const format of ['openai-chat', 'openai-responses', 'gemini'] as const) expect(CACHE_STREAM_ORDER[format]).to.deep.equal(['system', 'tools', 'messages'])

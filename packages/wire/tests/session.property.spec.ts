@@ -44,7 +44,7 @@ const toolSets: (() => WireTool[])[] = [
 ]
 const toolChoices = fc.array(fc.nat(toolSets.length - 1), { minLength: 10, maxLength: 10 })
 
-/** SPEC §10 as written: under append every entry but the system prompts up to the latest clear (and the clears); under replace the latest prompt (if it has text) first, then every other entry. */
+/** R-WIRE-3 as written: under append every entry but the system prompts up to the latest clear (and the clears); under replace the latest prompt (if it has text) first, then every other entry. */
 function specSent(record: readonly ConversationEntry[], policy: PromptChangePolicy): ConversationEntry[] {
   if (policy === 'replace') {
     const latest = [...record].reverse().find((item) => item.source === 'system-prompt')
@@ -56,7 +56,7 @@ function specSent(record: readonly ConversationEntry[], policy: PromptChangePoli
 }
 
 describe('dsh-wire: a session, step by step, equals lowering the whole record', () => {
-  it('sentEntries (placeEntry, the one rule a session also reads) is SPEC §10 as written', () => {
+  it('sentEntries (placeEntry, the one rule a session also reads) is R-WIRE-3 as written', () => {
     fc.assert(fc.property(conversation, policy, (records, promptChange) => {
       for (const record of records) expect(sentEntries(record, promptChange)).to.deep.equal(specSent(record, promptChange))
     }), { numRuns: 200 })

@@ -46,7 +46,7 @@ describe('dsh-plugin-date', () => {
       expect((await app.systemPrompt.assemble()).variables).to.deep.equal({ date: '2026-11-30', model: undefined, provider: undefined, cwd: undefined })
     })
 
-    it('declares itself daily, so check accepts its change at midnight (SPEC §13); the agent loop variables are per conversation', async () => {
+    it('declares itself daily, so check accepts its change at midnight (R-CACHE-8); the agent loop variables are per conversation', async () => {
       await app.plugin(DatePlugin, { now })
       expect(app.systemPrompt.inspect().variables.map((v) => [v.name, v.volatility])).to.deep.equal([
         ['cwd', 'conversation'], ['date', 'daily'], ['model', 'conversation'], ['provider', 'conversation'],

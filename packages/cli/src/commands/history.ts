@@ -1,6 +1,6 @@
 /**
  * `dsh-prompt history <ledger.jsonl> [--head <hash>] [--json]`: what the model saw at each turn of a
- * conversation kept as a ledger (SPEC §13), and the per-section diff between consecutive system-prompt
+ * conversation kept as a ledger (R-LEDGER), and the per-section diff between consecutive system-prompt
  * versions. A ledger that `readLedger` refuses exits 1 with the problem naming its line. Sections are
  * not marked in the rendered text (the render joins them with one blank line), so versions are
  * compared block by block at blank lines: a section with a blank line in it counts as several.

@@ -1,7 +1,7 @@
 /**
  * `dsh-prompt replay <deployment> --script <file> [--agent id] [--format f] [--policy append|replace]
  * [--ledger out.jsonl] [--html out.html] [--json]`: plays a scripted conversation against one agent of a deployment and reports every request
- * (SPEC §13): how many of its bytes repeat the previous request, what the provider should serve from
+ * (R-CLI-7): how many of its bytes repeat the previous request, what the provider should serve from
  * cache, and each break with its cause. {@link replayDeployment} does the work and returns the data
  * (what `--json` prints, plus what a picture needs); the command only prints it.
  * @module
