@@ -208,26 +208,28 @@ describe('dsh-prompt: the CLI stays in charge of hostile plugins (issue 11 items
   describe('the built binary', () => {
     before(assertBuilt)
 
-    // A bound the cold process's own imports (dsh-system-prompt, cordis) fit in on a busy machine.
-    it('exits 1 within a few seconds when a plugin keeps a timer alive and its apply never settles', async () => {
+    // No assertion on elapsed time: without the bound the process never exits (the timer keeps it alive),
+    // so the kill after 60 s only catches that hang; the problem's code says the --timeout bound fired.
+    it('exits 1 by itself when a plugin keeps a timer alive and its apply never settles (LOADER_APPLY_TIMEOUT)', async function () {
+      this.timeout(90_000)
       const module = join(dir, 'timer.mjs')
       writeFileSync(module, `export default { name: 'ticking', apply() { setInterval(() => {}, 100); return new Promise(() => {}) } }\n`)
       const file = join(dir, 'deployment.yml')
       writeFileSync(file, `plugins:\n  - name: dsh-system-prompt\n  - name: ${JSON.stringify(module)}\n    id: ticking\n`)
-      const r = await cli(['check', file, '--timeout', '1500', '--json'], { timeout: 10000 })
+      const r = await cli(['check', file, '--timeout', '1500', '--json'], { timeout: 60_000 })
       expect(r.timedOut).to.equal(false)
       expect(r.code).to.equal(1)
-      expect(r.ms).to.be.below(6000)
       const doc = JSON.parse(r.stdout) as { problems: Array<{ code: string; id: string; message: string }> }
       expect(doc.problems.map((p) => [p.code, p.id])).to.deep.equal([['LOADER_APPLY_TIMEOUT', 'ticking']])
     })
 
-    it('exits 1 when a listener never settles and a timer keeps the process alive (default bound replaced by --timeout)', async () => {
+    it('exits 1 when a listener never settles and a timer keeps the process alive (default bound replaced by --timeout)', async function () {
+      this.timeout(90_000)
       const module = join(dir, 'listener.mjs')
       writeFileSync(module, `export default { name: 'ticking-listener', apply(ctx) { setInterval(() => {}, 100); ctx.on('system-prompt/assemble', () => new Promise(() => {})) } }\n`)
       const file = join(dir, 'deployment.yml')
       writeFileSync(file, `plugins:\n  - name: dsh-system-prompt\n  - name: ${JSON.stringify(module)}\n    id: ticking\n`)
-      const r = await cli(['render', file, '--timeout', '1500'], { timeout: 10000 })
+      const r = await cli(['render', file, '--timeout', '1500'], { timeout: 60_000 })
       expect([r.timedOut, r.code]).to.deep.equal([false, 1])
       expect(r.stderr).to.match(/error: the assembly for the deployment \(.*deployment\.yml\) did not finish within 1500 ms: the system-prompt\/assemble listener of "ticking" has not returned/)
     })
