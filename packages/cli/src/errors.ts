@@ -1,8 +1,11 @@
 /**
  * Every message of `dsh-prompt`, made in one place, plus the error type that carries an exit code.
  * Tests and docs (`docs/troubleshooting.md`) quote these strings. Each error and message carries a
- * stable `code` (`CLI_*`, or the code of the error it reports) and the `details` it is about; a message
- * that is not thrown is a `{ code, message, details }` object. The CLI decides by codes, never by words.
+ * stable `code` (`CLI_*`, or the code of the error it reports) and the `details` it is about. Two kinds,
+ * one shape each: everything the CLI throws is a {@link CliError} (code, details, kind, exit code),
+ * made here; a message that is not thrown (a finding of `check`, a problem of a replay script) is a
+ * `{ code, message, details }` object ({@link CliMessage}), and {@link thrown} turns one into a
+ * `CliError` when it must be thrown. The CLI decides by codes, never by words.
  * @module
  */
 import { codeOf, LoaderErrors, type LoaderMessage } from 'dsh-loader'
@@ -29,6 +32,10 @@ export class CliError<C extends string = string, D extends object = object> exte
     return error instanceof Error && error.name === 'CliError' && typeof (error as CliError).exitCode === 'number'
   }
 }
+
+/** A message of the catalogue thrown as the CLI's one error shape, a `CliError` of `kind` (exit 2 for usage, else 1). */
+export const thrown = <C extends string, D extends object>(message: CliMessage<C, D>, kind: FailureKind) =>
+  new CliError(message.message, kind, kind === 'usage' ? EXIT.usage : EXIT.wrong, message.code, message.details)
 
 /** A usage error (exit 2) with its code and details. */
 export const usage = <C extends string, D extends object>(message: string, code: C, details: D) =>
@@ -129,10 +136,9 @@ export const pluginExit = (exitCode: unknown, row: string | undefined, cause?: u
     'deployment', EXIT.wrong, 'CLI_PLUGIN_EXIT' as const, { exitCode: typeof exitCode === 'number' ? exitCode : null, row: row ?? null }, { cause })
 
 /** What an intercepted `process.exit()` throws into the plugin that called it (its code unwinds, as it expected to stop). */
-export const exitIntercepted = (exitCode: unknown) => Object.assign(
-  new Error(`process.exit(${describeExitCode(exitCode)}) was called; dsh-prompt does not let a plugin end the process`),
-  { code: 'CLI_EXIT_INTERCEPTED' as const, details: { exitCode: typeof exitCode === 'number' ? exitCode : null } },
-)
+export const exitIntercepted = (exitCode: unknown) =>
+  new CliError(`process.exit(${describeExitCode(exitCode)}) was called; dsh-prompt does not let a plugin end the process`,
+    'deployment', EXIT.wrong, 'CLI_EXIT_INTERCEPTED' as const, { exitCode: typeof exitCode === 'number' ? exitCode : null })
 
 /** An exception nobody caught (a throw in a plugin's timer) while the command ran. */
 export const uncaughtException = (error: unknown, row: string | undefined) =>
