@@ -7,7 +7,7 @@ import { cli, EXAMPLE, fixture, REPO, type Run, runAll, assertBuilt } from './he
 /**
  * Every code of the CLI's catalogue (`packages/cli/src/errors.ts`) that a user can meet, produced by the
  * built binary (`node packages/cli/lib/cli.js … --json`, as a user runs it) and read back from its JSON
- * document: `error.code`, or the code of a problem it lists (`problems[]`, `error.problems[]`,
+ * document: `error.code`, or the code of a problem it lists (`problems[]`, `warnings[]`, `error.problems[]`,
  * `error.details.problems[]`). One run may produce several codes (the `check` findings share one
  * deployment; the replay script problems share one script), so the whole list costs about 25 runs.
  */
@@ -101,10 +101,14 @@ function catalogueCodes(): string[] {
   return [...new Set([...text.matchAll(/'(CLI_[A-Z0-9_]+)'/g)].map((m) => m[1]))].sort()
 }
 
-/** The codes a JSON document shows where a user reads them: the error's, and each listed problem's. */
-function codesIn(doc: { error?: { code?: string; problems?: Array<{ code: string }>; details?: { problems?: Array<{ code: string }> } }; problems?: Array<{ code: string }> }): string[] {
+/** The codes a JSON document shows where a user reads them: the error's, and each listed problem's (and `check`'s warnings'). */
+function codesIn(doc: {
+  error?: { code?: string; problems?: Array<{ code: string }>; details?: { problems?: Array<{ code: string }> } }
+  problems?: Array<{ code: string }>
+  warnings?: Array<{ code: string }>
+}): string[] {
   const error = doc.error
-  return [error?.code, ...(error?.problems ?? []), ...(error?.details?.problems ?? []), ...(doc.problems ?? [])]
+  return [error?.code, ...(error?.problems ?? []), ...(error?.details?.problems ?? []), ...(doc.problems ?? []), ...(doc.warnings ?? [])]
     .map((item) => (typeof item === 'string' ? item : item?.code))
     .filter((code): code is string => typeof code === 'string')
 }
