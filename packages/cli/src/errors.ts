@@ -1,8 +1,11 @@
 /**
  * Every message of `dsh-prompt`, made in one place, plus the error type that carries an exit code.
  * Tests and docs (`docs/troubleshooting.md`) quote these strings. Each error and message carries a
- * stable `code` (`CLI_*`, or the code of the error it reports) and the `details` it is about; a message
- * that is not thrown is a `{ code, message, details }` object. The CLI decides by codes, never by words.
+ * stable `code` (`CLI_*`, or the code of the error it reports) and the `details` it is about. Two kinds,
+ * one shape each: everything the CLI throws is a {@link CliError} (code, details, kind, exit code),
+ * made here; a message that is not thrown (a finding of `check`, a problem of a replay script) is a
+ * `{ code, message, details }` object ({@link CliMessage}), and {@link thrown} turns one into a
+ * `CliError` when it must be thrown. The CLI decides by codes, never by words.
  * @module
  */
 import { codeOf, LoaderErrors, type LoaderMessage } from 'dsh-loader'
@@ -30,6 +33,10 @@ export class CliError<C extends string = string, D extends object = object> exte
   }
 }
 
+/** A message of the catalogue thrown as the CLI's one error shape, a `CliError` of `kind` (exit 2 for usage, else 1). */
+export const thrown = <C extends string, D extends object>(message: CliMessage<C, D>, kind: FailureKind) =>
+  new CliError(message.message, kind, kind === 'usage' ? EXIT.usage : EXIT.wrong, message.code, message.details)
+
 /** A usage error (exit 2) with its code and details. */
 export const usage = <C extends string, D extends object>(message: string, code: C, details: D) =>
   new CliError(message, 'usage', EXIT.usage, code, details)
@@ -41,12 +48,10 @@ export const unknownAgent = (id: string, file: string, declared: readonly string
   usage(`agent ${JSON.stringify(id)} is not declared in ${file}; declared agents: ${declared.length ? declared.join(', ') : '(none: the file has no agents: section)'}`,
     'CLI_UNKNOWN_AGENT' as const, { agent: id, file, declared })
 
-/** `--agent` given twice to `render` or `explain`, which show one agent (commander prints it as a usage error). */
-export const oneAgentOnly = (command: string, first: string, second: string) => ({
-  code: 'CLI_ONE_AGENT_ONLY' as const,
-  message: `${command} shows one agent, but --agent was given twice (${first}, ${second}); to compare two agents, run "dsh-prompt diff <deployment> --agent ${first} --agent ${second}"`,
-  details: { command, first, second },
-})
+/** `--agent` given twice to `render`, `explain` or `replay`, which show one agent (thrown by the option's parser). */
+export const oneAgentOnly = (command: string, first: string, second: string) =>
+  usage(`${command} shows one agent, but --agent was given twice (${first}, ${second}); to compare two agents, run "dsh-prompt diff <deployment> --agent ${first} --agent ${second}"`,
+    'CLI_ONE_AGENT_ONLY' as const, { command, first, second })
 
 /** `render --request` on a file without agents. */
 export const requestNeedsAgent = (file: string) =>
@@ -74,25 +79,19 @@ export const htmlNotWritten = (file: string, cause: unknown) =>
   new CliError(`cannot write the page to ${file}: ${describeError(cause)}`, 'usage', EXIT.usage, 'CLI_HTML_NOT_WRITTEN' as const,
     { file, reason: codeOf(cause) ?? null }, { cause })
 
-/** `--max-file-size` that is not a whole number of bytes. */
-/** `--max-yaml-tokens` or `--max-quoted-chars` that is not a whole number of at least 1. */
-export const invalidLimit = (flag: string, value: string) => ({
-  code: 'CLI_INVALID_LIMIT' as const,
-  message: `${flag} must be a whole number (at least 1), received ${JSON.stringify(value)}`,
-  details: { flag, received: value },
-})
+/** `--max-yaml-tokens` or `--max-quoted-chars` that is not a whole number of at least 1 (thrown by the option's parser). */
+export const invalidLimit = (flag: string, value: string) =>
+  usage(`${flag} must be a whole number (at least 1), received ${JSON.stringify(value)}`, 'CLI_INVALID_LIMIT' as const, { flag, received: value })
 
-export const invalidFileSize = (value: string) => ({
-  code: 'CLI_INVALID_FILE_SIZE' as const,
-  message: `--max-file-size must be a whole number of bytes (at least 1), received ${JSON.stringify(value)}`,
-  details: { received: value },
-})
+/** `--max-file-size` that is not a whole number of bytes, at least 1 (thrown by the option's parser). */
+export const invalidFileSize = (value: string) =>
+  usage(`--max-file-size must be a whole number of bytes (at least 1), received ${JSON.stringify(value)}`, 'CLI_INVALID_FILE_SIZE' as const, { received: value })
 
 /** `check --render-gap` that is not a whole number of milliseconds up to 10 s. */
 export const invalidGap = (value: string) =>
   usage(`--render-gap must be a whole number of milliseconds from 0 to 10000, received ${JSON.stringify(value)}`, 'CLI_INVALID_GAP' as const, { received: value })
 
-/** The code `--json` gives a usage error that commander reports (a missing argument, an unknown option, a second `--agent`). */
+/** The code `--json` gives a usage error that commander reports itself (a missing argument, an unknown option, a value outside an option's choices). */
 export const COMMANDER_USAGE = 'CLI_USAGE'
 
 /** Appended to commander's own usage messages. */
@@ -137,10 +136,9 @@ export const pluginExit = (exitCode: unknown, row: string | undefined, cause?: u
     'deployment', EXIT.wrong, 'CLI_PLUGIN_EXIT' as const, { exitCode: typeof exitCode === 'number' ? exitCode : null, row: row ?? null }, { cause })
 
 /** What an intercepted `process.exit()` throws into the plugin that called it (its code unwinds, as it expected to stop). */
-export const exitIntercepted = (exitCode: unknown) => Object.assign(
-  new Error(`process.exit(${describeExitCode(exitCode)}) was called; dsh-prompt does not let a plugin end the process`),
-  { code: 'CLI_EXIT_INTERCEPTED' as const, details: { exitCode: typeof exitCode === 'number' ? exitCode : null } },
-)
+export const exitIntercepted = (exitCode: unknown) =>
+  new CliError(`process.exit(${describeExitCode(exitCode)}) was called; dsh-prompt does not let a plugin end the process`,
+    'deployment', EXIT.wrong, 'CLI_EXIT_INTERCEPTED' as const, { exitCode: typeof exitCode === 'number' ? exitCode : null })
 
 /** An exception nobody caught (a throw in a plugin's timer) while the command ran. */
 export const uncaughtException = (error: unknown, row: string | undefined) =>
@@ -152,12 +150,9 @@ export const unhandledRejection = (reason: unknown, row: string | undefined) =>
   new CliError(`a promise was rejected${byRow(row)} and nobody handled it while the command ran: ${LoaderErrors.describeError(reason)}`,
     'deployment', EXIT.wrong, 'CLI_UNHANDLED_REJECTION' as const, { row: row ?? null, cause: codeOf(reason) ?? null }, { cause: reason })
 
-/** `--timeout` that is not a whole number of milliseconds. */
-export const invalidTimeout = (value: string) => ({
-  code: 'CLI_INVALID_TIMEOUT' as const,
-  message: `--timeout must be a whole number of milliseconds from 1 to 2147483647, received ${JSON.stringify(value)}`,
-  details: { received: value },
-})
+/** `--timeout` that is not a whole number of milliseconds from 1 to 2^31 - 1 (thrown by the option's parser). */
+export const invalidTimeout = (value: string) =>
+  usage(`--timeout must be a whole number of milliseconds from 1 to 2147483647, received ${JSON.stringify(value)}`, 'CLI_INVALID_TIMEOUT' as const, { received: value })
 
 function describeExitCode(code: unknown): string {
   return typeof code === 'number' ? String(code) : code === undefined ? '' : describeError(code)

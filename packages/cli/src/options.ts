@@ -4,7 +4,7 @@
  * how they become boot options.
  * @module
  */
-import { InvalidArgumentError, Option, type Command } from 'commander'
+import { Option, type Command } from 'commander'
 import { invalidFileSize, invalidLimit, invalidTimeout } from './errors.js'
 import { activeGuard } from './guard.js'
 import type { LogLevel } from 'dsh-loader'
@@ -72,25 +72,37 @@ export function bootOptionsOf(options: CommonOptions, output: Output, extra: Par
   }
 }
 
+/**
+ * The parsers below throw the catalogue's usage errors (`CliError`, kind `usage`) rather than commander's
+ * `InvalidArgumentError`: commander passes any other error through untouched, so the error reaches
+ * `reportFailure` with its code and details (`--json` included) instead of becoming `CLI_USAGE`.
+ */
+
+/** A whole number written in digits only (no sign, exponent, point or spaces) that is safe and at least 1. */
+function wholeAtLeastOne(value: string): number | undefined {
+  const n = Number(value)
+  return /^\d+$/.test(value) && Number.isSafeInteger(n) && n >= 1 ? n : undefined
+}
+
 /** `--timeout`: a whole number of milliseconds a timer can wait (1 to 2^31 - 1). */
 function timeoutMs(value: string): number {
-  const ms = Number(value)
-  if (!/^\d+$/.test(value) || ms < 1 || ms > 2 ** 31 - 1) throw new InvalidArgumentError(invalidTimeout(value).message)
+  const ms = wholeAtLeastOne(value)
+  if (ms === undefined || ms > 2 ** 31 - 1) throw invalidTimeout(value)
   return ms
 }
 
-/** `--max-file-size`: a whole number of bytes, at least 1. */
-/** A loader limit: a whole number, at least 1. */
+/** `--max-yaml-tokens` and `--max-quoted-chars`: a loader limit, a whole number of at least 1. */
 function limit(flag: string) {
   return (value: string): number => {
-    const n = Number(value)
-    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError(invalidLimit(flag, value).message)
+    const n = wholeAtLeastOne(value)
+    if (n === undefined) throw invalidLimit(flag, value)
     return n
   }
 }
 
+/** `--max-file-size`: a whole number of bytes, at least 1. */
 function fileSize(value: string): number {
-  const bytes = Number(value)
-  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new InvalidArgumentError(invalidFileSize(value).message)
+  const bytes = wholeAtLeastOne(value)
+  if (bytes === undefined) throw invalidFileSize(value)
   return bytes
 }

@@ -3,7 +3,7 @@
  * common options, and `main()`, which runs one invocation and resolves to its exit code.
  * @module
  */
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
+import { Command, CommanderError, Option } from 'commander'
 import { checkCommand, type CheckOptions } from './commands/check.js'
 import { diffCommand, type DiffOptions } from './commands/diff.js'
 import { explainCommand, type ExplainOptions } from './commands/explain.js'
@@ -131,10 +131,13 @@ function buildProgram(output: Output): Command {
     .addHelpText('after', '\nExit status: 0 ok, 1 the deployment (or the check) is wrong, 2 usage error.\ndiff: 0 identical, 1 different, 2 trouble.\nRun "dsh-prompt <command> --help" for the options of a command.')
 }
 
-/** The parser of an `--agent` that may be given once: a second one is a usage error, not a silent override. */
+/**
+ * The parser of an `--agent` that may be given once: a second one is a usage error (`CLI_ONE_AGENT_ONLY`),
+ * not a silent override. Commander passes the catalogue's error through, so it keeps its code.
+ */
 function onlyOnce(command: string) {
   return (value: string, previous: string | undefined): string => {
-    if (previous !== undefined) throw new InvalidArgumentError(oneAgentOnly(command, previous, value).message)
+    if (previous !== undefined) throw oneAgentOnly(command, previous, value)
     return value
   }
 }

@@ -15,6 +15,8 @@ export interface FailureJson {
   /** The error's stable code (`LOADER_DEPLOYMENT_FAILED`, `CLI_UNKNOWN_AGENT`, ...); absent for an error without one. */
   code?: string
   message: string
+  /** The fields the error is about (its catalogue entry's `details`); absent for an error without them. */
+  details?: object
   problems?: readonly Problem[]
 }
 
@@ -42,11 +44,11 @@ export function reportFailure(output: Output, error: unknown, options: ReportOpt
   } else if (CliError.is(error)) {
     // A message is one line: names from the deployment in it cannot start another.
     output.error(`${c.red('error:')} ${terminalSafe(error.message)}`)
-    failure = { kind: error.kind, code: error.code, message: error.message }
+    failure = { kind: error.kind, code: error.code, message: error.message, details: error.details }
     code = error.kind === 'usage' ? EXIT.usage : failureCode
   } else {
     output.error(`${c.red('error:')} ${terminalSafe(describeError(error))}`)
-    failure = { kind: 'internal', code: codeOf(error), message: describeError(error) }
+    failure = { kind: 'internal', code: codeOf(error), message: describeError(error), details: ownDetails(error) }
     code = failureCode
   }
   if (options.stack) {
@@ -56,6 +58,12 @@ export function reportFailure(output: Output, error: unknown, options: ReportOpt
   }
   if (options.json) output.json({ ok: false, exitCode: code, error: failure })
   return code
+}
+
+/** The `details` object a coded error carries, if any (an internal error reported as it was thrown). */
+function ownDetails(error: unknown): object | undefined {
+  const details = codeOf(error) ? (error as { details?: unknown }).details : undefined
+  return typeof details === 'object' && details !== null ? details : undefined
 }
 
 /** Whether `problems` are several and start with a YAML syntax error (whose followers are often its echoes). */

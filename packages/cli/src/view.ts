@@ -10,7 +10,7 @@ import type { ScopeKey } from 'dsh-scope'
 import type { BootedDeployment as Booted } from 'dsh-boot'
 import { codeOf, detailsOf } from './codes.js'
 import { bounded } from './deadline.js'
-import { renderFailed, toolNotSendable, unknownAgent, type CliError } from './errors.js'
+import { renderFailed, thrown, toolNotSendable, unknownAgent, type CliError } from './errors.js'
 import { originPhrase, ownersOf } from './owners.js'
 import { terminalSafe } from 'dsh-loader'
 
@@ -80,7 +80,7 @@ export async function viewOf(booted: Booted, target: Target, input?: string): Pr
     }
     // The request body is JSON: a tool that cannot be written so fails here, named, not while printing.
     const unsendable = unsendableTools(booted, target, view.assembly.tools)[0]
-    if (unsendable) throw Object.assign(new Error(unsendable.message), { code: unsendable.code, details: unsendable.details })
+    if (unsendable) throw thrown(unsendable, 'render')
     return view
   } catch (error) {
     // A timeout names the target and its listeners already.

@@ -31,9 +31,12 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
     CliErrors.replayAgentGone('s.yml:9', 'turns[4] (change)', 'main'),
     CliErrors.clockBusy(),
     CliErrors.ledgerUnwritable('out/l.jsonl', coded('ENOENT')),
+    CliErrors.oneAgentOnly('render', 'a', 'b'),
+    CliErrors.invalidFileSize('big'),
+    CliErrors.invalidLimit('--max-yaml-tokens', '1e3'),
+    CliErrors.invalidTimeout('soon'),
   ]
   const messages = [
-    CliErrors.oneAgentOnly('render', 'a', 'b'),
     CliErrors.assemblyFailed(new Error('odd')),
     CliErrors.valuelessAt('cwd', 1, 5),
     CliErrors.unstableText('section', 'clock', 'clock.mjs', 12),
@@ -42,9 +45,6 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
     CliErrors.unresolvedRestriction('rev', ['web']),
     CliErrors.unresolvedAllow('rev', ['web'], true),
     CliErrors.volatileBeforeStable({ name: 'today', volatility: 'daily', origin: 'notes.mjs, global' }, { name: 'rules', volatility: 'static' }, 44),
-    CliErrors.invalidFileSize('big'),
-    CliErrors.invalidLimit('--max-yaml-tokens', '1e3'),
-    CliErrors.invalidTimeout('soon'),
     CliErrors.scriptUnreadable('no such file'),
     CliErrors.scriptYaml('Unexpected end'),
     CliErrors.scriptShape('a list'),
@@ -78,6 +78,10 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       { name: 'CliError', code: 'CLI_REPLAY_AGENT_GONE', details: { place: 's.yml:9', item: 'turns[4] (change)', agent: 'main' }, kind: 'deployment', exit: 1 },
       { name: 'CliError', code: 'CLI_REPLAY_CLOCK_BUSY', details: {}, kind: 'internal', exit: 1 },
       { name: 'CliError', code: 'CLI_REPLAY_LEDGER_UNWRITABLE', details: { file: 'out/l.jsonl', cause: 'ENOENT' }, kind: 'ledger', exit: 1 },
+      { name: 'CliError', code: 'CLI_ONE_AGENT_ONLY', details: { command: 'render', first: 'a', second: 'b' }, kind: 'usage', exit: 2 },
+      { name: 'CliError', code: 'CLI_INVALID_FILE_SIZE', details: { received: 'big' }, kind: 'usage', exit: 2 },
+      { name: 'CliError', code: 'CLI_INVALID_LIMIT', details: { flag: '--max-yaml-tokens', received: '1e3' }, kind: 'usage', exit: 2 },
+      { name: 'CliError', code: 'CLI_INVALID_TIMEOUT', details: { received: 'soon' }, kind: 'usage', exit: 2 },
     ])
     expect(errors.map((e) => e.message)).to.deep.equal([
       'agent "nope" is not declared in d.yml; declared agents: main',
@@ -99,6 +103,10 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       's.yml:9: turns[4] (change): the change disposed agent "main" (it restarted a service the agent lives in, so its conversation ended): change a row whose plugin applies the change in place, or one no agent depends on',
       'a replay clock is already installed in this process: replays run one at a time',
       'cannot write the ledger out/l.jsonl: no such folder',
+      'render shows one agent, but --agent was given twice (a, b); to compare two agents, run "dsh-prompt diff <deployment> --agent a --agent b"',
+      '--max-file-size must be a whole number of bytes (at least 1), received "big"',
+      '--max-yaml-tokens must be a whole number (at least 1), received "1e3"',
+      '--timeout must be a whole number of milliseconds from 1 to 2147483647, received "soon"',
     ])
     const intercepted = CliErrors.exitIntercepted(3)
     expect([intercepted.code, intercepted.details, intercepted.message]).to.deep.equal(['CLI_EXIT_INTERCEPTED', { exitCode: 3 }, 'process.exit(3) was called; dsh-prompt does not let a plugin end the process'])
@@ -106,7 +114,6 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
 
   it('each message that is not thrown is a { code, message, details } object, the words unchanged', () => {
     expect(messages.map(({ code, details }) => ({ code, details }))).to.deep.equal([
-      { code: 'CLI_ONE_AGENT_ONLY', details: { command: 'render', first: 'a', second: 'b' } },
       { code: 'CLI_ASSEMBLY_FAILED', details: {} },
       { code: 'CLI_VALUELESS_AT', details: { variable: 'cwd', line: 1, column: 5 } },
       { code: 'CLI_UNSTABLE_TEXT', details: { kind: 'section', name: 'clock', origin: 'clock.mjs', byte: 12 } },
@@ -115,9 +122,6 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       { code: 'CLI_UNRESOLVED_RESTRICTION', details: { preset: 'rev', names: ['web'] } },
       { code: 'CLI_UNRESOLVED_ALLOW', details: { preset: 'rev', names: ['web'], none: true } },
       { code: 'CLI_VOLATILE_BEFORE_STABLE', details: { section: 'today', volatility: 'daily', before: 'rules', beforeVolatility: 'static', bytes: 44 } },
-      { code: 'CLI_INVALID_FILE_SIZE', details: { received: 'big' } },
-      { code: 'CLI_INVALID_LIMIT', details: { flag: '--max-yaml-tokens', received: '1e3' } },
-      { code: 'CLI_INVALID_TIMEOUT', details: { received: 'soon' } },
       { code: 'CLI_REPLAY_UNREADABLE', details: { reason: 'no such file' } },
       { code: 'CLI_REPLAY_YAML', details: { reason: 'Unexpected end' } },
       { code: 'CLI_REPLAY_SHAPE', details: { found: 'a list' } },
@@ -130,7 +134,6 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       { code: 'CLI_REPLAY_NO_CALL', details: { name: 'read', called: ['bash'] } },
     ])
     expect(messages.map((m) => m.message)).to.deep.equal([
-      'render shows one agent, but --agent was given twice (a, b); to compare two agents, run "dsh-prompt diff <deployment> --agent a --agent b"',
       'odd',
       'prompt variable "{{cwd}}" has no value for this assembly at line 1, column 5; set cwd: on the agent in agents:',
       'section "clock" (clock.mjs) renders differently on two renders in a row (from byte 12): a clock or random value changes the system prompt on every request and defeats the provider\'s prefix cache',
@@ -139,9 +142,6 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       'preset "rev" restricts a tool that no plugin registers: "web" (such a name restricts nothing)',
       'preset "rev" allows a tool that no plugin registers: "web" (no name of its tools.allow is registered, so its agents get no tool at all)',
       'section "today" (notes.mjs, global, daily) renders before the less volatile section "rules" (static): each change of it sends the 44 bytes of system prompt after it again, uncached (give it a later order, or a band: \'last\')',
-      '--max-file-size must be a whole number of bytes (at least 1), received "big"',
-      '--max-yaml-tokens must be a whole number (at least 1), received "1e3"',
-      '--timeout must be a whole number of milliseconds from 1 to 2147483647, received "soon"',
       'cannot read the replay script: no such file',
       'YAML syntax error: Unexpected end',
       'a replay script is a mapping with a "turns:" list, found a list',
@@ -164,7 +164,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
   })
 
   it('covers every factory of the catalogue (the class, the usage helper and the text helpers make no message of their own)', () => {
-    const helpers = ['CliError', 'usage', 'loadFailed', 'loopVariableHint', 'describeError', 'scriptProblemLine']
+    const helpers = ['CliError', 'usage', 'thrown', 'loadFailed', 'loopVariableHint', 'describeError', 'scriptProblemLine']
     const factories = Object.entries(CliErrors).filter(([name, value]) => typeof value === 'function' && !helpers.includes(name))
     // ledgerRefused and ledgerUnreadable are pinned in history.spec.ts, beside the command that throws them.
     expect(factories.length).to.equal(errors.length + messages.length + ['completeSections', 'inEntry', 'ledgerRefused', 'ledgerUnreadable', 'exitIntercepted'].length)

@@ -77,7 +77,7 @@ describe('dsh-prompt in a first session', function () {
   it('render with --agent given twice is a usage error that points at diff, instead of showing the last agent', () => {
     expect(r.twoAgents.code).to.equal(2)
     expect(r.twoAgents.stdout).to.equal('')
-    expect(lines(r.twoAgents.stderr)[0]).to.equal('error: option \'--agent <id>\' argument \'reviewer\' is invalid. render shows one agent, but --agent was given twice (main, reviewer); to compare two agents, run "dsh-prompt diff <deployment> --agent main --agent reviewer"')
+    expect(lines(r.twoAgents.stderr)[0]).to.equal('error: render shows one agent, but --agent was given twice (main, reviewer); to compare two agents, run "dsh-prompt diff <deployment> --agent main --agent reviewer"')
   })
 
   it('after several YAML syntax errors, says on stderr that the later ones often follow from the first', () => {

@@ -95,7 +95,7 @@ describe('dsh-prompt history <ledger>', () => {
     const json = await cli(['history', path, '--json'])
     expect(json.code).to.equal(1)
     expect(JSON.parse(json.stdout)).to.deep.equal({
-      ok: false, exitCode: 1, error: { kind: 'ledger', code: 'AGENT_LEDGER_HASH_MISMATCH', message: `${path}: ledger line 3: the hash does not match: this line was changed, or a line before it was removed or moved` },
+      ok: false, exitCode: 1, error: { kind: 'ledger', code: 'AGENT_LEDGER_HASH_MISMATCH', message: `${path}: ledger line 3: the hash does not match: this line was changed, or a line before it was removed or moved`, details: { file: path, line: 3 } },
     })
   })
 

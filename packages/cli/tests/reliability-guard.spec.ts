@@ -50,6 +50,13 @@ const SOURCE = {
 } }\n`,
 }
 
+/**
+ * The --timeout of the tests whose wait never settles. It bounds every import, apply and assembly of the
+ * run, so it must also leave room for the waits that do settle on a busy machine (200 ms did not: a
+ * fresh module's import sometimes took longer, and the run failed on the import, not on the wait tested).
+ */
+const BOUND = '1000'
+
 describe('dsh-prompt: the CLI stays in charge of hostile plugins (issue 11 items 1-4)', function () {
   this.timeout(30000)
   let dir: string
@@ -71,50 +78,50 @@ describe('dsh-prompt: the CLI stays in charge of hostile plugins (issue 11 items
 
   describe('bounded waits', () => {
     it('render fails an apply that never settles with the loader problem naming the row, exit 1', async () => {
-      const r = await run(['render', deployment(['neverApply']), '--timeout', '200'])
+      const r = await run(['render', deployment(['neverApply']), '--timeout', BOUND])
       expect(r.code).to.equal(1)
       expect(r.stdout).to.equal('')
-      expect(r.stderr).to.match(/deployment\.yml:4:5: plugins\[2\] \(id "neverApply"\): apply did not finish within 200 ms \(it returned a promise that never settles\?; raise it with --timeout <ms>, or timeouts\.apply when loading\)\n/)
+      expect(r.stderr).to.match(new RegExp(String.raw`deployment\.yml:4:5: plugins\[2\] \(id "neverApply"\): apply did not finish within ${BOUND} ms \(it returned a promise that never settles\?; raise it with --timeout <ms>, or timeouts\.apply when loading\)\n`))
     })
 
     it('check --json reports a module whose top-level await never settles as one finding in one document', async () => {
-      const r = await run(['check', deployment(['neverImport']), '--timeout', '200', '--json'])
+      const r = await run(['check', deployment(['neverImport']), '--timeout', BOUND, '--json'])
       expect(r.code).to.equal(1)
       const doc = document(r.stdout) as unknown as { problems: Array<{ code: string; id: string }> }
       expect(doc.problems.map((p) => [p.code, p.id])).to.deep.equal([['LOADER_IMPORT_TIMEOUT', 'neverImport']])
     })
 
     it('render fails an assembly whose listener never settles, naming the agent and the listener\'s plugin', async () => {
-      const r = await run(['render', deployment(['neverListener']), '--timeout', '200', '--json'])
+      const r = await run(['render', deployment(['neverListener']), '--timeout', BOUND, '--json'])
       expect(r.code).to.equal(1)
       const { error } = document(r.stdout)
       expect(error).to.deep.include({ kind: 'render', code: 'CLI_ASSEMBLY_TIMEOUT' })
-      expect(error!.message).to.match(/^the assembly for agent "main" \(\/.*\/deployment\.yml\) did not finish within 200 ms: the system-prompt\/assemble listener of "neverListener" has not returned \(raise the limit with --timeout <ms>\)$/)
+      expect(error!.message).to.match(new RegExp(String.raw`^the assembly for agent "main" \(\/.*\/deployment\.yml\) did not finish within ${BOUND} ms: the system-prompt\/assemble listener of "neverListener" has not returned \(raise the limit with --timeout <ms>\)$`))
     })
 
     it('with several listeners, names the one the assembly waits on', async () => {
-      const r = await run(['render', deployment(['passingListener', 'neverListener']), '--timeout', '200', '--json'])
+      const r = await run(['render', deployment(['passingListener', 'neverListener']), '--timeout', BOUND, '--json'])
       expect(r.code).to.equal(1)
-      expect(document(r.stdout).error!.message).to.match(/did not finish within 200 ms: the system-prompt\/assemble listener of "neverListener" has not returned/)
+      expect(document(r.stdout).error!.message).to.match(new RegExp(String.raw`did not finish within ${BOUND} ms: the system-prompt\/assemble listener of "neverListener" has not returned`))
     })
 
     it('explain, diff and render --request are bounded the same way (diff exits 2: trouble)', async () => {
       const file = deployment(['neverListener'])
-      const explain = await run(['explain', file, '--timeout', '200'])
-      const request = await run(['render', file, '--request', '--timeout', '200'])
-      const diff = await run(['diff', file, file, '--timeout', '200'])
+      const explain = await run(['explain', file, '--timeout', BOUND])
+      const request = await run(['render', file, '--request', '--timeout', BOUND])
+      const diff = await run(['diff', file, file, '--timeout', BOUND])
       expect([explain.code, request.code, diff.code]).to.deep.equal([1, 1, 2])
-      for (const r of [explain, request, diff]) expect(r.stderr).to.match(/error: the assembly for agent "main" \(.*deployment\.yml\) did not finish within 200 ms/)
+      for (const r of [explain, request, diff]) expect(r.stderr).to.match(new RegExp(String.raw`error: the assembly for agent "main" \(.*deployment\.yml\) did not finish within ${BOUND} ms`))
     })
 
     it('check places an assembly that never settles at the listener plugin\'s row', async () => {
-      const r = await run(['check', deployment(['neverListener'], false), '--timeout', '200'])
+      const r = await run(['check', deployment(['neverListener'], false), '--timeout', BOUND])
       expect(r.code).to.equal(1)
-      expect(r.stdout.split('\n')[0]).to.match(/deployment\.yml:4:5: the deployment: the assembly for the deployment \(.*deployment\.yml\) did not finish within 200 ms: the system-prompt\/assemble listener of "neverListener" has not returned/)
+      expect(r.stdout.split('\n')[0]).to.match(new RegExp(String.raw`deployment\.yml:4:5: the deployment: the assembly for the deployment \(.*deployment\.yml\) did not finish within ${BOUND} ms: the system-prompt\/assemble listener of "neverListener" has not returned`))
     })
 
     it('fails the command when a row\'s disposer never settles, naming the row', async () => {
-      const r = await run(['render', deployment(['neverDispose']), '--timeout', '200', '--json'])
+      const r = await run(['render', deployment(['neverDispose']), '--timeout', BOUND, '--json'])
       expect(r.code).to.equal(1)
       const doc = document(r.stdout) as unknown as { error: { code: string; problems: Array<{ code: string; id: string }> } }
       expect(doc.error.code).to.equal('LOADER_DEPLOYMENT_FAILED')
@@ -208,26 +215,28 @@ describe('dsh-prompt: the CLI stays in charge of hostile plugins (issue 11 items
   describe('the built binary', () => {
     before(assertBuilt)
 
-    // A bound the cold process's own imports (dsh-system-prompt, cordis) fit in on a busy machine.
-    it('exits 1 within a few seconds when a plugin keeps a timer alive and its apply never settles', async () => {
+    // No assertion on elapsed time: without the bound the process never exits (the timer keeps it alive),
+    // so the kill after 60 s only catches that hang; the problem's code says the --timeout bound fired.
+    it('exits 1 by itself when a plugin keeps a timer alive and its apply never settles (LOADER_APPLY_TIMEOUT)', async function () {
+      this.timeout(90_000)
       const module = join(dir, 'timer.mjs')
       writeFileSync(module, `export default { name: 'ticking', apply() { setInterval(() => {}, 100); return new Promise(() => {}) } }\n`)
       const file = join(dir, 'deployment.yml')
       writeFileSync(file, `plugins:\n  - name: dsh-system-prompt\n  - name: ${JSON.stringify(module)}\n    id: ticking\n`)
-      const r = await cli(['check', file, '--timeout', '1500', '--json'], { timeout: 10000 })
+      const r = await cli(['check', file, '--timeout', '1500', '--json'], { timeout: 60_000 })
       expect(r.timedOut).to.equal(false)
       expect(r.code).to.equal(1)
-      expect(r.ms).to.be.below(6000)
       const doc = JSON.parse(r.stdout) as { problems: Array<{ code: string; id: string; message: string }> }
       expect(doc.problems.map((p) => [p.code, p.id])).to.deep.equal([['LOADER_APPLY_TIMEOUT', 'ticking']])
     })
 
-    it('exits 1 when a listener never settles and a timer keeps the process alive (default bound replaced by --timeout)', async () => {
+    it('exits 1 when a listener never settles and a timer keeps the process alive (default bound replaced by --timeout)', async function () {
+      this.timeout(90_000)
       const module = join(dir, 'listener.mjs')
       writeFileSync(module, `export default { name: 'ticking-listener', apply(ctx) { setInterval(() => {}, 100); ctx.on('system-prompt/assemble', () => new Promise(() => {})) } }\n`)
       const file = join(dir, 'deployment.yml')
       writeFileSync(file, `plugins:\n  - name: dsh-system-prompt\n  - name: ${JSON.stringify(module)}\n    id: ticking\n`)
-      const r = await cli(['render', file, '--timeout', '1500'], { timeout: 10000 })
+      const r = await cli(['render', file, '--timeout', '1500'], { timeout: 60_000 })
       expect([r.timedOut, r.code]).to.deep.equal([false, 1])
       expect(r.stderr).to.match(/error: the assembly for the deployment \(.*deployment\.yml\) did not finish within 1500 ms: the system-prompt\/assemble listener of "ticking" has not returned/)
     })

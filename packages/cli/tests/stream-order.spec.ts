@@ -86,6 +86,7 @@ describe('dsh-prompt explain --format, diff --format and explain --html: the req
     expect(JSON.parse(r.noAgent.stdout).error).to.deep.equal({
       kind: 'usage', code: 'CLI_FORMAT_NEEDS_AGENT',
       message: '--format orders an agent\'s request as its provider hashes it: packages/cli/tests/fixtures/no-agents.yml declares no agent, so there is no request (add an agents: section)',
+      details: { file: 'packages/cli/tests/fixtures/no-agents.yml' },
     })
     expect(r.diffNoAgent.code).to.equal(2)
     expect(r.diffNoAgent.stderr).to.match(/^error: --format orders an agent's request as its provider hashes it: packages\/cli\/tests\/fixtures\/no-agents\.yml declares no agent/)

@@ -31,6 +31,13 @@ export function detailsOf<D extends object>(error: unknown, code: string): Parti
   return typeof details === 'object' && details !== null ? details as Partial<D> : {}
 }
 
+/**
+ * A message of the catalogue thrown as the loader's one error shape: an `Error` whose `code` and
+ * `details` are the message's (plus any `extra` fields the loader reads back, such as a `position`).
+ */
+export const thrown = <C extends string, D extends object, E extends object = object>(message: LoaderMessage<C, D>, extra?: E) =>
+  Object.assign(new Error(message.message), { code: message.code, details: message.details }, extra)
+
 // ---- the file ---------------------------------------------------------------------------------
 
 /** The file could not be read; the system's error code (`ENOENT`, ...) picks the reason shown. */

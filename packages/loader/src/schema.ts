@@ -47,9 +47,21 @@ export function isStandardSchema(value: unknown): value is StandardSchemaLike {
 
 /**
  * Validates `value` with `schema`. A schema that throws instead of returning issues (a schemastery
- * transform that throws a plain `Error`) is reported as one issue without a path.
+ * transform that throws a plain `Error`) is reported as one issue without a path. A schemastery schema
+ * is called itself rather than through its Standard Schema adapter: the adapter turns a thrown
+ * `ValidationError` into an issue with its words and path but drops the error's `code`, so a plugin's own
+ * check (`FS_REPEATED_TOOL`, `DATE_UNKNOWN_TIME_ZONE`, ...) would reach the user as `LOADER_INVALID_CONFIG`.
+ * Calling the schema runs the same resolution (`Schema.resolve(value, schema, {})[0]`) and keeps the code.
  */
 export async function validate(schema: StandardSchemaLike, value: unknown): Promise<{ ok: true; value: unknown } | { ok: false; failures: ValidationFailure[] }> {
+  if (isSchemastery(schema)) {
+    try {
+      return { ok: true, value: schema(value) }
+    } catch (error) {
+      if (!isValidationError(error)) return { ok: false, failures: [{ message: error instanceof Error ? error.message : String(error), path: [], code: codeOf(error) }] }
+      return { ok: false, failures: [{ ...flatten({ message: error.message, path: error.options?.path ?? [] }), code: codeOf(error) }] }
+    }
+  }
   let result: SchemaResult
   try {
     result = await schema['~standard'].validate(value)
@@ -58,6 +70,16 @@ export async function validate(schema: StandardSchemaLike, value: unknown): Prom
   }
   if (!result.issues) return { ok: true, value: result.value }
   return { ok: false, failures: result.issues.map(flatten) }
+}
+
+/** A schemastery schema: a callable Standard Schema whose vendor is `schemastery`. */
+function isSchemastery(schema: StandardSchemaLike): schema is StandardSchemaLike & ((value: unknown) => unknown) {
+  return typeof schema === 'function' && (schema['~standard'] as { vendor?: unknown }).vendor === 'schemastery'
+}
+
+/** A schemastery `ValidationError` (branded by a symbol; checked by name and shape, so any copy of schemastery counts). */
+function isValidationError(error: unknown): error is Error & { options?: { path?: SchemaIssue['path'] } } {
+  return error instanceof Error && error.name === 'ValidationError' && typeof (error as { options?: unknown }).options === 'object'
 }
 
 function flatten(issue: SchemaIssue): ValidationFailure {

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
 import { isAbsolute, relative, resolve } from 'node:path'
-import { fileTooLarge, notRegularFile, yamlDoubleQuotedTooLong, yamlTooManyTokens } from './errors.js'
+import { fileTooLarge, notRegularFile, thrown, yamlDoubleQuotedTooLong, yamlTooManyTokens } from './errors.js'
 import { crossedLimit, DEFAULT_MAX_DOUBLE_QUOTED_CHARS, DEFAULT_MAX_YAML_TOKENS, positionIn, type YamlLimits } from './yaml-limits.js'
 import { isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
 
@@ -77,7 +77,7 @@ export class DeploymentSource {
     const crossed = crossedLimit(text, limits)
     if (crossed) {
       const message = crossed.limit === 'tokens' ? yamlTooManyTokens(limits.tokens) : yamlDoubleQuotedTooLong(limits.doubleQuotedChars)
-      throw Object.assign(new Error(message.message), message, { position: positionIn(text, crossed.offset) })
+      throw thrown(message, { position: positionIn(text, crossed.offset) })
     }
     if (bad < 0) return new DeploymentSource(absolute, text)
     const offset = lossy.decode(bytes.subarray(0, bad)).length

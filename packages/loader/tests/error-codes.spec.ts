@@ -154,6 +154,28 @@ describe('dsh-loader: every problem carries the code of its cause', () => {
     }
   })
 
+  it('a plugin\'s config check that throws a coded schemastery error gives the problem its code (the Standard Schema adapter drops it)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'dsh-loader-codes-'))
+    try {
+      const file = join(folder, 'deployment.yml')
+      writeFileSync(file, [
+        'plugins:', '  - name: dsh-system-prompt', '  - name: dsh-tools',
+        '  - name: dsh-plugin-filesystem', '    config: { tools: [read, read] }',
+        '  - name: dsh-plugin-date', '    config: { timeZone: Mars/Olympus }',
+        '  - name: dsh-plugin-shell', '    config: { defaultTimeoutMs: 9000, maxTimeoutMs: 5000 }', '',
+      ].join('\n'))
+      const { host } = await bootApp()
+      const error = await rejection(() => loadDeployment(host, file, { env: {} })) as DeploymentError
+      expect(error.problems.map(({ code, key }) => ({ code, key }))).to.deep.equal([
+        { code: 'FS_REPEATED_TOOL', key: 'plugins[2].config' },
+        { code: 'DATE_UNKNOWN_TIME_ZONE', key: 'plugins[3].config' },
+        { code: 'SHELL_TIMEOUT_ABOVE_MAX', key: 'plugins[4].config' },
+      ])
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  })
+
   it('an afterLoad check keeps the code it reports (LOADER_CHECK_PROBLEM without one) or throws', async () => {
     const afterLoad = [
       () => [{ code: 'CHECK_SAID_SO', message: 'first' }, { message: 'second' }],

@@ -126,13 +126,12 @@ describe('dsh-loader: LoggerBridge', () => {
     child.stdout.destroy()
     let stderr = ''
     child.stderr.on('data', (chunk) => { stderr += chunk })
-    const started = Date.now()
+    // The kill after 20 s only catches a child that spins or hangs; no assertion on how long it took.
     const code = await new Promise<number | null>((resolve) => {
       const timer = setTimeout(() => { child.kill('SIGKILL'); resolve(null) }, 20000)
       child.on('exit', (exitCode) => { clearTimeout(timer); resolve(exitCode) })
     })
     expect(code, `the child did not exit by itself (stderr: ${stderr})`).to.equal(0)
     expect(stderr).to.equal('done handlers=0\n')
-    expect(Date.now() - started).to.be.below(20000)
   })
 })

@@ -1,8 +1,8 @@
 /**
  * Every error message of `dsh-plugin-date`, made in one place so tests and docs quote the same strings.
  * Each error carries a stable `code` (`DATE_*`) and the `details` it is about. A config problem is a
- * schemastery `ValidationError`, which the schema throws as it is (Standard Schema issues keep only
- * its message, so a deployment reports it as the loader's `LOADER_INVALID_CONFIG`).
+ * schemastery `ValidationError`, which the schema throws as it is; a deployment's problem keeps its
+ * code (the loader calls a schemastery schema itself, as the Standard Schema adapter drops the code).
  * @module
  */
 import z from 'schemastery'

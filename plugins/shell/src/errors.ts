@@ -1,8 +1,8 @@
 /**
  * Every error message of `dsh-plugin-shell`, made in one place so tests and docs quote the same strings.
  * Each is a config problem: a schemastery `ValidationError` with a stable `code` (`SHELL_*`) and the
- * `details` it is about, thrown by the schema as it is (Standard Schema issues keep only its message,
- * so a deployment reports it as the loader's `LOADER_INVALID_CONFIG`).
+ * `details` it is about, thrown by the schema as it is; a deployment's problem keeps its code (the
+ * loader calls a schemastery schema itself, as the Standard Schema adapter drops the code).
  * @module
  */
 import z from 'schemastery'
