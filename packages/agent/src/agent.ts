@@ -8,6 +8,7 @@ import {
 } from 'dsh-wire'
 import type { ToolRegistry } from 'dsh-tools'
 import type { DebugLog } from './debug-log.js'
+import { emitStep } from './step-event.js'
 import { EntryShapeError, replyShape, toolResultShape, usageShape } from './entry-shape.js'
 import { CACHE_PROVIDERS, cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { agentDisposed, invalidInput, invalidRecord, invalidStepTimeout, stepTimedOut, unknownCacheRules } from './errors.js'
@@ -273,7 +274,8 @@ export class Agent {
       throw error
     }
     const result: StepResult<F> = { get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report }
-    this.scope.ctx.emit('agent/step', this, result as StepResult<WireFormat>)
+    // The step is whole: its listeners cannot undo it or make it reject (their failures are logged).
+    emitStep(this.scope.ctx, this, result as StepResult<WireFormat>, (error) => this.log.warn(error))
     return result
   }
 
