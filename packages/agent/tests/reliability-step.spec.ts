@@ -42,8 +42,12 @@ describe('dsh-agent: steps and their listeners (issue 20)', () => {
       const { host, app, agent } = await briefAgent()
       const logs = captureLogs(app)
       const metrics = await loadPlugin(host, 'async-exporter')
-      metrics.ctx.on('agent/step', async () => { await tick(); throw new Error('late') })
-      const unhandled = await unhandledDuring(async () => { await agent.step('Hello.') })
+      let fail!: (error: Error) => void
+      metrics.ctx.on('agent/step', () => new Promise((_resolve, reject) => { fail = reject }))
+      const unhandled = await unhandledDuring(async () => {
+        await agent.step('Hello.')
+        fail(new Error('late'))
+      })
       expect(unhandled).to.deep.equal([])
       expect(logs.filter((log) => log.type === 'warn').map((log) => log.text)).to.deep.equal([
         'agent "a": agent/step listener of plugin "async-exporter" failed: late (the step is recorded and its request returned)',
