@@ -30,11 +30,12 @@ export function emitStep(ctx: Context, agent: Agent, result: StepResult<WireForm
     }
     return
   }
-  // Agents carry no Cordis filter, so every listener of the app hears every agent (as `emit` calls them).
+  // As `ctx.emit('agent/step', agent, result)` calls them: the name comes first, so there is no
+  // `thisArg` and no Cordis filter, and every listener of the app hears every agent.
   for (const hook of [...(hooks['agent/step'] ?? [])]) {
     const failed = (error: unknown) => report(stepListenerFailed(agent.id, ownerName(hook.ctx), error))
     try {
-      const returned = hook.callback.call(agent, agent, result)
+      const returned = Reflect.apply(hook.callback, null, [agent, result])
       if (typeof (returned as PromiseLike<unknown> | undefined)?.then === 'function') Promise.resolve(returned).catch(failed)
     } catch (error) {
       failed(error)

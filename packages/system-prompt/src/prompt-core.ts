@@ -77,12 +77,13 @@ export class PromptCore {
   assemble(ctx: Context, context: AssembleContext): Promise<PromptAssembly> {
     const index = this.scopes(ctx)
     const chain = index.chain(context.scope)
-    return guardAssembly(context.scope, (frame) => runAssembly({
+    const listeners = index.listeners<AssembleListener>(ASSEMBLE_EVENT, chain)
+    return guardAssembly(context.scope, listeners.length > 0, (frame) => runAssembly({
       view: this.registry.view(chain),
       context,
       runtimeContext: this.config.includeRuntimeContext,
       toolOrder: this.config.toolOrder,
-      listeners: index.listeners<AssembleListener>(ASSEMBLE_EVENT, chain),
+      listeners,
       watch: frame.watch,
     }))
   }

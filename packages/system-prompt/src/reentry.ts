@@ -30,9 +30,12 @@ const frames = new AsyncLocalStorage<AssemblyFrame>()
 
 /**
  * Runs `assemble` in a new frame for `scope`, or rejects with `PROMPT_ASSEMBLY_REENTRANT` when it is
- * nested in an unfinished assembly of the same scope, or too deep.
+ * nested in an unfinished assembly of the same scope, or too deep. An assembly without listeners
+ * (`listened` false) runs no code that could start another one later, so it gets no frame of its own
+ * (a frame costs an `AsyncLocalStorage.run` and a settle callback); it is still checked against the
+ * frames it runs in.
  */
-export function guardAssembly<T>(scope: ScopeKey | undefined, assemble: (frame: AssemblyFrame) => Promise<T>): Promise<T> {
+export function guardAssembly<T>(scope: ScopeKey | undefined, listened: boolean, assemble: (frame: AssemblyFrame) => Promise<T>): Promise<T> {
   const outer = frames.getStore()
   let depth = 1
   for (let frame = outer; frame; frame = frame.parent) {
@@ -43,6 +46,7 @@ export function guardAssembly<T>(scope: ScopeKey | undefined, assemble: (frame: 
     }
   }
   const frame: AssemblyFrame = { scope, parent: outer, watch: {}, done: false }
+  if (!listened) return assemble(frame)
   return frames.run(frame, () => {
     const run = assemble(frame)
     run.then(() => { frame.done = true }, () => { frame.done = true })
