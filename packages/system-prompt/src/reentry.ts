@@ -2,8 +2,8 @@
  * The re-entrancy guard of `assemble()`. An assemble listener that assembles (or steps its agent)
  * again for the scope being assembled starts an assembly that runs the same listener, without end:
  * issue 20 saw the stack overflow, the step rejected, then 25 more rejections go unhandled and the
- * host exit. Each assembly runs in an `AsyncLocalStorage` frame that links to the frame it was started
- * in, so an assembly can see, across awaits, which assemblies it is nested in. One for a scope that
+ * host exit. Each assembly with listeners runs in an `AsyncLocalStorage` frame that links to the frame
+ * it was started in, so an assembly can see, across awaits, which assemblies it is nested in. One for a scope that
  * an unfinished enclosing assembly is assembling, or nested more than {@link MAX_NESTED_ASSEMBLIES}
  * deep, is refused with `PROMPT_ASSEMBLY_REENTRANT`, naming the listener the enclosing assembly is
  * waiting on. Overlapping assemblies that are not nested (two steps at once) never share a frame.
