@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import fc from 'fast-check'
 import { createHash } from 'node:crypto'
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -190,6 +191,35 @@ describe('dsh-agent: ledgers that cannot be corrupted (issue 20)', () => {
         code: 'AGENT_INVALID_RECORD',
         details: { id: 'a', problem: 'usage (as anthropic reported it).inputTokens is Infinity; each figure is a finite count of at least 0, or null when the provider did not report it' },
       })
+    })
+
+    it('readLedger (what history reads with) refuses exactly what restore refuses, with the same code and line, on random re-chained edits', async () => {
+      const { text, agent, host } = await conversation()
+      await agent.dispose()
+      const lines = objects(text)
+      const keys = ['role', 'source', 'promptVersion', 'content', 'tool_calls', 'tool_call_id', 'name', 'usage']
+      await fc.assert(fc.asyncProperty(
+        fc.integer({ min: 1, max: lines.length - 1 }), fc.constantFrom(...keys), fc.jsonValue({ maxDepth: 3 }),
+        async (index, key, value) => {
+          const all = objects(text)
+          all[index][key] = value
+          const forged = rechain(all)
+          let read: unknown
+          try {
+            readLedger(forged)
+          } catch (error) {
+            read = error
+          }
+          let restored: unknown
+          try {
+            await (await host.agents.restore(forged)).dispose()
+          } catch (error) {
+            restored = error
+          }
+          const facts = (error: unknown) => error === undefined ? 'accepted' : { code: (error as { code?: string }).code, details: (error as { details?: unknown }).details }
+          expect(facts(read)).to.deep.equal(facts(restored))
+        },
+      ), { numRuns: 150, seed: 20 })
     })
 
     it('record() keeps only the four usage figures, so a usage object with toJSON exports a ledger restore accepts', async () => {
