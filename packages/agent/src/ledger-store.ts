@@ -93,11 +93,13 @@ export class FileLedgerStore implements LedgerStore {
     if (keep < end && !this.options.dropCutShortLine) throw ledgerBlankLine(lines.length + 1, true)
     if (keep === bytes.length) return lines
     // Only a line that is not complete is dropped: a whole line (after no blank line) missing only its line break keeps it.
-    const whole = cut !== undefined && keep === end && completesChain(lines.at(-1), cut)
+    // (Only its line break is written: the line itself is never off the disk, even for a moment.)
+    if (cut !== undefined && keep === end && completesChain(lines.at(-1), cut)) {
+      await appendFile(this.path, '\n', 'utf8')
+      return [...lines, cut]
+    }
     await truncate(this.path, keep)
-    if (!whole) return lines
-    await appendFile(this.path, cut + '\n', 'utf8')
-    return [...lines, cut]
+    return lines
   }
 
   /** The number of the first of the blank lines the file ends with. */
