@@ -275,6 +275,14 @@ export const ledgerWriterExists = (id: string, store: string) =>
     code: 'AGENT_LEDGER_WRITER_EXISTS' as const, details: { id, store },
   })
 
+/** Before a writer's first append, the store did not end where the writer's chain does (nothing is appended). */
+export const ledgerStoreMismatch = (id: string, expected: { lines: number; head: string }, found: { lines: number; head: string }) => {
+  const end = (at: { lines: number; head: string }) => at.lines ? `${at.lines} ${at.lines === 1 ? 'line' : 'lines'} ending with hash ${at.head.slice(0, 12)}…` : 'no line'
+  return Object.assign(new Error(`ledger writer for agent "${id}": the store holds ${end(found)}, but the writer's chain expects ${end(expected)}; a line appended now would start a second chain, so nothing was appended (a wrong { stored }, or another writer appended to this store)`), {
+    code: 'AGENT_LEDGER_STORE_MISMATCH' as const, details: { id, expected, found },
+  })
+}
+
 /** An `agent/step` listener threw or rejected; the step stays complete (the failure is logged, not thrown). */
 export const stepListenerFailed = (id: string, plugin: string, cause: unknown) =>
   Object.assign(new Error(`agent "${id}": agent/step listener of plugin "${plugin}" failed: ${PromptErrors.messageOf(cause)} (the step is recorded and its request returned)`, { cause }), {

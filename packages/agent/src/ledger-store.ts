@@ -7,7 +7,9 @@
 import { appendFile, open, readFile, truncate } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { Agent } from './agent.js'
-import { ledgerBlankLine, ledgerCutShort, ledgerInvalidStored, ledgerLineBreak, ledgerWriterExists, ledgerWriterNeedsStored } from './errors.js'
+import {
+  ledgerBlankLine, ledgerCutShort, ledgerInvalidStored, ledgerLineBreak, ledgerStoreMismatch, ledgerWriterExists, ledgerWriterNeedsStored,
+} from './errors.js'
 import { headerOf, LedgerChain, lineHash, writeLine } from './ledger-format.js'
 
 /**
@@ -156,6 +158,8 @@ export interface LedgerWriterOptions {
 export class LedgerWriter {
   private readonly chain = new LedgerChain()
   private written: number
+  /** Whether the store was seen to end where this writer's chain does (checked before the first append). */
+  private checked = false
   private queue: Promise<unknown> = Promise.resolve()
 
   /**
@@ -201,10 +205,35 @@ export class LedgerWriter {
     if (this.written === 0) lines.push(chain.header(headerOf(this.agent)))
     for (const item of this.agent.conversation.slice(Math.max(0, this.written - 1))) lines.push(chain.entry(item))
     if (!lines.length) return 0
+    if (!this.checked) await this.checkStore()
     await this.store.append(lines)
     Object.assign(this.chain, chain)
     this.written += lines.length
     return lines.length
+  }
+
+  /**
+   * Before the first append: the store must hold exactly the lines this writer counts, ending with its
+   * head, or the next line would start a second chain (a wrong `stored`, another writer or process
+   * that appended, a new agent on an old file): `AGENT_LEDGER_STORE_MISMATCH`, and nothing is appended.
+   */
+  private async checkStore(): Promise<void> {
+    const stored = await this.store.read()
+    const last = stored.length ? hashOf(stored[stored.length - 1]) : ''
+    if (stored.length !== this.written || last !== this.chain.head) {
+      throw ledgerStoreMismatch(this.agent.id, { lines: this.written, head: this.chain.head }, { lines: stored.length, head: last })
+    }
+    this.checked = true
+  }
+}
+
+/** The `hash` of a stored line (`'(unreadable)'` for one that is not a JSON object with a string hash). */
+function hashOf(line: string): string {
+  try {
+    const hash = (JSON.parse(line) as { hash?: unknown } | null)?.hash
+    return typeof hash === 'string' ? hash : '(unreadable)'
+  } catch {
+    return '(unreadable)'
   }
 }
 

@@ -103,6 +103,27 @@ describe('dsh-agent: ledgers that cannot be corrupted (issue 20)', () => {
       new LedgerWriter(agent, store)
       expect(thrown(() => new LedgerWriter(agent, store))).to.include({ code: 'AGENT_LEDGER_WRITER_EXISTS' })
     })
+
+    it('a writer whose chain does not end where the store does appends nothing: AGENT_LEDGER_STORE_MISMATCH (another process, a wrong stored)', async () => {
+      const { agent } = await conversation()
+      const path = join(folder, 'a.jsonl')
+      const first = new LedgerWriter(agent, new FileLedgerStore(path))
+      await first.sync()
+      const before = readFileSync(path, 'utf8')
+      // Another process (here: another app) with an agent of the same id, writing to the same file.
+      const other = await conversation()
+      const second = new LedgerWriter(other.agent, new FileLedgerStore(path))
+      const error = await rejection(second.sync())
+      expect(error).to.deep.include({ code: 'AGENT_LEDGER_STORE_MISMATCH', details: { id: 'a', expected: { lines: 0, head: '' }, found: { lines: first.lines, head: first.head } } })
+      expect(readFileSync(path, 'utf8')).to.equal(before)
+      // A restored agent with a stored count that is not the file's.
+      await other.agent.dispose()
+      const restored = await other.host.agents.restore(before)
+      const wrong = new LedgerWriter(restored, new FileLedgerStore(path), { stored: 3 })
+      await restored.step('More.')
+      expect(await rejection(wrong.sync())).to.include({ code: 'AGENT_LEDGER_STORE_MISMATCH' })
+      expect(readFileSync(path, 'utf8')).to.equal(before)
+    })
   })
 
   describe('the end of a ledger file', () => {
