@@ -1,17 +1,19 @@
 import type { Context } from 'cordis'
 import { listenersFor, type ScopeHandle, type ScopeKey } from 'dsh-scope'
 import { renderAssembly, waitingListener, type PromptAssembly, type RenderedPrompt, type SystemPrompt } from 'dsh-system-prompt'
-import { abortable, deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
+import { abortable, PromptErrors } from 'dsh-system-prompt/internal'
 import {
-  buildMessages, entry, WireSession, type SessionBuild, isUsage, normalizeUsage, WIRE_FORMATS, WireErrors, type BreakpointOptions, type RequestBodies, type Usage,
+  buildMessages, entry, WireSession, type SessionBuild, normalizeUsage, WIRE_FORMATS, WireErrors, type BreakpointOptions, type RequestBodies, type Usage,
   type CacheProvider, type CacheReport, type UsageFormat, type WireFormat,
 } from 'dsh-wire'
 import type { ToolRegistry } from 'dsh-tools'
 import type { DebugLog } from './debug-log.js'
+import { emitStep } from './step-event.js'
+import { EntryShapeError, replyShape, toolResultShape, usageShape } from './entry-shape.js'
 import { CACHE_PROVIDERS, cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { agentDisposed, invalidInput, invalidRecord, invalidStepTimeout, stepTimedOut, unknownCacheRules } from './errors.js'
 import {
-  stepEntries, type AssistantMessage, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type ToolCall, type ToolMessage,
+  stepEntries, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type ToolCall,
 } from './conversation.js'
 
 declare module 'dsh-system-prompt' {
@@ -193,6 +195,9 @@ export class Agent {
     this.disposed_ = true
   }
 
+  /** @internal How many ledger lines `agents.restore()` restored this agent from (a `LedgerWriter` then needs `stored`). */
+  restoredLines?: number
+
   /** @internal Appends a restored system-prompt, user or runtime-context entry (`agents.restore()`; replies and tool results go through `record()`). */
   restoreEntry(item: ConversationEntry): void {
     this.record_.push(item)
@@ -269,7 +274,8 @@ export class Agent {
       throw error
     }
     const result: StepResult<F> = { get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report }
-    this.scope.ctx.emit('agent/step', this, result as StepResult<WireFormat>)
+    // The step is whole: its listeners cannot undo it or make it reject (their failures are logged).
+    emitStep(this.scope.ctx, this, result as StepResult<WireFormat>, (error) => this.log.warn(error))
     return result
   }
 
@@ -324,43 +330,35 @@ export class Agent {
     return latest
   }
 
-  /** Appends the model's reply or a tool result to the record; `usage` is kept with the reply. */
+  /**
+   * Appends the model's reply or a tool result to the record; `usage` is kept with the reply. The message
+   * is checked and copied by `entry-shape.ts` (the ledger reads through the same rules).
+   */
   record(message: RecordedMessage, options: RecordOptions = {}): void {
     if (this.disposed_) throw agentDisposed(this.id)
     if (typeof message !== 'object' || message === null) throw invalidRecord(this.id, 'expected a message object')
-    const usage = this.usageOf(message, options)
-    if (message.role === 'assistant') {
-      const { content = null, tool_calls } = message
-      if (content !== null && typeof content !== 'string') throw invalidRecord(this.id, 'assistant content must be a string or null')
-      if (tool_calls !== undefined && !Array.isArray(tool_calls)) throw invalidRecord(this.id, 'tool_calls must be an array')
-      if (content === null && !tool_calls?.length) throw invalidRecord(this.id, 'an assistant message needs content or tool_calls')
-      const reply: AssistantMessage = { role: 'assistant', content }
-      if (tool_calls?.length) {
-        try {
-          reply.tool_calls = deepFreeze(structuredClone(tool_calls), 'tool_calls') as ToolCall[]
-        } catch (error) {
-          throw invalidRecord(this.id, `tool_calls cannot be recorded: ${PromptErrors.messageOf(error)}`)
-        }
-      }
-      this.record_.push(entry(reply, 'assistant', usage))
-      if (usage) this.reuse.reconcile(usage, Date.now())
-    } else if (message.role === 'tool') {
-      if (typeof message.tool_call_id !== 'string' || !message.tool_call_id) throw invalidRecord(this.id, 'a tool message needs a tool_call_id')
-      if (typeof message.content !== 'string') throw invalidRecord(this.id, 'tool content must be a string')
-      const result: ToolMessage = { role: 'tool', content: message.content, tool_call_id: message.tool_call_id }
-      if (message.name !== undefined) result.name = message.name
-      this.record_.push(entry(result, 'tool'))
-    } else {
-      throw invalidRecord(this.id, `role must be "assistant" or "tool" (user input goes through step(input)), received ${JSON.stringify((message as { role?: unknown }).role)}`)
+    let item: ConversationEntry
+    let usage: Usage | undefined
+    try {
+      usage = this.usageOf(message, options)
+      if (message.role === 'assistant') item = entry(replyShape(message), 'assistant', usage)
+      else if (message.role === 'tool') item = entry(toolResultShape(message), 'tool')
+      else throw new EntryShapeError(`role must be "assistant" or "tool" (user input goes through step(input)), received ${JSON.stringify((message as { role?: unknown }).role)}`)
+    } catch (error) {
+      if (error instanceof EntryShapeError) throw invalidRecord(this.id, error.problem)
+      if ((error as { code?: unknown })?.code !== undefined) throw error
+      throw invalidRecord(this.id, `the message cannot be read: ${PromptErrors.messageOf(error)}`)
     }
+    this.record_.push(item)
+    if (usage) this.reuse.reconcile(usage, Date.now())
   }
 
   private usageOf(message: RecordedMessage, options: RecordOptions): Usage | undefined {
     if (options.usage === undefined) return undefined
-    if (message.role !== 'assistant') throw invalidRecord(this.id, 'usage belongs to an assistant reply, not a tool result')
-    if (options.format !== undefined) return normalizeUsage(options.format, options.usage)
-    if (!isUsage(options.usage)) throw invalidRecord(this.id, 'usage must be a normalised usage record ({ inputTokens, cachedReadTokens, cacheWriteTokens, outputTokens }) or come with its provider format')
-    return { ...options.usage }
+    if (message.role !== 'assistant') throw new EntryShapeError('usage belongs to an assistant reply, not a tool result')
+    // A provider's figures are normalised first; their sum can still overflow, so the result is checked too.
+    if (options.format !== undefined) return usageShape(normalizeUsage(options.format, options.usage), `usage (as ${options.format} reported it)`)
+    return usageShape(options.usage)
   }
 
   /** Disposes the agent's scope and everything registered through it. Idempotent. */

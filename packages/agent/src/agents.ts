@@ -123,6 +123,7 @@ export class Agents extends Service {
       await agent.dispose()
       throw error
     }
+    agent.restoredLines = entries.length + 1
     return agent
   }
 

@@ -19,6 +19,8 @@ export interface DebugLog {
   /** Whether a line written now reaches at least one exporter. */
   enabled(): boolean
   write(message: string): void
+  /** Reports a failure that must not stop the agent (an `agent/step` listener's) as a warning: its message, without its stack. */
+  warn(error: Error): void
 }
 
 interface ExporterLevels {
@@ -30,6 +32,7 @@ export function debugLog(logger: Logger, prefix: string): DebugLog {
   return {
     enabled: () => debugEnabled(logger),
     write: (message) => logger.debug(`${prefix}${message}`),
+    warn: (error) => logger.warn(error.message),
   }
 }
 

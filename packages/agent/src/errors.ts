@@ -169,3 +169,41 @@ export const ledgerInvalidStored = (id: string, stored: unknown, most: number) =
   Object.assign(new TypeError(`ledger writer for agent "${id}": stored must be the number of ledger lines already in the store, from 0 to ${most} (the header and one line per entry), received ${shown(stored)}`), {
     code: 'AGENT_LEDGER_INVALID_STORED' as const, details: { id, stored, most },
   })
+
+/** A hash-valid line that is not written as the ledger writes it (keys out of order, a value the record would keep otherwise). */
+export const ledgerNotCanonical = (line: number, problem: string) =>
+  Object.assign(new Error(`${atLine(line)}not in the ledger's canonical form: ${problem} (a writer would chain its next line to a different hash; export the ledger again from an agent, or repair the line and its chain)`), {
+    code: 'AGENT_LEDGER_NOT_CANONICAL' as const, details: { line, problem },
+  })
+
+/** An empty line (a ledger line is never empty; a trailing blank line is often an editor's or a tool's). */
+export const ledgerBlankLine = (line: number, last: boolean) =>
+  Object.assign(new Error(`${atLine(line)}the line is blank${last ? ' (a blank line after the last line: remove it, or read the file with new FileLedgerStore(path, { dropCutShortLine: true }), which cuts it off)' : ' (remove it; the hash chain goes on past it)'}`), {
+    code: 'AGENT_LEDGER_BLANK_LINE' as const, details: { line, last },
+  })
+
+/** `new LedgerWriter(agent, store)` on a restored agent without `{ stored }`: it would write a second header and chain. */
+export const ledgerWriterNeedsStored = (id: string, restored: number) =>
+  Object.assign(new TypeError(`ledger writer for agent "${id}": the agent was restored from ${restored} ledger lines; pass { stored: ${restored} } to append to the store it came from, or { stored: 0 } to start a new store with the whole ledger`), {
+    code: 'AGENT_LEDGER_WRITER_NEEDS_STORED' as const, details: { id, restored },
+  })
+
+/** A second `LedgerWriter` for one agent and one store (two writers would append two chains to one ledger). */
+export const ledgerWriterExists = (id: string, store: string) =>
+  Object.assign(new Error(`ledger writer for agent "${id}": ${store} has a writer for this agent already (two writers would append two chains to one ledger); keep using the first`), {
+    code: 'AGENT_LEDGER_WRITER_EXISTS' as const, details: { id, store },
+  })
+
+/** Before a writer's first append, the store did not end where the writer's chain does (nothing is appended). */
+export const ledgerStoreMismatch = (id: string, expected: { lines: number; head: string }, found: { lines: number; head: string }) => {
+  const end = (at: { lines: number; head: string }) => at.lines ? `${at.lines} ${at.lines === 1 ? 'line' : 'lines'} ending with hash ${at.head.slice(0, 12)}…` : 'no line'
+  return Object.assign(new Error(`ledger writer for agent "${id}": the store holds ${end(found)}, but the writer's chain expects ${end(expected)}; a line appended now would start a second chain, so nothing was appended (a wrong { stored }, or another writer appended to this store)`), {
+    code: 'AGENT_LEDGER_STORE_MISMATCH' as const, details: { id, expected, found },
+  })
+}
+
+/** An `agent/step` listener threw or rejected; the step stays complete (the failure is logged, not thrown). */
+export const stepListenerFailed = (id: string, plugin: string, cause: unknown) =>
+  Object.assign(new Error(`agent "${id}": agent/step listener of plugin "${plugin}" failed: ${PromptErrors.messageOf(cause)} (the step is recorded and its request returned)`, { cause }), {
+    code: 'AGENT_STEP_LISTENER_FAILED' as const, details: { id, plugin },
+  })

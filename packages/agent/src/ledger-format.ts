@@ -61,11 +61,19 @@ export function writeLine(fields: object, hash: string): string {
 
 /** The header of `agent`'s ledger. */
 export function headerOf(agent: Agent): LedgerHeader {
-  const header: LedgerHeader = { format: LEDGER_FORMAT, version: LEDGER_VERSION, agent: agent.id, model: agent.model, promptChange: agent.promptChange }
-  if (agent.provider !== undefined) header.provider = agent.provider
-  if (agent.cwd !== undefined) header.cwd = agent.cwd
-  if (agent.preset !== undefined) header.preset = agent.preset
-  if (agent.parent !== undefined) header.parent = agent.parent.id
+  return canonicalHeader({
+    format: LEDGER_FORMAT, version: LEDGER_VERSION, agent: agent.id, model: agent.model, promptChange: agent.promptChange,
+    provider: agent.provider, cwd: agent.cwd, preset: agent.preset, parent: agent.parent?.id,
+  })
+}
+
+/** A header's fields in the ledger's fixed order, absent optional facts left out (the one form a header line has). */
+export function canonicalHeader(facts: LedgerHeader): LedgerHeader {
+  const header: LedgerHeader = { format: facts.format, version: facts.version, agent: facts.agent, model: facts.model, promptChange: facts.promptChange }
+  if (facts.provider !== undefined) header.provider = facts.provider
+  if (facts.cwd !== undefined) header.cwd = facts.cwd
+  if (facts.preset !== undefined) header.preset = facts.preset
+  if (facts.parent !== undefined) header.parent = facts.parent
   return header
 }
 

@@ -4,10 +4,15 @@
  * Pure and Cordis-free (the CLI's `history` reads ledgers with it, without an agent).
  * @module
  */
+import { entry, type ConversationEntry, type EntrySource } from 'dsh-wire'
+import { EntryShapeError, replyShape, toolResultShape, usageShape } from './entry-shape.js'
 import {
-  ledgerBadHeader, ledgerBadLine, ledgerCutShort, ledgerHashMismatch, ledgerMissingLines, ledgerNotJson,
+  ledgerBadHeader, ledgerBadLine, ledgerBlankLine, ledgerCutShort, ledgerHashMismatch, ledgerInvalidEntry, ledgerMissingLines, ledgerNotCanonical,
+  ledgerNotJson,
 } from './errors.js'
-import { LEDGER_FORMAT, LEDGER_VERSION, lineHash, writeLine, type LedgerEntryFields, type LedgerHeader } from './ledger-format.js'
+import {
+  canonicalHeader, entryFields, LEDGER_FORMAT, LEDGER_VERSION, lineHash, writeLine, type LedgerEntryFields, type LedgerHeader,
+} from './ledger-format.js'
 
 /** A ledger as text (JSON Lines, each line ending with a line break) or as its lines (a store's rows). */
 export type LedgerInput = string | readonly string[]
@@ -73,6 +78,7 @@ export function readLedger(input: LedgerInput, options: ReadLedgerOptions = {}):
   lines.forEach((text, index) => {
     const line = index + 1
     if (line === cutShort) throw ledgerCutShort(line)
+    if (text === '') throw ledgerBlankLine(line, line === lines.length)
     let value: unknown
     try {
       value = JSON.parse(text)
@@ -97,10 +103,13 @@ export function readLedger(input: LedgerInput, options: ReadLedgerOptions = {}):
     hashes.push(hash)
     if (line === 1) {
       header = checkHeader(fields)
+      checkCanonical(line, fields, canonicalHeader(header))
       return
     }
     if (fields.source === 'system-prompt') promptVersion++
-    entries.push({ ...checkEntry(line, fields, promptVersion), line, hash })
+    const canonical = entryFields(recordedEntry(line, checkEntry(line, fields, promptVersion)), promptVersion)
+    checkCanonical(line, fields, canonical)
+    entries.push({ ...canonical, line, hash })
   })
   if (options.head !== undefined && !hashes.includes(options.head)) {
     throw ledgerMissingLines(lines.length + 1, options.head)
@@ -133,4 +142,47 @@ function checkEntry(line: number, fields: Record<string, unknown>, promptVersion
     throw ledgerBadLine(line, `promptVersion is ${JSON.stringify(fields.promptVersion)}, but the lines before it hold ${promptVersion} system-prompt ${promptVersion === 1 ? 'version' : 'versions'}`)
   }
   return fields as unknown as LedgerEntryFields
+}
+
+/**
+ * The entry `record()` (or a step) would hold for a checked line: replies and tool results read through
+ * `entry-shape.ts`, as `record()` reads them, so what this accepts `agents.restore()` accepts.
+ */
+function recordedEntry(line: number, fields: LedgerEntryFields): ConversationEntry {
+  try {
+    if (fields.source === 'assistant') {
+      return entry(replyShape(fields), 'assistant', fields.usage === undefined ? undefined : usageShape(fields.usage))
+    }
+    if (fields.source === 'tool') {
+      if (fields.usage !== undefined) throw new EntryShapeError('usage belongs to an assistant reply, not a tool result')
+      return entry(toolResultShape(fields), 'tool')
+    }
+  } catch (error) {
+    if (error instanceof EntryShapeError) throw ledgerInvalidEntry(line, error)
+    throw error
+  }
+  return entry({ role: fields.role as 'system' | 'user', content: fields.content as string }, fields.source as EntrySource)
+}
+
+/**
+ * Refuses a line whose fields are not exactly the canonical fields (in order, recorded values as the
+ * record keeps them): a writer chaining from the restored record would hash those, not the line's.
+ */
+function checkCanonical(line: number, fields: Record<string, unknown>, canonical: object): void {
+  const written = JSON.stringify(fields)
+  if (written === JSON.stringify(canonical)) return
+  const have = Object.keys(fields)
+  const want = Object.keys(canonical)
+  const problem = have.join(',') !== want.join(',')
+    ? `its keys are ${have.join(', ')}; the ledger writes ${want.join(', ')}`
+    : `a value is not written as the record keeps it (${firstDifference(fields, canonical as Record<string, unknown>)})`
+  throw ledgerNotCanonical(line, problem)
+}
+
+function firstDifference(fields: Record<string, unknown>, canonical: Record<string, unknown>): string {
+  for (const key of Object.keys(canonical)) {
+    const want = JSON.stringify(canonical[key])
+    if (JSON.stringify(fields[key]) !== want) return `"${key}" should be ${want.length > 120 ? want.slice(0, 120) + '…' : want}`
+  }
+  return 'the order of its keys'
 }

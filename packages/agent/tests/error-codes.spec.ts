@@ -57,6 +57,12 @@ const ledger = [
   AgentErrors.ledgerMissingLines(8, 'ab'.repeat(32)),
   AgentErrors.ledgerLineBreak(1),
   AgentErrors.ledgerInvalidStored('a', -1, 3),
+  AgentErrors.ledgerNotCanonical(2, 'its keys are source, role'),
+  AgentErrors.ledgerBlankLine(7, true),
+  AgentErrors.ledgerWriterNeedsStored('a', 5),
+  AgentErrors.ledgerWriterExists('a', 'the store'),
+  AgentErrors.ledgerStoreMismatch('a', { lines: 0, head: '' }, { lines: 2, head: 'ab'.repeat(32) }),
+  AgentErrors.stepListenerFailed('a', 'metrics', new Error('down')),
 ]
 
 describe('dsh-agent: the ledger\'s refusals carry a stable code and the line they are about', () => {
@@ -71,6 +77,12 @@ describe('dsh-agent: the ledger\'s refusals carry a stable code and the line the
       { name: 'Error', code: 'AGENT_LEDGER_MISSING_LINES', details: { line: 8, head: 'ab'.repeat(32) } },
       { name: 'TypeError', code: 'AGENT_LEDGER_LINE_BREAK', details: { index: 1 } },
       { name: 'TypeError', code: 'AGENT_LEDGER_INVALID_STORED', details: { id: 'a', stored: -1, most: 3 } },
+      { name: 'Error', code: 'AGENT_LEDGER_NOT_CANONICAL', details: { line: 2, problem: 'its keys are source, role' } },
+      { name: 'Error', code: 'AGENT_LEDGER_BLANK_LINE', details: { line: 7, last: true } },
+      { name: 'TypeError', code: 'AGENT_LEDGER_WRITER_NEEDS_STORED', details: { id: 'a', restored: 5 } },
+      { name: 'Error', code: 'AGENT_LEDGER_WRITER_EXISTS', details: { id: 'a', store: 'the store' } },
+      { name: 'Error', code: 'AGENT_LEDGER_STORE_MISMATCH', details: { id: 'a', expected: { lines: 0, head: '' }, found: { lines: 2, head: 'ab'.repeat(32) } } },
+      { name: 'Error', code: 'AGENT_STEP_LISTENER_FAILED', details: { id: 'a', plugin: 'metrics' } },
     ])
     expect(ledger.slice(0, 7).map((e) => e.message.slice(0, e.message.indexOf(':')))).to.deep.equal([1, 4, 9, 3, 5, 6, 8].map((n) => `ledger line ${n}`))
   })

@@ -56,7 +56,9 @@ describe('dsh-agent: record() and the request shape', () => {
       ['assistant content that is not a string', { role: 'assistant', content: 42 }, 'agent "a" record(): assistant content must be a string or null'],
       ['tool_calls that are not an array', { role: 'assistant', content: 'x', tool_calls: {} }, 'agent "a" record(): tool_calls must be an array'],
       ['tool_calls holding a BigInt', { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'read', arguments: 1n } }] },
-        'agent "a" record(): tool_calls cannot be recorded: it holds a bigint at tool_calls.0.function.arguments (a request body must be JSON)'],
+        'agent "a" record(): tool_calls[0].function.arguments is a bigint (1) (not JSON data)'],
+      ['tool_calls holding a BigInt in a field of their own', { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'read', arguments: '{}' }, extra: 1n }] },
+        'agent "a" record(): tool_calls[0].extra is a bigint (1) (not JSON data)'],
       ['a tool result without a tool_call_id', { role: 'tool', content: 'ok' }, 'agent "a" record(): a tool message needs a tool_call_id'],
       ['a tool result whose content is not a string', { role: 'tool', tool_call_id: 'c', content: { ok: true } }, 'agent "a" record(): tool content must be a string'],
     ]

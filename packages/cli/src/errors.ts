@@ -361,3 +361,17 @@ export const ledgerUnreadable = (file: string, cause: unknown) => {
 /** `history` refused a ledger: the refusal names the line; the error keeps its code (`AGENT_LEDGER_*`; `CLI_LEDGER_REFUSED` for one without). */
 export const ledgerRefused = (file: string, cause: { message: string; details?: { line?: number } }) =>
   new CliError(`${file}: ${cause.message}`, 'ledger', EXIT.wrong, codeOf(cause) ?? 'CLI_LEDGER_REFUSED', { file, line: cause.details?.line ?? null }, { cause })
+
+/** A `tool:` result for a tool whose every call in the last reply has its result already. */
+export const scriptCallAnswered = (name: string) => ({
+  code: 'CLI_REPLAY_CALL_ANSWERED' as const,
+  message: `every call of tool ${JSON.stringify(name)} in the last assistant reply has its result already (a reply that calls a tool twice gets one tool: turn per call, in order)`,
+  details: { name },
+})
+
+/** Calls of the last reply without a result when the next request (or reply) comes: no provider accepts that conversation. */
+export const scriptUnanswered = (calls: readonly string[]) => ({
+  code: 'CLI_REPLAY_UNANSWERED_CALL' as const,
+  message: `the last assistant reply's ${calls.length === 1 ? 'call' : 'calls'} ${calls.join(', ')} ${calls.length === 1 ? 'has' : 'have'} no result before the next request: every call needs its tool: turn first (providers refuse a conversation with an unanswered call)`,
+  details: { calls },
+})

@@ -8,8 +8,8 @@ import { readFile } from 'node:fs/promises'
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml'
 import { codeOf } from './codes.js'
 import {
-  REPLAY_KINDS, scriptBadArguments, scriptBadClock, scriptEmptyReply, scriptInvalid, scriptItemKind, scriptNoCall, scriptShape, scriptUnknownKey,
-  scriptUnreadable, scriptWrongType, scriptYaml, type CliMessage, type ScriptProblem,
+  REPLAY_KINDS, scriptBadArguments, scriptBadClock, scriptCallAnswered, scriptEmptyReply, scriptInvalid, scriptItemKind, scriptNoCall, scriptShape,
+  scriptUnanswered, scriptUnknownKey, scriptUnreadable, scriptWrongType, scriptYaml, type CliMessage, type ScriptProblem,
 } from './errors.js'
 
 /** A tool call of a scripted assistant reply, as recorded: OpenAI's function-call shape with a deterministic id. */
@@ -36,8 +36,10 @@ export type ScriptTurn = Place & (
   /** The model's reply to the last request, recorded (text and/or tool calls). */
   | { kind: 'assistant'; text: string | null; toolCalls: ScriptToolCall[] }
   /**
-   * The result of the last call of tool `name`. A request follows (`request`), except when the next
-   * turn is another result: the results of one reply's calls go back in one request.
+   * The result of the first call of tool `name` in the last reply that has none yet (a reply that calls
+   * one tool twice gets two results, in order). A request follows (`request`), except when the next
+   * turn is another result: the results of one reply's calls go back in one request, and every call
+   * of the reply must have its result by then (`CLI_REPLAY_UNANSWERED_CALL`).
    */
   | { kind: 'tool'; name: string; callId: string; result: string; request: boolean }
   /** The row's config is replaced before the next request. */
@@ -101,6 +103,7 @@ export function parseReplayScript(text: string, file: string): ReplayScript {
   }
   const reader = new TurnReader(doc, report)
   turnsNode.items.forEach((node, index) => reader.read(node as Node | null, index, at((node as Node | null)?.range?.[0])))
+  reader.finish()
   problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0))
   if (problems.length) throw scriptInvalid(file, problems)
   return { file, turns: reader.turns }
@@ -113,6 +116,10 @@ class TurnReader {
   readonly turns: ScriptTurn[] = []
   private requests = 0
   private readonly lastCall = new Map<string, string>()
+  /** The calls of the last reply that have no result yet, in order. */
+  private pending: ScriptToolCall[] = []
+  /** The last tool turn read, while its request is still to come: where an unanswered call is reported. */
+  private openResult?: { node: Node; item: string }
 
   constructor(
     private readonly doc: ReturnType<typeof parseDocument>,
@@ -128,6 +135,10 @@ class TurnReader {
     }
     const kind = kinds[0] as (typeof REPLAY_KINDS)[number]
     const item = `turns[${index}] (${kind})`
+    // A request (or a new reply) with calls of the last reply still unanswered: no provider takes it.
+    if (kind !== 'tool' && this.openResult) this.unanswered(this.openResult.node, this.openResult.item)
+    if ((kind === 'user' || kind === 'assistant') && this.pending.length) this.unanswered(node, item)
+    this.openResult = kind === 'tool' ? { node, item } : undefined
     const fail = (message: CliMessage, at: unknown = node): undefined => {
       this.report(message, at, item)
       return undefined
@@ -166,8 +177,11 @@ class TurnReader {
         const name = fields.name
         if (typeof name !== 'string' || !name) return fail(scriptWrongType('tool.name', 'a tool name', describeValue(name)), fieldNode(value, 'name'))
         if (fields.result === undefined) return fail(scriptWrongType('tool.result', 'the tool\'s result (a text, or data written as JSON)', 'nothing'), value)
-        const callId = this.lastCall.get(name)
-        if (!callId) return fail(scriptNoCall(name, [...this.lastCall.keys()]), fieldNode(value, 'name'))
+        const answers = this.pending.findIndex((call) => call.function.name === name)
+        if (answers === -1) {
+          return fail(this.lastCall.has(name) ? scriptCallAnswered(name) : scriptNoCall(name, [...this.lastCall.keys()]), fieldNode(value, 'name'))
+        }
+        const [{ id: callId }] = this.pending.splice(answers, 1)
         return { kind, name, callId, result: typeof fields.result === 'string' ? fields.result : JSON.stringify(fields.result) }
       }
       case 'change': {
@@ -222,7 +236,19 @@ class TurnReader {
     })
     if (!ok) return undefined
     for (const call of calls) this.lastCall.set(call.function.name, call.id)
+    this.pending = [...calls]
     return calls
+  }
+
+  /** At the end of the script: the request after a last result must not leave a call unanswered either. */
+  finish(): void {
+    if (this.openResult) this.unanswered(this.openResult.node, this.openResult.item)
+  }
+
+  private unanswered(node: unknown, item: string): void {
+    if (!this.pending.length) return
+    this.report(scriptUnanswered(this.pending.map((call) => `${call.function.name} (${call.id})`)), node, item)
+    this.pending = []
   }
 
   /** A turn's mapping value as plain data, its keys checked against `allowed`; `undefined` when it is not a mapping (reported). */

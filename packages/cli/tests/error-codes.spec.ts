@@ -55,6 +55,8 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
     CliErrors.scriptEmptyReply(),
     CliErrors.scriptBadArguments('found a list'),
     CliErrors.scriptNoCall('read', ['bash']),
+    CliErrors.scriptCallAnswered('read'),
+    CliErrors.scriptUnanswered(['read (call_1_1)']),
   ]
 
   it('each usage and render error is a CliError with its code, details, kind and exit code', () => {
@@ -132,6 +134,8 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       { code: 'CLI_REPLAY_EMPTY_REPLY', details: {} },
       { code: 'CLI_REPLAY_BAD_ARGUMENTS', details: { reason: 'found a list' } },
       { code: 'CLI_REPLAY_NO_CALL', details: { name: 'read', called: ['bash'] } },
+      { code: 'CLI_REPLAY_CALL_ANSWERED', details: { name: 'read' } },
+      { code: 'CLI_REPLAY_UNANSWERED_CALL', details: { calls: ['read (call_1_1)'] } },
     ])
     expect(messages.map((m) => m.message)).to.deep.equal([
       'odd',
@@ -152,6 +156,8 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       'an assistant reply needs text ("assistant: <text>") or tool_calls',
       '"arguments" must be an object or the JSON text of one: found a list',
       'the result of tool "read" answers no call: no earlier assistant reply called it (called so far: "bash")',
+      'every call of tool "read" in the last assistant reply has its result already (a reply that calls a tool twice gets one tool: turn per call, in order)',
+      'the last assistant reply\'s call read (call_1_1) has no result before the next request: every call needs its tool: turn first (providers refuse a conversation with an unanswered call)',
     ])
   })
 

@@ -25,6 +25,8 @@ export interface AssemblyInput {
   readonly runtimeContext: boolean
   readonly toolOrder: readonly string[] | undefined
   readonly listeners: readonly ScopedListener<AssembleListener>[]
+  /** Where the waterfall keeps the plugin of the listener it waits on (the re-entrancy guard reads it too). */
+  readonly watch?: Watch
 }
 
 /** Runs one assembly. Every failure is a thrown (so, in `assemble()`, rejected) named error. */
@@ -69,7 +71,7 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
     // Built from one resolved view, so it is well formed and its names are unique: the waterfall's
     // checks start from its snapshot.
     // While it runs, `waitingListener(signal)` tells which listener's plugin the assembly waits on.
-    const watch: Watch = {}
+    const watch: Watch = input.watch ?? {}
     let final: Stage
     if (signal) watching.set(signal, watch)
     try {

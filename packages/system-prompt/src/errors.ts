@@ -264,3 +264,16 @@ export function messageOf(error: unknown): string {
   }
   return `${describe(error)} was thrown, not an Error`
 }
+
+/**
+ * An assembly started from inside an assembly of the same scope (a `system-prompt/assemble` listener
+ * that assembles or steps again for it), or nested deeper than `limit`: refused before it runs, naming
+ * the listener the outer assembly was waiting on.
+ */
+export const assemblyReentrant = (owner: string, depth: number, limit: number) =>
+  coded(new PromptError(
+    depth > limit
+      ? `an assembly was started from inside ${depth - 1} nested assemblies (more than ${limit}), from the system-prompt/assemble listener of plugin ${JSON.stringify(owner)}: a listener must not assemble or step again for each assembly`
+      : `an assembly for the same scope was started from inside its own assembly, by the system-prompt/assemble listener of plugin ${JSON.stringify(owner)}: a listener must not assemble (or step the agent) again for the scope it is assembling, or the assemblies never end`,
+    owner,
+  ), 'PROMPT_ASSEMBLY_REENTRANT', { owner, depth, limit })

@@ -7,6 +7,7 @@
 import type { Context } from 'cordis'
 import { scopeIndex, scopedListenerStats, type ScopeIndex, type ScopeKey, type WarningLogger } from 'dsh-scope'
 import { runAssembly } from './assemble.js'
+import { guardAssembly } from './reentry.js'
 import { checkTools, type ToolCheck } from './tool-check.js'
 import type { ResolvedConfig } from './config.js'
 import {
@@ -76,13 +77,15 @@ export class PromptCore {
   assemble(ctx: Context, context: AssembleContext): Promise<PromptAssembly> {
     const index = this.scopes(ctx)
     const chain = index.chain(context.scope)
-    return runAssembly({
+    const listeners = index.listeners<AssembleListener>(ASSEMBLE_EVENT, chain)
+    return guardAssembly(context.scope, listeners.length > 0, (frame) => runAssembly({
       view: this.registry.view(chain),
       context,
       runtimeContext: this.config.includeRuntimeContext,
       toolOrder: this.config.toolOrder,
-      listeners: index.listeners<AssembleListener>(ASSEMBLE_EVENT, chain),
-    })
+      listeners,
+      watch: frame.watch,
+    }))
   }
 
   private scopes(ctx: Context): ScopeIndex {

@@ -10,7 +10,7 @@
 import type { CacheControl } from './breakpoints.js'
 import { unsupportedToolCall } from './errors.js'
 import type { WireInput } from './input.js'
-import { parseArguments, systemUpdateText, type ConversationEntry } from './record.js'
+import { parseArguments, systemUpdateText, userText, type ConversationEntry } from './record.js'
 import { WireSession } from './session.js'
 
 /** A text block. */
@@ -76,7 +76,7 @@ function message(item: ConversationEntry): AnthropicMessage {
     case 'system':
       return { role: 'user', content: [{ type: 'text', text: systemUpdateText(item.content) }] }
     case 'user':
-      return { role: 'user', content: [{ type: 'text', text: item.content }] }
+      return { role: 'user', content: [{ type: 'text', text: userText(item.content) }] }
     case 'tool':
       return { role: 'user', content: [{ type: 'tool_result', tool_use_id: item.tool_call_id, content: item.content }] }
     case 'assistant': {

@@ -85,7 +85,49 @@ export interface PlanSummary {
  * that ended the previous request (`-1` for none, as on the first request).
  */
 export function planBreakpoints(request: AnthropicRequest, stableMessage: number, options: BreakpointOptions = {}): Breakpoint[] {
-  return planFrom(summarize(request, options.countTokens ?? estimateTokens), stableMessage, options)
+  return planFrom(summarize(request, counterOf(options)), stableMessage, options)
+}
+
+/** The token counter of `options` (`countTokens`, else the estimate); one that is not a function is `WIRE_INVALID_BREAKPOINTS`. */
+export function counterOf(options: BreakpointOptions): (text: string) => number {
+  const count = options.countTokens ?? estimateTokens
+  if (typeof count !== 'function') throw invalidBreakpoints(`countTokens must be a function from a text to its count of tokens, received ${describe(count)}`)
+  return count
+}
+
+/** A value as a problem shows it. */
+function describe(value: unknown): string {
+  if (typeof value === 'number') return String(value)
+  return typeof value === 'string' ? JSON.stringify(value) : typeof value
+}
+
+/**
+ * Refuses counts no plan can rest on: a `minTokens` (or family minimum) that is not a count, and token
+ * sums that are not finite counts or that shrink as the prefix grows (a `countTokens` returning `NaN`,
+ * `-1` or a text). Without this, every comparison with the minimum is false and no breakpoint is
+ * planned, silently.
+ */
+function checkCounts(summary: PlanSummary, stableMessage: number, minimum: unknown, options: BreakpointOptions): void {
+  if (!isCount(minimum)) {
+    throw invalidBreakpoints(options.minTokens !== undefined
+      ? `minTokens must be a count of tokens (a finite number, 0 or more), received ${describe(options.minTokens)}`
+      : `the minimum for model ${JSON.stringify(summary.model)} in minimums must be a count of tokens (a finite number, 0 or more), received ${describe(minimum)}`)
+  }
+  const last = summary.messageCount - 1
+  const sums: Array<[string, unknown]> = [['the tools', summary.toolsTokens], ['the system prompt', summary.systemTokens]]
+  if (stableMessage >= 0 && stableMessage < last) sums.push([`messages 0 to ${stableMessage}`, summary.tokensThrough(stableMessage)])
+  if (last >= 0) sums.push([`messages 0 to ${last}`, summary.tokensThrough(last)])
+  let previous = 0
+  for (const [what, tokens] of sums) {
+    if (!isCount(tokens) || (what.startsWith('messages') && tokens < previous)) {
+      throw invalidBreakpoints(`countTokens must return a count of tokens (a finite number, 0 or more) for every text; ${what} counted ${describe(tokens)}`)
+    }
+    if (what.startsWith('messages')) previous = tokens
+  }
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0
 }
 
 /** The summary of a whole request, counted with `count`. */
@@ -119,6 +161,7 @@ export function planFrom(summary: PlanSummary, stableMessage: number, options: B
   const max = options.max ?? MAX_BREAKPOINTS
   if (!Number.isInteger(max) || max < 1 || max > MAX_BREAKPOINTS) throw invalidBreakpoints(`max must be an integer from 1 to ${MAX_BREAKPOINTS}, received ${max}`)
   const minimum = options.minTokens ?? minimumTokens(summary.model, options.minimums)
+  checkCounts(summary, stableMessage, minimum, options)
   const candidates: Breakpoint[] = []
   const add = (kind: BreakpointKind, where: Breakpoint['where'], index: number, prefixTokens: number, block?: number) =>
     candidates.push({ kind, where, index, ...(block === undefined ? {} : { block }), prefixTokens, ttl: ttl[kind] })

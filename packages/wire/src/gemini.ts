@@ -10,7 +10,7 @@
  */
 import { unmatchedToolResult, unsupportedToolCall } from './errors.js'
 import type { WireInput } from './input.js'
-import { parseArguments, systemUpdateText, type ConversationEntry } from './record.js'
+import { parseArguments, systemUpdateText, userText, type ConversationEntry } from './record.js'
 import { WireSession, type CallLookup } from './session.js'
 
 /** A part of a Gemini content. */
@@ -73,7 +73,7 @@ function content(item: ConversationEntry, calls: CallLookup): GeminiContent {
     case 'system':
       return { role: 'user', parts: [{ text: systemUpdateText(item.content) }] }
     case 'user':
-      return { role: 'user', parts: [{ text: item.content }] }
+      return { role: 'user', parts: [{ text: userText(item.content) }] }
     case 'tool': {
       const call = calls(item.tool_call_id)
       const name = item.name ?? (call?.type === 'function' ? call.function.name : undefined)

@@ -8,7 +8,7 @@ export { buildRequest, WIRE_FORMATS } from './format.js'
 export type { RequestBodies, RequestBody, WireFormat } from './format.js'
 export type { WireInput } from './input.js'
 export {
-  callsById, entry, lastOf, latestClear, parseArguments, placeEntry, sentEntries, splitOpening, SYSTEM_PROMPT_UPDATE_MARKER, systemUpdateText,
+  callsById, entry, lastOf, latestClear, parseArguments, placeEntry, sentEntries, splitOpening, SYSTEM_PROMPT_UPDATE_MARKER, systemUpdateText, userText,
 } from './record.js'
 export type {
   AssistantMessage, ChatMessage, ConversationEntry, CustomToolCall, EntrySource, FunctionToolCall, PromptChangePolicy, SystemMessage, ToolCall,

@@ -149,6 +149,20 @@ export function systemUpdateText(system: string): string {
   return `${SYSTEM_PROMPT_UPDATE_MARKER}\n\n${system}`
 }
 
+/** A text that starts with the marker, after any number of backslashes (the texts {@link userText} escapes). */
+const POSES_AS_UPDATE = new RegExp(`^\\\\*${SYSTEM_PROMPT_UPDATE_MARKER.replace(/[[\]\\^$.|?*+(){}]/g, '\\$&')}`)
+
+/**
+ * The text of user input or a runtime-context snapshot in a user-role message of a format that carries
+ * system-prompt versions as user messages (Anthropic, Gemini), so it can never pose as one: a text that
+ * starts with `SYSTEM_PROMPT_UPDATE_MARKER`, after any number of backslashes, is sent with one more
+ * backslash in front. Only a genuine version starts with the marker itself, and every other text is
+ * sent unchanged (the escape is reversible: drop one leading backslash).
+ */
+export function userText(text: string): string {
+  return POSES_AS_UPDATE.test(text) ? `\\${text}` : text
+}
+
 /** The last entry from `source`, if any. */
 export function lastOf(record: readonly ConversationEntry[], source: EntrySource): ConversationEntry | undefined {
   for (let i = record.length - 1; i >= 0; i--) if (record[i].source === source) return record[i]

@@ -13,7 +13,7 @@
  * @module
  */
 import { anthropicBody, anthropicElements, type AnthropicMessage, type AnthropicRequest } from './anthropic.js'
-import { blockText, estimateTokens, markBreakpoints, markedMessage, planFrom, previousEnd, type Breakpoint } from './breakpoints.js'
+import { blockText, counterOf, markBreakpoints, markedMessage, planFrom, previousEnd, type Breakpoint } from './breakpoints.js'
 import { streamHead, streamPart, type HeadMemo, type StreamPart } from './cache-stream.js'
 import type { RequestBodies, WireFormat } from './format.js'
 import { geminiBody, geminiElements, type GeminiContent } from './gemini.js'
@@ -258,7 +258,7 @@ export class WireSession<F extends WireFormat> {
   /** Anthropic: plans from running sums, so a long conversation is not walked at each step. */
   private plan(input: WireInput, state: State, request: AnthropicRequest): Breakpoint[] {
     const options = input.breakpoints || {}
-    const count = options.countTokens ?? estimateTokens
+    const count = counterOf(options)
     if (state.counter !== count) {
       state.counter = count
       state.tokens = []

@@ -1,0 +1,60 @@
+/**
+ * The re-entrancy guard of `assemble()`. An assemble listener that assembles (or steps its agent)
+ * again for the scope being assembled starts an assembly that runs the same listener, without end:
+ * issue 20 saw the stack overflow, the step rejected, then 25 more rejections go unhandled and the
+ * host exit. Each assembly with listeners runs in an `AsyncLocalStorage` frame that links to the frame
+ * it was started in, so an assembly can see, across awaits, which assemblies it is nested in. One for a scope that
+ * an unfinished enclosing assembly is assembling, or nested more than {@link MAX_NESTED_ASSEMBLIES}
+ * deep, is refused with `PROMPT_ASSEMBLY_REENTRANT`, naming the listener the enclosing assembly is
+ * waiting on. Overlapping assemblies that are not nested (two steps at once) never share a frame.
+ * @module
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { ScopeKey } from 'dsh-scope'
+import { assemblyReentrant } from './errors.js'
+
+/** How many assemblies may be nested in one another (for different scopes) before the next is refused. */
+export const MAX_NESTED_ASSEMBLIES = 8
+
+/** One assembly in flight, as the assemblies started inside it see it. */
+export interface AssemblyFrame {
+  readonly scope: ScopeKey | undefined
+  readonly parent: AssemblyFrame | undefined
+  /** The plugin of the listener the assembly is waiting on (kept up to date by the waterfall). */
+  readonly watch: { holder?: string }
+  /** Set when the assembly settled: work it left behind (a timer) is not nested in it any more. */
+  done: boolean
+}
+
+const frames = new AsyncLocalStorage<AssemblyFrame>()
+
+/**
+ * Runs `assemble` in a new frame for `scope`, or rejects with `PROMPT_ASSEMBLY_REENTRANT` when it is
+ * nested in an unfinished assembly of the same scope, or too deep. An assembly without listeners
+ * (`listened` false) runs no code that could start another one later, so it gets no frame of its own
+ * (a frame costs an `AsyncLocalStorage.run` and a settle callback); it is still checked against the
+ * frames it runs in.
+ */
+export function guardAssembly<T>(scope: ScopeKey | undefined, listened: boolean, assemble: (frame: AssemblyFrame) => Promise<T>): Promise<T> {
+  const outer = frames.getStore()
+  let depth = 1
+  for (let frame = outer; frame; frame = frame.parent) {
+    if (frame.done) continue
+    depth++
+    if (frame.scope === scope || depth > MAX_NESTED_ASSEMBLIES) {
+      return Promise.reject(assemblyReentrant(innermostHolder(outer) ?? '(unknown)', depth, MAX_NESTED_ASSEMBLIES))
+    }
+  }
+  const frame: AssemblyFrame = { scope, parent: outer, watch: {}, done: false }
+  if (!listened) return assemble(frame)
+  return frames.run(frame, () => {
+    const run = assemble(frame)
+    run.then(() => { frame.done = true }, () => { frame.done = true })
+    return run
+  })
+}
+
+/** The listener the innermost unfinished assembly waits on: the one that started the nested assembly. */
+function innermostHolder(frame: AssemblyFrame | undefined): string | undefined {
+  for (; frame; frame = frame.parent) if (!frame.done && frame.watch.holder !== undefined) return frame.watch.holder
+}
