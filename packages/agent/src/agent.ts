@@ -9,7 +9,7 @@ import {
 import type { ToolRegistry } from 'dsh-tools'
 import type { DebugLog } from './debug-log.js'
 import { emitStep } from './step-event.js'
-import { EntryShapeError, replyShape, toolResultShape, usageShape } from './entry-shape.js'
+import { EntryShapeError, fail, replyShape, toolResultShape, usageShape } from './entry-shape.js'
 import { CACHE_PROVIDERS, cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { agentDisposed, invalidInput, invalidRecord, invalidStepTimeout, stepTimedOut, unknownCacheRules } from './errors.js'
 import {
@@ -343,7 +343,7 @@ export class Agent {
       usage = this.usageOf(message, options)
       if (message.role === 'assistant') item = entry(replyShape(message), 'assistant', usage)
       else if (message.role === 'tool') item = entry(toolResultShape(message), 'tool')
-      else throw new EntryShapeError(`role must be "assistant" or "tool" (user input goes through step(input)), received ${JSON.stringify((message as { role?: unknown }).role)}`)
+      else fail(`role must be "assistant" or "tool" (user input goes through step(input)), received ${JSON.stringify((message as { role?: unknown }).role)}`)
     } catch (error) {
       if (error instanceof EntryShapeError) throw invalidRecord(this.id, error.problem)
       if ((error as { code?: unknown })?.code !== undefined) throw error
@@ -355,7 +355,7 @@ export class Agent {
 
   private usageOf(message: RecordedMessage, options: RecordOptions): Usage | undefined {
     if (options.usage === undefined) return undefined
-    if (message.role !== 'assistant') throw new EntryShapeError('usage belongs to an assistant reply, not a tool result')
+    if (message.role !== 'assistant') fail('usage belongs to an assistant reply, not a tool result')
     // A provider's figures are normalised first; their sum can still overflow, so the result is checked too.
     if (options.format !== undefined) return usageShape(normalizeUsage(options.format, options.usage), `usage (as ${options.format} reported it)`)
     return usageShape(options.usage)

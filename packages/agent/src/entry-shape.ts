@@ -10,14 +10,19 @@
  */
 import type { AssistantMessage, ToolCall, ToolMessage, Usage } from 'dsh-wire'
 
-/** A problem with a message: `problem` names the field (`tool_calls[0].function.name`). */
+/**
+ * A shape problem (`problem` names the field, `tool_calls[0].function.name`). Internal: `record()` and
+ * the ledger reader catch it and throw their package's coded error (`invalidRecord`,
+ * `ledgerInvalidEntry`) naming the agent or the line; it never reaches a user as it is.
+ */
 export class EntryShapeError extends Error {
   constructor(readonly problem: string) {
     super(problem)
   }
 }
 
-const fail = (problem: string): never => {
+/** Throws the shape problem `problem` (it names the field, `tool_calls[0].function.name`). */
+export const fail = (problem: string): never => {
   throw new EntryShapeError(problem)
 }
 

@@ -5,7 +5,7 @@
  * @module
  */
 import { entry, type ConversationEntry, type EntrySource } from 'dsh-wire'
-import { EntryShapeError, replyShape, toolResultShape, usageShape } from './entry-shape.js'
+import { EntryShapeError, fail, replyShape, toolResultShape, usageShape } from './entry-shape.js'
 import {
   ledgerBadHeader, ledgerBadLine, ledgerBlankLine, ledgerCutShort, ledgerHashMismatch, ledgerInvalidEntry, ledgerMissingLines, ledgerNotCanonical,
   ledgerNotJson,
@@ -154,7 +154,7 @@ function recordedEntry(line: number, fields: LedgerEntryFields): ConversationEnt
       return entry(replyShape(fields), 'assistant', fields.usage === undefined ? undefined : usageShape(fields.usage))
     }
     if (fields.source === 'tool') {
-      if (fields.usage !== undefined) throw new EntryShapeError('usage belongs to an assistant reply, not a tool result')
+      if (fields.usage !== undefined) fail('usage belongs to an assistant reply, not a tool result')
       return entry(toolResultShape(fields), 'tool')
     }
   } catch (error) {

@@ -12,7 +12,7 @@ import type { ToolRegistry } from 'dsh-tools'
 import type { Agent, Agents, CreateAgentOptions } from 'dsh-agent'
 import { afterLoadHook, type AgentSections, type HookState } from './after-load.js'
 import { AgentsSection } from './agents-section.js'
-import { noAgentsService } from './errors.js'
+import { noAgentsServiceError } from './errors.js'
 
 /** Options of {@link bootDeployment}. */
 export interface BootOptions {
@@ -136,7 +136,7 @@ function booted(app: Context, state: HookState, deployment: Deployment<AgentSect
     problems: state.problems,
     agent: (id) => agents?.get(id),
     async createAgent(options) {
-      if (!agents) throw Object.assign(new Error(noAgentsService().message), noAgentsService())
+      if (!agents) throw noAgentsServiceError()
       return agents.create(options)
     },
   }

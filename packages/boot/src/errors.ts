@@ -1,8 +1,8 @@
 /**
  * Every message of `dsh-boot`, made in one place so tests and docs quote the same strings: the problems
- * of a deployment file's agents (`bootDeployment`, the `agents:` section). None is thrown: each is a
- * `{ code, message, details }` message that becomes one problem of the load, placed at its key in the
- * file. The codes keep the `AGENT_` prefix they had when the boot lived in `dsh-agent`, so code and docs
+ * of a deployment file's agents (`bootDeployment`, the `agents:` section). Each is a `{ code, message,
+ * details }` message that becomes one problem of the load, placed at its key in the file; the one thrown
+ * (`noAgentsServiceError`) is that message as an Error with the same code and details. The codes keep the `AGENT_` prefix they had when the boot lived in `dsh-agent`, so code and docs
  * that react to them are unchanged.
  * @module
  */
@@ -24,6 +24,9 @@ export const noAgentsService = () => ({
   message: 'agents are declared but no plugin provides the agents service: add a row "- name: dsh-agent" under plugins:',
   details: {},
 })
+
+/** `createAgent()` of a booted deployment without the agents service: {@link noAgentsService}, thrown. */
+export const noAgentsServiceError = () => Object.assign(new Error(noAgentsService().message), noAgentsService())
 
 /** `agents.create()` refused an agent of `agents:` (an unknown preset, ...): the problem takes the refusal's code. */
 export const agentNotCreated = (id: string, cause: unknown) => ({

@@ -75,7 +75,7 @@ describe('dsh-boot: the boot decides by codes and details, never the words', () 
 
 describe('dsh-boot: the catalogue', () => {
   it('covers every factory, each with a code of its own', () => {
-    expect(messages.length + ['inAssemblies'].length).to.equal(Object.values(BootErrors).filter((value) => typeof value === 'function').length)
+    expect(messages.length + ['inAssemblies', 'noAgentsServiceError'].length).to.equal(Object.values(BootErrors).filter((value) => typeof value === 'function').length)
     expect(new Set(messages.map((m) => m.code)).size).to.equal(messages.length)
   })
 })

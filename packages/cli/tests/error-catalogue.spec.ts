@@ -49,8 +49,9 @@ const BUILDS_OUTSIDE: Record<string, string> = {
   'packages/loader/src/load.ts': 'new DeploymentError(problems): the aggregate of catalogue problems',
   'packages/loader/src/reconfigure.ts': 'new DeploymentError(problems): the aggregate of catalogue problems',
   'packages/loader/src/problems.ts': 'new DeploymentError(problems): the aggregate of catalogue problems',
-  // Issue 19: owned by the dsh-agent restructuring; reported there (a factory of its catalogue should throw).
-  'packages/agent/src/boot.ts': 'Object.assign(new Error(noAgentsService().message), noAgentsService())',
+  // An internal signal, never a user's error: record() and readLedger() catch it and throw their coded
+  // AGENT_INVALID_RECORD / AGENT_LEDGER_INVALID_ENTRY naming the agent or line.
+  'packages/agent/src/entry-shape.ts': 'new EntryShapeError(problem): caught and rethrown as a coded error',
   // Issue 19: owned by the dsh-system-prompt work; reported there (toolOrder's schema check throws words
   // without a code, so a deployment shows LOADER_INVALID_CONFIG: a PROMPT_* factory of its catalogue should make it).
   'packages/system-prompt/src/config.ts': 'new z.ValidationError(toolOrderProblem(value), {})',
