@@ -8,7 +8,8 @@
  * @module
  */
 import { anthropicPlanner, type CacheControl } from './breakpoints.js'
-import { namedToolParts, streamPart } from './cache-stream.js'
+import { streamPart } from './cache-stream.js'
+import { namedToolParts } from './format-stream.js'
 import { unsupportedToolCall } from './errors.js'
 import type { WireFormatModule } from './format-module.js'
 import type { WireInput } from './input.js'

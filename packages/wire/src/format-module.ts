@@ -6,7 +6,7 @@
  * @module
  */
 import type { Breakpoint } from './breakpoints.js'
-import type { HeadMemo, StreamPart, StreamRegion } from './cache-stream.js'
+import type { StreamPart, StreamRegion } from './cache-stream.js'
 import type { WireInput } from './input.js'
 import type { ConversationEntry, ToolCall } from './record.js'
 
@@ -83,5 +83,3 @@ export interface WireFormatModule<B extends { model: string } = { model: string 
   readonly readReply?: ReplyReader
 }
 
-/** The memo a session hands the stream's head builder. */
-export type { HeadMemo }

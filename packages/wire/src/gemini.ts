@@ -9,7 +9,8 @@
  * @module
  */
 import { unmatchedToolResult, unsupportedToolCall } from './errors.js'
-import { namedToolParts, streamPart } from './cache-stream.js'
+import { streamPart } from './cache-stream.js'
+import { namedToolParts } from './format-stream.js'
 import type { CallLookup, WireFormatModule } from './format-module.js'
 import type { WireInput } from './input.js'
 import { parseArguments, systemUpdateText, type ConversationEntry } from './record.js'

@@ -32,7 +32,8 @@ export type { Breakpoint, BreakpointKind, BreakpointOptions, CacheControl, Cache
 export { CACHE_MINIMUMS, DEFAULT_CACHE_MINIMUM, minimumTokens } from './cache-minimums.js'
 export { WireSession } from './session.js'
 export type { SessionBuild } from './session.js'
-export { canonicalJson, commonPrefix, namedToolParts, streamPart } from './cache-stream.js'
+export { canonicalJson, commonPrefix, streamPart } from './cache-stream.js'
+export { namedToolParts } from './format-stream.js'
 export type { CacheStream, StreamPart, StreamRegion } from './cache-stream.js'
 export {
   cacheProviderFor, isProvider, normalizeUsage, PROVIDER_FAMILIES, providerFamily, providerNames, registerProvider, tokenCounter, usageShapes,

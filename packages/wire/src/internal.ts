@@ -9,7 +9,7 @@ export { openaiResponsesFormat, responsesBody, responsesElements } from './opena
 export { geminiBody, geminiElements, geminiFormat } from './gemini.js'
 export { anthropicPlanner, blockText, estimateTokens, markBreakpoints, markedMessage, planFrom, previousEnd, summarize } from './breakpoints.js'
 export type { PlanSummary } from './breakpoints.js'
-export { headOf, streamOf } from './cache-stream.js'
+export { headOf, streamOf } from './format-stream.js'
 export type { HeadMemo } from './cache-stream.js'
 export { latestClear, placeEntry } from './record.js'
 export { markerCachedTokens, TTL_MS } from './caching-rules.js'

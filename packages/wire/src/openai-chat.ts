@@ -5,7 +5,8 @@
  * @module
  */
 import { sentEntries, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type WireTool } from './record.js'
-import { namedToolParts, streamPart } from './cache-stream.js'
+import { streamPart } from './cache-stream.js'
+import { namedToolParts } from './format-stream.js'
 import type { WireFormatModule } from './format-module.js'
 import type { WireInput } from './input.js'
 

@@ -7,7 +7,8 @@
  * @module
  */
 import type { ConversationEntry } from './record.js'
-import { namedToolParts, streamPart } from './cache-stream.js'
+import { streamPart } from './cache-stream.js'
+import { namedToolParts } from './format-stream.js'
 import type { CallLookup, WireFormatModule } from './format-module.js'
 import type { WireInput } from './input.js'
 

@@ -5,7 +5,8 @@
  * @module
  */
 import type { AnthropicRequest } from './anthropic.js'
-import { headOf, streamOf, type CacheStream, type StreamPart } from './cache-stream.js'
+import type { CacheStream, StreamPart } from './cache-stream.js'
+import { headOf, streamOf } from './format-stream.js'
 import { wireFormat, type RequestBodies, type WireFormat } from './format.js'
 import type { GeminiRequest } from './gemini.js'
 import type { WireInput } from './input.js'

@@ -13,7 +13,8 @@
  * @module
  */
 import type { Breakpoint } from './breakpoints.js'
-import { headOf, streamPart, type HeadMemo, type StreamPart } from './cache-stream.js'
+import { streamPart, type HeadMemo, type StreamPart } from './cache-stream.js'
+import { headOf } from './format-stream.js'
 import { wireFormat, type RequestBodies, type WireFormat } from './format.js'
 import type { CallLookup, PlannerState, WireFormatModule } from './format-module.js'
 import type { WireInput } from './input.js'
