@@ -8,13 +8,13 @@
  * @module
  */
 export {
-  buildRequest, cacheStream, streamHead, openaiChatRequest, openaiResponsesRequest, anthropicRequest, geminiRequest,
+  buildRequest, cacheStream, openaiChatRequest, openaiResponsesRequest, anthropicRequest, geminiRequest,
 } from './requests.js'
 export { registerWireFormat, wireFormat, wireFormatNames, WIRE_FORMATS } from './format.js'
 export type { RequestBodies, RequestBody, WireFormat } from './format.js'
 export type { BreakpointPlanner, CallLookup, PlannerState, ReplyReader, ToolPartMakers, WireFormatModule } from './format-module.js'
 export type { WireInput } from './input.js'
-export { entry, lastOf, parseArguments, sentEntries, SYSTEM_PROMPT_UPDATE_MARKER, systemUpdateText } from './record.js'
+export { entry, lastOf, SYSTEM_PROMPT_UPDATE_MARKER } from './record.js'
 export type {
   AssistantMessage, ChatMessage, ConversationEntry, CustomToolCall, EntrySource, FunctionToolCall, PromptChangePolicy, SystemMessage, ToolCall,
   ToolMessage, UserMessage, WireTool,
@@ -27,16 +27,16 @@ export type {
 export { DEFAULT_MAX_TOKENS } from './anthropic.js'
 export type { AnthropicBlock, AnthropicMessage, AnthropicRequest, AnthropicTextBlock, AnthropicTool, AnthropicToolResultBlock, AnthropicToolUseBlock } from './anthropic.js'
 export type { GeminiConfig, GeminiContent, GeminiFunctionDeclaration, GeminiPart, GeminiRequest } from './gemini.js'
-export { BREAKPOINT_KINDS, LOOKBACK_BLOCKS, MAX_BREAKPOINTS, planBreakpoints } from './breakpoints.js'
+export { LOOKBACK_BLOCKS, MAX_BREAKPOINTS, planBreakpoints } from './breakpoints.js'
 export type { Breakpoint, BreakpointKind, BreakpointOptions, CacheControl, CacheTtl } from './breakpoints.js'
-export { CACHE_MINIMUMS, DEFAULT_CACHE_MINIMUM, minimumTokens } from './cache-minimums.js'
+export { CACHE_MINIMUMS, minimumTokens } from './cache-minimums.js'
 export { WireSession } from './session.js'
 export type { SessionBuild } from './session.js'
-export { canonicalJson, commonPrefix, streamPart } from './cache-stream.js'
+export { commonPrefix, streamPart } from './cache-stream.js'
 export { namedToolParts } from './format-stream.js'
 export type { CacheStream, StreamPart, StreamRegion } from './cache-stream.js'
 export {
-  cacheProviderFor, isProvider, normalizeUsage, PROVIDER_FAMILIES, providerFamily, providerNames, registerProvider, tokenCounter, usageShapes,
+  cacheProviderFor, isProvider, normalizeUsage, PROVIDER_FAMILIES, providerFamily, providerNames, registerProvider, tokenCounter,
 } from './providers/registry.js'
 export type { CacheAnswer, CacheQuestion, MismatchQuestion, ProviderFamily, RoutingKeys, UsageReader } from './provider-family.js'
 export type { CacheEntry, CachePoint } from './caching-rules.js'

@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { buildRequest, cacheStream, wireFormat, canonicalJson, commonPrefix, WIRE_FORMATS } from 'dsh-wire'
+import { canonicalJson } from 'dsh-wire/internal'
+import { buildRequest, cacheStream, wireFormat, commonPrefix, WIRE_FORMATS } from 'dsh-wire'
 import { input, system, toolConversation, user } from './helpers.js'
 
 describe('dsh-wire: the cache stream of a request (SPEC §13)', () => {

@@ -1,10 +1,10 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
 import {
-  buildRequest, cacheStream, planBreakpoints, sentEntries, wireFormat, WIRE_FORMATS, WireSession, type AnthropicRequest, type ConversationEntry, type PromptChangePolicy,
+  buildRequest, cacheStream, planBreakpoints, wireFormat, WIRE_FORMATS, WireSession, type AnthropicRequest, type ConversationEntry, type PromptChangePolicy,
   type RequestBodies, type ToolCall, type WireFormat, type WireInput, type WireTool,
 } from 'dsh-wire'
-import { previousEnd } from 'dsh-wire/internal'
+import { previousEnd, sentEntries } from 'dsh-wire/internal'
 import { call, input, reply, result, snapshot, system, user } from './helpers.js'
 
 // A session extends its previous build; these properties say it never differs from lowering the whole
