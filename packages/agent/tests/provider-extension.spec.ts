@@ -34,6 +34,16 @@ describe('dsh-agent: a wire format and a provider family added from outside the 
     expect(buildRequest('lines', { record: agent.conversation, tools: step.assembly.tools, model: 'line-1', promptChange: 'append' })).to.deep.equal(step.request)
   })
 
+  it('step by step, its bodies equal a plain lowering of the whole record through the module (sent entries, the opening split off)', async () => {
+    for (const [i, text] of ['one', 'two', 'three'].entries()) {
+      const step = await agent.stepDetailed(text, { format: 'lines' })
+      const sent = agent.conversation.filter((item) => item.source !== 'system-prompt' || item === agent.conversation[0])
+      const plain = linesFormat.body({ record: agent.conversation, tools: step.assembly.tools, model: 'line-1', promptChange: 'append' }, sent[0], sent.slice(1).flatMap((item) => [...linesFormat.lower(item, () => undefined)]))
+      expect(step.body, `step ${i}`).to.equal(JSON.stringify(plain))
+      agent.record({ role: 'assistant', content: `reply ${i}` })
+    }
+  })
+
   it('the reuse report follows the agent\'s family: its tokenizer, its unit (E1) and its limit', async () => {
     const first = await agent.stepDetailed('one two three four five six seven', { format: 'lines' })
     expect(first.report).to.include({ format: 'lines', provider: 'echo', tokenizer: 'words', turn: 1 })
