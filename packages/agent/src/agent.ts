@@ -3,14 +3,14 @@ import { listenersFor, type ScopeHandle, type ScopeKey } from 'dsh-scope'
 import { renderAssembly, waitingListener, type PromptAssembly, type RenderedPrompt, type SystemPrompt } from 'dsh-system-prompt'
 import { abortable, PromptErrors } from 'dsh-system-prompt/internal'
 import {
-  buildMessages, entry, WireSession, type SessionBuild, normalizeUsage, WIRE_FORMATS, WireErrors, type BreakpointOptions, type RequestBodies, type Usage,
+  buildMessages, entry, WireSession, type SessionBuild, isProvider, isUsage, normalizeUsage, providerNames, wireFormat, type BreakpointOptions, type RequestBodies, type Usage,
   type CacheProvider, type CacheReport, type UsageFormat, type WireFormat,
 } from 'dsh-wire'
 import type { ToolRegistry } from 'dsh-tools'
 import type { DebugLog } from './debug-log.js'
 import { emitStep } from './step-event.js'
 import { EntryShapeError, fail, replyShape, toolResultShape, usageShape } from './entry-shape.js'
-import { CACHE_PROVIDERS, cacheProviderFor, ReuseTracker } from './cache-report.js'
+import { cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { agentDisposed, invalidInput, invalidRecord, invalidStepTimeout, stepTimedOut, unknownCacheRules } from './errors.js'
 import {
   stepEntries, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type ToolCall,
@@ -65,9 +65,10 @@ export interface StepOptions<F extends WireFormat = 'openai-chat'> {
   /** `anthropic`: how `cache_control` breakpoints are planned, or `false` for none. */
   breakpoints?: BreakpointOptions | false
   /**
-   * Whose caching rules predict `report.predictedCachedTokens`: `openai`, `anthropic`, `deepseek` or
-   * `gemini`. Default: the agent's `provider` when it names one that speaks the format (`deepseek` for
-   * `openai-chat`), else the format's own provider.
+   * Whose caching rules predict `report.predictedCachedTokens`: a registered provider family (`openai`,
+   * `anthropic`, `deepseek`, `gemini`, `xai`, `moonshot`, `qwen`, or one added with `registerProvider`).
+   * Default: the agent's `provider` when it names a family that speaks the format (`deepseek` for
+   * `openai-chat`), else the format's own family.
    */
   cacheRules?: CacheProvider
 }
@@ -241,8 +242,8 @@ export class Agent {
     if (this.disposed_) throw agentDisposed(this.id)
     if (input !== undefined && typeof input !== 'string') throw invalidInput(this.id)
     const format = (options.format ?? 'openai-chat') as F
-    if (!WIRE_FORMATS.includes(format)) throw WireErrors.unknownFormat(format, WIRE_FORMATS)
-    if (options.cacheRules !== undefined && !CACHE_PROVIDERS.includes(options.cacheRules)) throw unknownCacheRules(this.id, options.cacheRules, CACHE_PROVIDERS)
+    wireFormat(format) // throws WIRE_UNKNOWN_FORMAT for a format not registered
+    if (options.cacheRules !== undefined && !isProvider(options.cacheRules)) throw unknownCacheRules(this.id, options.cacheRules, providerNames())
     const provider = cacheProviderFor(format, options.cacheRules, this.provider)
     const assembly = await this.bounded(options, (signal) => this.prompt.assemble({ scope: this, agent: this, signal }))
     const rendered = renderAssembly(assembly)

@@ -9,39 +9,20 @@ import { scopeLabel, type ScopeKey } from 'dsh-scope'
 import { assemblyNotes, type PromptAssembly, type RenderedPrompt } from 'dsh-system-prompt'
 import { templateVariables } from 'dsh-system-prompt/internal'
 import {
-  anthropicCachedTokens, CACHE_STREAM_ORDER, commonPrefix, DEEPSEEK_UNIT, deepseekCachedTokens, geminiCachedTokens, geminiMinimum, minimumTokens, OPENAI_INCREMENT,
-  OPENAI_MINIMUM, openaiCachedTokens, tokenCounter,
-  TTL_MS, type Breakpoint, type CacheBreak, type CacheEntry, type CachePoint, type CacheProvider, type CacheReport, type SessionBuild,
-  type StreamPart, type TokenCounter, type Usage, type WireFormat,
+  cacheProviderFor, commonPrefix, providerFamily, tokenCounter, wireFormat, type Breakpoint, type CacheBreak, type CacheEntry, type CachePoint, type CacheProvider,
+  type CacheReport, type SessionBuild, type StreamPart, type TokenCounter, type Usage, type WireFormat,
 } from 'dsh-wire'
+import { mismatchReason } from 'dsh-wire/internal'
 import type { Context } from 'cordis'
 
-/** The provider whose caching rules a format follows unless told otherwise. */
-export const DEFAULT_CACHE_PROVIDER: Readonly<Record<WireFormat, CacheProvider>> = Object.freeze({
-  'openai-chat': 'openai', 'openai-responses': 'openai', anthropic: 'anthropic', gemini: 'gemini',
-})
-
-/** Every provider whose caching rules the report models. */
-export const CACHE_PROVIDERS: readonly CacheProvider[] = Object.freeze(['openai', 'anthropic', 'deepseek', 'gemini'])
-
-/** The providers whose rules fit each format (DeepSeek speaks the chat-completions shape). */
-const FITS: Readonly<Record<WireFormat, readonly CacheProvider[]>> = {
-  'openai-chat': ['openai', 'deepseek'], 'openai-responses': ['openai'], anthropic: ['anthropic'], gemini: ['gemini'],
-}
-
-/** The caching rules for a request of `format`: `wanted` when given, else the agent's provider when it fits, else the format's own. */
-export function cacheProviderFor(format: WireFormat, wanted: CacheProvider | undefined, agentProvider: string | undefined): CacheProvider {
-  if (wanted !== undefined) return wanted
-  const named = agentProvider?.toLowerCase() as CacheProvider | undefined
-  return named !== undefined && FITS[format].includes(named) ? named : DEFAULT_CACHE_PROVIDER[format]
-}
+export { cacheProviderFor }
 
 /**
- * The element parts of one session's requests with running sums, extended as the session extends
- * its element list (the same array) and made again when it starts a new one.
+ * The running sums of one format's element parts, owned by the tracker: kept while the session says it
+ * extended its previous build (`build.kept`), else made again from the texts. Nothing here depends on
+ * the session handing back the same array.
  */
 interface Elements {
-  readonly parts: readonly StreamPart[]
   readonly tokens: number[]
   /** Bytes, tokens and blocks of elements `0..i`. */
   readonly bytes: number[]
@@ -58,6 +39,8 @@ const NO_ORIGINS: ToolOrigins = new Map()
 interface Previous {
   readonly head: readonly StreamPart[]
   readonly headTokens: readonly number[]
+  /** The element parts as that build gave them (only the first `count` are read). */
+  readonly parts: readonly StreamPart[]
   readonly elements: Elements
   /** How many of `elements` this request sent. */
   readonly count: number
@@ -115,8 +98,9 @@ export class ReuseTracker {
     const previous = this.previous.get(input.format)
     const head = build.head
     const headTokens = head.map((part, i) => (previous?.head[i]?.text === part.text ? previous.headTokens[i] : counter.count(part.text)))
-    const elements = previous && previous.elements.parts === build.elements ? previous.elements : recount(build.elements, previous)
-    extend(elements, build.elementCount, counter)
+    // `kept`: the session's word that this build kept the previous build's elements unchanged and in place.
+    const elements = previous && build.kept >= 0 ? carried(previous.elements, build.kept) : recount(build.elements, previous)
+    extend(elements, build.elements, build.elementCount, counter)
     const n = build.elementCount
     const headBytes = sum(head.map((part) => part.bytes))
     const headTokenTotal = sum(headTokens)
@@ -125,7 +109,7 @@ export class ReuseTracker {
     let shared: { bytes: number; part: number; chars: number }
     let reusableTokens: number
     let parts: (() => StreamPart[]) | undefined
-    const extendsPrevious = previous !== undefined && build.kept >= 0 && build.kept >= previous.count && previous.elements === elements &&
+    const extendsPrevious = previous !== undefined && build.kept >= 0 && build.kept >= previous.count &&
       previous.head.length === head.length && previous.head.every((part, i) => part.text === head[i].text)
     if (!previous) {
       shared = { bytes: 0, part: 0, chars: 0 }
@@ -134,44 +118,23 @@ export class ReuseTracker {
       shared = { bytes: previous.requestBytes, part: -1, chars: 0 }
       reusableTokens = previous.requestTokens
     } else {
-      const before = [...previous.head, ...previous.elements.parts.slice(0, previous.count)]
+      const before = [...previous.head, ...previous.parts.slice(0, previous.count)]
       const now = [...head, ...build.elements.slice(0, n)]
       parts = () => now
       shared = commonPrefix(before, now)
       const tokensNow = [...headTokens, ...elements.tokens.slice(0, n)]
       reusableTokens = sharedTokens(now, tokensNow, shared, before.length, counter)
     }
-    let entries: readonly CacheEntry[] = []
-    let predictedCachedTokens: number
-    let limit: string | undefined
-    switch (input.provider) {
-      case 'openai':
-        predictedCachedTokens = openaiCachedTokens(requestTokens, reusableTokens)
-        limit = reusableTokens < OPENAI_MINIMUM || requestTokens < OPENAI_MINIMUM
-          ? `below the minimum: OpenAI caches a prompt from ${OPENAI_MINIMUM} tokens (O1)` : `unit granularity: whole ${OPENAI_INCREMENT}-token increments after the first ${OPENAI_MINIMUM} (O2)`
-        break
-      case 'deepseek':
-        predictedCachedTokens = deepseekCachedTokens(reusableTokens)
-        limit = `unit granularity: whole ${DEEPSEEK_UNIT}-token units (D1)`
-        break
-      case 'gemini':
-        predictedCachedTokens = geminiCachedTokens(build.model, requestTokens, reusableTokens)
-        limit = `below the minimum: implicit caching from ${geminiMinimum(build.model)} tokens for this model (G1)`
-        break
-      case 'anthropic': {
-        const prediction = anthropicCachedTokens({
-          entries: previous?.entries ?? [], points: cachePoints(build.breakpoints, head, headTokens, elements), reusableBytes: shared.bytes,
-          minimum: minimumTokens(build.model), now: input.now, headBlocks: sum(head.map((part) => part.blocks)),
-        })
-        entries = prediction.entries
-        predictedCachedTokens = Math.min(prediction.cachedTokens, reusableTokens)
-        limit = prediction.limit ?? 'the cache ends at the last breakpoint inside the shared prefix (A1)'
-        break
-      }
-    }
+    const answer = providerFamily(input.provider).predict({
+      model: build.model, requestTokens, reusableTokens, reusableBytes: shared.bytes, entries: previous?.entries ?? [],
+      points: cachePoints(build.breakpoints, head, headTokens, elements), headBlocks: sum(head.map((part) => part.blocks)), now: input.now,
+    })
+    const entries = answer.entries ?? []
+    const predictedCachedTokens = Math.min(answer.cachedTokens, reusableTokens)
+    const limit = answer.limit
     this.turn++
     const breaks = previous && shared.bytes < previous.requestBytes
-      ? [this.explain(previous, input, tools, [...previous.head, ...previous.elements.parts.slice(0, previous.count)], parts?.() ?? [...head, ...build.elements.slice(0, n)], shared.part)]
+      ? [this.explain(previous, input, tools, [...previous.head, ...previous.parts.slice(0, previous.count)], parts?.() ?? [...head, ...build.elements.slice(0, n)], shared.part)]
       : []
     const report: CacheReport = {
       format: input.format, provider: input.provider, turn: this.turn, requestBytes, reusableBytes: shared.bytes,
@@ -180,7 +143,7 @@ export class ReuseTracker {
     }
     this.last = { report, at: input.now, ...(previous ? { previousAt: previous.at } : {}) }
     this.previous.set(input.format, {
-      head, headTokens, elements, count: n, requestBytes, requestTokens, rendered: input.rendered, assembly: input.assembly, entries, at: input.now, tools,
+      head, headTokens, parts: build.elements, elements, count: n, requestBytes, requestTokens, rendered: input.rendered, assembly: input.assembly, entries, at: input.now, tools,
     })
     return report
   }
@@ -193,7 +156,9 @@ export class ReuseTracker {
     if (!this.last) return
     const { report, previousAt } = this.last
     report.reportedCachedTokens = usage.cachedReadTokens
-    const reason = mismatchReason(report, usage.cachedReadTokens, previousAt === undefined ? undefined : now - previousAt)
+    const reason = mismatchReason(report.provider, usage.cachedReadTokens, {
+      requestTokens: report.requestTokens, predictedCachedTokens: report.predictedCachedTokens, sincePrevious: previousAt === undefined ? undefined : now - previousAt,
+    })
     if (reason === undefined) delete report.mismatch
     else report.mismatch = reason
   }
@@ -278,9 +243,9 @@ export class ReuseTracker {
     return { ...base, section: null, kind: 'message', owner: null, layer: null, cause: 'system prompt replaced: the opening instructions read differently' }
   }
 
-  /** The message index of the opening system prompt, where the format sends it as a message. */
+  /** The message index of the opening system prompt, where the format sends it as an element. */
   private openingIndex(format: WireFormat, message: number | null): number | null {
-    return format === 'openai-chat' ? 0 : message
+    return wireFormat(format).openingIsElement ? 0 : message
   }
 
   private layerOf(scope: ScopeKey | undefined): string {
@@ -298,7 +263,8 @@ export class ReuseTracker {
  */
 function changedKind(format: WireFormat, before: StreamPart | undefined, after: StreamPart | undefined): StreamPart['kind'] {
   if (!before || !after || before.kind === after.kind) return (after ?? before)!.kind
-  const rank = (kind: StreamPart['kind']) => (kind === 'model' ? -1 : CACHE_STREAM_ORDER[format].indexOf(kind === 'tool' ? 'tools' : kind === 'system' ? 'system' : 'messages'))
+  const order = wireFormat(format).order
+  const rank = (kind: StreamPart['kind']) => (kind === 'model' ? -1 : order.indexOf(kind === 'tool' ? 'tools' : kind === 'system' ? 'system' : 'messages'))
   return rank(before.kind) <= rank(after.kind) ? before.kind : after.kind
 }
 
@@ -331,21 +297,27 @@ function changedVariable(
   return undefined
 }
 
-/** The element sums of `parts` (a new element array), reusing the previous counts where an element reads the same. */
+/** The previous sums, valid for the first `kept` elements (the session kept them unchanged and in place). */
+function carried(elements: Elements, kept: number): Elements {
+  for (const sums of [elements.tokens, elements.bytes, elements.through, elements.blocks]) if (sums.length > kept) sums.length = kept
+  return elements
+}
+
+/** The element sums of `parts` (a new element list), reusing the previous counts where an element reads the same. */
 function recount(parts: readonly StreamPart[], previous: Previous | undefined): Elements {
-  const elements: Elements = { parts, tokens: [], bytes: [], through: [], blocks: [] }
-  const before = previous?.elements
-  for (let i = 0; i < parts.length && before && i < before.parts.length && before.parts[i].text === parts[i].text; i++) push(elements, i, before.tokens[i])
+  const elements: Elements = { tokens: [], bytes: [], through: [], blocks: [] }
+  const before = previous?.parts
+  for (let i = 0; i < parts.length && before && i < previous!.elements.tokens.length && before[i].text === parts[i].text; i++) push(elements, parts, i, previous!.elements.tokens[i])
   return elements
 }
 
 /** Counts the elements up to `count` that have no sums yet. */
-function extend(elements: Elements, count: number, counter: TokenCounter): void {
-  for (let i = elements.tokens.length; i < count; i++) push(elements, i, counter.count(elements.parts[i].text))
+function extend(elements: Elements, parts: readonly StreamPart[], count: number, counter: TokenCounter): void {
+  for (let i = elements.tokens.length; i < count; i++) push(elements, parts, i, counter.count(parts[i].text))
 }
 
-function push(elements: Elements, i: number, tokens: number): void {
-  const part = elements.parts[i]
+function push(elements: Elements, parts: readonly StreamPart[], i: number, tokens: number): void {
+  const part = parts[i]
   elements.tokens.push(tokens)
   elements.bytes.push((i ? elements.bytes[i - 1] : 0) + part.bytes)
   elements.through.push((i ? elements.through[i - 1] : 0) + tokens)
@@ -394,29 +366,4 @@ function sum(values: readonly number[]): number {
   let total = 0
   for (const value of values) total += value
   return total
-}
-
-/** Why the reported cached tokens differ from the prediction, or `undefined` when they agree. */
-function mismatchReason(report: CacheReport, reported: number | null, sincePrevious: number | undefined): string | undefined {
-  if (reported === null) return 'not reported: the usage carries no cached-token figure'
-  if (reported === report.predictedCachedTokens) return undefined
-  const gap = Math.abs(reported - report.predictedCachedTokens)
-  switch (report.provider) {
-    case 'openai':
-      if (report.requestTokens < 1024) return 'below the minimum: OpenAI caches prompts of 1,024 tokens or more'
-      if (gap < 128) return 'unit granularity: OpenAI serves 128-token increments, and counts differ by a few tokens'
-      break
-    case 'deepseek':
-      if (gap < 64) return 'unit granularity: DeepSeek serves whole 64-token units'
-      break
-    case 'anthropic':
-      if (reported < report.predictedCachedTokens && sincePrevious !== undefined && sincePrevious > TTL_MS['5m']) return 'TTL elapsed: the entry expired between the requests'
-      if (gap <= Math.max(64, report.predictedCachedTokens * 0.15)) return 'token counts are estimates: Anthropic publishes no tokenizer'
-      break
-    case 'gemini':
-      return reported < report.predictedCachedTokens ? 'implicit caching is not guaranteed: Gemini served less than the shared prefix' : 'token counts are estimates: no Gemini tokenizer is available'
-  }
-  return reported < report.predictedCachedTokens
-    ? 'cache miss: the entry was evicted, or the request reached a machine without it (keep a stable prompt_cache_key or conversation id)'
-    : 'more than predicted: an earlier request outside this agent (a retry, another conversation) cached the prefix'
 }

@@ -22,7 +22,7 @@ export class EntryShapeError extends Error {
 }
 
 /** Throws the shape problem `problem` (it names the field, `tool_calls[0].function.name`). */
-export const fail = (problem: string): never => {
+export function fail(problem: string): never {
   throw new EntryShapeError(problem)
 }
 

@@ -6,10 +6,8 @@
  * `AGENT_STEP_LISTENER_FAILED`, naming its plugin, and cannot undo the step or make it reject.
  * @module
  */
-import type { Context } from 'cordis'
+import type { Context, Events } from 'cordis'
 import { ownerName } from 'dsh-scope'
-import type { WireFormat } from 'dsh-wire'
-import type { Agent, StepResult } from './agent.js'
 import { stepListenerFailed } from './errors.js'
 
 /** A Cordis listener as its events service keeps it (`ctx.events._hooks[name]`: Cordis 4.0.0-rc.10). */
@@ -18,8 +16,11 @@ interface Hook {
   readonly callback: (...args: unknown[]) => unknown
 }
 
+/** What `agent/step` listeners take (the event is declared with the agent, in `agent.ts`). */
+type StepArgs = Parameters<Events['agent/step']>
+
 /** Calls every `agent/step` listener of `ctx`'s app with `(agent, result)`; `report` gets each listener's failure. */
-export function emitStep(ctx: Context, agent: Agent, result: StepResult<WireFormat>, report: (error: Error) => void): void {
+export function emitStep(ctx: Context, agent: StepArgs[0], result: StepArgs[1], report: (error: Error) => void): void {
   const hooks = (ctx.events as unknown as { _hooks?: Record<string, Hook[] | undefined> })._hooks
   if (!hooks) {
     // Not the Cordis this was written for: its own emit, with the failure reported all the same.

@@ -117,6 +117,32 @@ describe('dsh-agent: the reuse report of every step (R-CACHE-2)', () => {
     expect(report.predictedCachedTokens).to.equal(Math.floor(report.reusableTokens / 64) * 64)
   })
 
+  it('xai and moonshot rules for agents whose provider is xai or moonshot: whole 128-token blocks, whole 256-token chunks', async () => {
+    for (const [provider, unit] of [['xai', 128], ['moonshot', 256]] as const) {
+      const other = await harness.agents.create({ id: provider, model: 'm', provider })
+      await other.stepDetailed('Hi.')
+      const { report } = await other.stepDetailed('More.')
+      expect(report.provider).to.equal(provider)
+      expect(report.tokenizer).to.match(/^estimate \(o200k_base/)
+      expect(report.predictedCachedTokens).to.equal(Math.floor(report.reusableTokens / unit) * unit)
+    }
+  })
+
+  it('qwen rules: implicit on openai-chat (the shared prefix), explicit on anthropic, where the breakpoints are its cache markers', async () => {
+    const qwen = await harness.agents.create({ id: 'q', model: 'qwen3-max', provider: 'qwen' })
+    await qwen.stepDetailed('Hi.')
+    const implicit = (await qwen.stepDetailed('More.')).report
+    expect(implicit).to.include({ provider: 'qwen', predictedCachedTokens: implicit.reusableTokens })
+    await qwen.stepDetailed('Unmarked.', { format: 'anthropic', breakpoints: false })
+    qwen.record({ role: 'assistant', content: 'Hello.' })
+    const marked = (await qwen.stepDetailed('Marked.', { format: 'anthropic' })).report
+    expect(marked).to.include({ provider: 'qwen', predictedCachedTokens: 0, limit: 'no earlier request wrote a cache entry (Q2)' })
+    expect(marked.reusableTokens).to.be.greaterThan(1024)
+    qwen.record({ role: 'assistant', content: 'Hello again.' })
+    const read = (await qwen.stepDetailed('More.', { format: 'anthropic' })).report
+    expect(read.predictedCachedTokens).to.be.greaterThan(1024)
+  })
+
   it('anthropic: the second request reads what the first one wrote at its breakpoints', async () => {
     const claude = await harness.agents.create({ id: 'c', model: 'claude-sonnet-4-5' })
     const first = (await claude.stepDetailed('Hi.', { format: 'anthropic' })).report

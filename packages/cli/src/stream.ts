@@ -7,7 +7,7 @@
  */
 import { RUNTIME_CONTEXT_HEADING } from 'dsh-system-prompt'
 import type { BootedDeployment as Booted } from 'dsh-boot'
-import { buildRequest, CACHE_STREAM_ORDER, cacheStream, WIRE_FORMATS, type CacheStream, type StreamPart, type StreamRegion, type WireFormat } from 'dsh-wire'
+import { buildRequest, cacheStream, wireFormat as formatModule, wireFormatNames, type CacheStream, type StreamPart, type StreamRegion, type WireFormat } from 'dsh-wire'
 import { formatNeedsAgent, unknownFormat } from './errors.js'
 import { ownersOf } from './owners.js'
 import { toolOrigins, type PromptView } from './view.js'
@@ -17,13 +17,14 @@ export type { StreamRegion, WireFormat }
 /** The format of `--format`, checked: a name that is not a wire format is a usage error naming them. */
 export function wireFormat(value: string | undefined): WireFormat | undefined {
   if (value === undefined) return undefined
-  if (!(WIRE_FORMATS as readonly string[]).includes(value)) throw unknownFormat(value, WIRE_FORMATS)
+  const known = wireFormatNames()
+  if (!(known as readonly string[]).includes(value)) throw unknownFormat(value, known)
   return value as WireFormat
 }
 
 /** The regions of a request in the order `format` hashes them (after the model). */
 export function streamOrder(format: WireFormat): readonly StreamRegion[] {
-  return CACHE_STREAM_ORDER[format]
+  return formatModule(format).order
 }
 
 /**

@@ -7,11 +7,13 @@
  * keeps its bytes. `cache_control` breakpoints are planned by `planBreakpoints`. Pure and Cordis-free.
  * @module
  */
-import type { CacheControl } from './breakpoints.js'
+import { anthropicPlanner, type CacheControl } from './breakpoints.js'
+import { streamPart } from './cache-stream.js'
+import { namedToolParts } from './format-stream.js'
 import { unsupportedToolCall } from './errors.js'
+import type { WireFormatModule } from './format-module.js'
 import type { WireInput } from './input.js'
 import { parseArguments, systemUpdateText, userText, type ConversationEntry } from './record.js'
-import { WireSession } from './session.js'
 
 /** A text block. */
 export interface AnthropicTextBlock { type: 'text'; text: string; cache_control?: CacheControl }
@@ -44,11 +46,6 @@ export interface AnthropicRequest {
 
 /** The default `max_tokens` (the Messages API requires one; set `maxTokens` to choose). */
 export const DEFAULT_MAX_TOKENS = 4096
-
-/** The `anthropic` body for `input`, with its breakpoints planned (unless `breakpoints: false`). */
-export function anthropicRequest(input: WireInput): AnthropicRequest {
-  return new WireSession('anthropic').build(input).request
-}
 
 /** The `anthropic` body for the opening system prompt and the messages, without breakpoints (the session plans them). */
 export function anthropicBody(input: WireInput, openingEntry: ConversationEntry | undefined, messages: AnthropicMessage[]): AnthropicRequest {
@@ -90,3 +87,21 @@ function message(item: ConversationEntry): AnthropicMessage {
     }
   }
 }
+
+/**
+ * `anthropic` as a format module: the opening is a top-level `system` block; tools, system, then
+ * messages (Anthropic's documented cache prefix order); `cache_control` breakpoints planned.
+ */
+export const anthropicFormat: WireFormatModule<AnthropicRequest> = Object.freeze({
+  name: 'anthropic',
+  provider: 'anthropic',
+  elementsKey: 'messages',
+  openingIsElement: false,
+  order: Object.freeze(['tools', 'system', 'messages'] as const),
+  lower: (item: ConversationEntry) => anthropicElements(item),
+  body: (input: WireInput, opening: ConversationEntry | undefined, elements: object[]) => anthropicBody(input, opening, elements as AnthropicMessage[]),
+  blocks: (element: object) => (element as AnthropicMessage).content.length,
+  systemParts: (body: AnthropicRequest) => (body.system?.length ? [streamPart('system', 0, body.system, body.system.length)] : []),
+  toolParts: (body: AnthropicRequest) => namedToolParts(body.tools ?? [], (tool) => tool.name),
+  planner: anthropicPlanner,
+})

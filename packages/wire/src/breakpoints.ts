@@ -14,6 +14,8 @@
 import type { AnthropicBlock, AnthropicMessage, AnthropicRequest } from './anthropic.js'
 import { invalidBreakpoints } from './errors.js'
 import { minimumTokens } from './cache-minimums.js'
+import type { BreakpointPlanner, PlannerState } from './format-module.js'
+import type { WireInput } from './input.js'
 import type { ConversationEntry } from './record.js'
 
 /** A cache lifetime the Messages API accepts. */
@@ -184,13 +186,6 @@ export function planFrom(summary: PlanSummary, stableMessage: number, options: B
   return placed
 }
 
-/** Plans the breakpoints of `request` and marks each one: the marked tool, block and message are copies. */
-export function applyBreakpoints(
-  request: AnthropicRequest, sent: readonly ConversationEntry[], record: readonly ConversationEntry[], options: BreakpointOptions,
-): void {
-  markBreakpoints(request, planBreakpoints(request, previousEnd(record, sent), options))
-}
-
 /** Sets the `cache_control` of each planned point, on copies of what it marks (the originals may be shared). */
 export function markBreakpoints(request: AnthropicRequest, points: readonly Breakpoint[]): void {
   for (const point of points) {
@@ -256,3 +251,52 @@ function kind(name: BreakpointKind) {
 export function blockText(block: AnthropicBlock): string {
   return block.type === 'text' ? block.text : block.type === 'tool_result' ? block.content : block.name + JSON.stringify(block.input)
 }
+
+/**
+ * Plans from a session's running sums, so a long conversation is not walked at each step: the
+ * tokens and blocks of the elements not summed yet are added, the tools and the system prompt are
+ * counted again only when they serialise differently (`state.counted`).
+ */
+function planIncremental(input: WireInput, request: AnthropicRequest, state: PlannerState): Breakpoint[] {
+  const options = input.breakpoints || {}
+  const count = counterOf(options)
+  if (state.counter !== count) {
+    state.counter = count
+    state.tokens = []
+    state.blocks = []
+  }
+  const elements = state.elements as readonly AnthropicMessage[]
+  for (let i = state.tokens.length; i < elements.length; i++) {
+    const message = elements[i]
+    let tokens = 0
+    for (const block of message.content) tokens += count(blockText(block))
+    state.tokens.push((i ? state.tokens[i - 1] : 0) + tokens)
+    state.blocks.push((i ? state.blocks[i - 1] : 0) + message.content.length)
+  }
+  // Copies of the lists: marking the breakpoints replaces their elements afterwards.
+  const toolsTokens = state.counted('plan:tools', [...request.tools ?? []], count, (tools) => {
+    let tokens = 0
+    for (const tool of tools) tokens += count(JSON.stringify(tool))
+    return tokens
+  })
+  const systemTokens = state.counted('plan:system', [...request.system ?? []], count, (blocks) => {
+    let tokens = 0
+    for (const block of blocks) tokens += count(block.text)
+    return tokens
+  })
+  const n = elements.length
+  const totalBlocks = n ? state.blocks[n - 1] : 0
+  const stable = previousEnd(input.record, state.rest, (item) => state.indexOf(item))
+  return planFrom({
+    model: request.model, toolsTokens, toolCount: request.tools?.length ?? 0, systemTokens, systemBlocks: request.system?.length ?? 0,
+    messageCount: n, tokensThrough: (i) => state.tokens[i], blocksOf: (i) => elements[i].content.length,
+    blocksAfter: (i) => totalBlocks - (i >= 0 ? state.blocks[i] : 0),
+  }, stable, options)
+}
+
+/** Anthropic's `cache_control` planner, as the `anthropic` format module carries it. */
+export const anthropicPlanner: BreakpointPlanner<AnthropicRequest> = Object.freeze({
+  plan: planIncremental,
+  mark: markBreakpoints,
+  markElement: (element: object, point: Breakpoint) => markedMessage(element as AnthropicMessage, point),
+})

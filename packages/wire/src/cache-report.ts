@@ -2,13 +2,27 @@
  * The shape of the per-request reuse report (R-CACHE-2): how much of a request repeats the same
  * agent's previous request byte for byte, what the provider's caching rules should serve from cache,
  * and, when the prefix broke, which part changed and why. Built by `dsh-agent` at every step from the
- * request's cache stream (`cache-stream.ts`) and the caching rules (`caching-rules.ts`).
+ * request's cache stream (`cache-stream.ts`) and the provider family's caching rules (`providers/`).
  * @module
  */
 import type { WireFormat } from './format.js'
 
-/** A provider whose caching rules the report models. */
-export type CacheProvider = 'openai' | 'anthropic' | 'deepseek' | 'gemini'
+/**
+ * The provider families whose caching rules the report models, by name. A module that registers
+ * another family adds its name here (`declare module 'dsh-wire' { interface CacheProviders { 'my-family': true } }`).
+ */
+export interface CacheProviders {
+  openai: true
+  anthropic: true
+  deepseek: true
+  gemini: true
+  xai: true
+  moonshot: true
+  qwen: true
+}
+
+/** A provider family whose caching rules the report models. */
+export type CacheProvider = keyof CacheProviders
 
 /**
  * The class every break cause starts with (R-CACHE-6), so a reader can group causes without parsing
@@ -67,7 +81,7 @@ export interface CacheReport {
   breaks: CacheBreak[]
   /**
    * Why the provider's rules serve less than the shared prefix, when they do, naming the rule (from
-   * `caching-rules.ts`): below the minimum, unit granularity, every entry expired (the TTL), no
+   * the family's module under `providers/`): below the minimum, unit granularity, every entry expired (the TTL), no
    * breakpoint within the lookback... A prefix that did not break can still be a cache miss; this says why.
    */
   limit?: string

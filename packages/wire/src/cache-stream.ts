@@ -4,7 +4,7 @@
  * (`cache_control` does not change what the provider hashes). Two requests share a cached prefix as
  * far as their streams agree byte for byte, so this is what the reuse report compares.
  *
- * The order per format ({@link CACHE_STREAM_ORDER}):
+ * The order per format (each format module's `order`):
  * - `anthropic`: tools, then system, then messages: the order Anthropic's prompt-caching guide gives
  *   for the cache prefix ("tools, system, messages", platform.claude.com/docs/en/build-with-claude/
  *   prompt-caching, read 2026-12-01).
@@ -19,22 +19,8 @@
  * Pure and Cordis-free.
  * @module
  */
-import type { AnthropicRequest } from './anthropic.js'
-import type { RequestBodies, WireFormat } from './format.js'
-import type { ChatRequest } from './openai-chat.js'
-import type { GeminiRequest } from './gemini.js'
-import type { ResponsesRequest } from './openai-responses.js'
-
 /** A region of a request, in hashing terms. */
 export type StreamRegion = 'tools' | 'system' | 'messages'
-
-/** The regions of each format in the order its provider hashes them (after the model). */
-export const CACHE_STREAM_ORDER: Readonly<Record<WireFormat, readonly StreamRegion[]>> = Object.freeze({
-  'openai-chat': Object.freeze(['system', 'tools', 'messages'] as const),
-  'openai-responses': Object.freeze(['system', 'tools', 'messages'] as const),
-  anthropic: Object.freeze(['tools', 'system', 'messages'] as const),
-  gemini: Object.freeze(['system', 'tools', 'messages'] as const),
-})
 
 /** One part of a cache stream. */
 export interface StreamPart {
@@ -58,18 +44,10 @@ export interface StreamPart {
 
 /** A request's cache stream. */
 export interface CacheStream {
-  readonly format: WireFormat
+  readonly format: string
   readonly parts: readonly StreamPart[]
   /** UTF-8 bytes of the whole stream. */
   readonly bytes: number
-}
-
-/** The cache stream of `body`, a request of `format`. */
-export function cacheStream<F extends WireFormat>(format: F, body: RequestBodies[F]): CacheStream {
-  const parts = [...streamHead(format, body), ...messageParts(format, body as RequestBodies[WireFormat])]
-  let bytes = 0
-  for (const part of parts) bytes += part.bytes
-  return { format, parts, bytes }
 }
 
 /** Lets a caller reuse the head parts it made for an earlier request whose system prompt or tool is unchanged. */
@@ -78,79 +56,15 @@ export interface HeadMemo {
   tool(index: number, name: string, make: () => StreamPart): StreamPart
 }
 
-/** The parts of `body` before its messages: the model, then the system prompt and the tools in hashing order. */
-export function streamHead<F extends WireFormat>(format: F, body: RequestBodies[F], memo?: HeadMemo): StreamPart[] {
-  const request = body as RequestBodies[WireFormat]
-  const parts: StreamPart[] = [makePart('model', 0, canonicalJson({ model: body.model }), 1)]
-  for (const region of CACHE_STREAM_ORDER[format]) {
-    if (region === 'system') parts.push(...(memo ? memo.system(() => systemParts(format, request)) : systemParts(format, request)))
-    else if (region === 'tools') toolParts(format, request).forEach(([make, name], i) => parts.push(memo ? memo.tool(i, name, make) : make()))
-  }
-  return parts
-}
-
 /** The parts of one message (or tool, or system prompt) object, built once per frozen object. */
 export function streamPart(kind: StreamPart['kind'], index: number, value: unknown, blocks = 1, name?: string): StreamPart {
   return makePart(kind, index, canonicalJson(value), blocks, name)
 }
 
-function makePart(kind: StreamPart['kind'], index: number, text: string, blocks: number, name?: string): StreamPart {
+/** A frozen part of `text`. */
+export function makePart(kind: StreamPart['kind'], index: number, text: string, blocks: number, name?: string): StreamPart {
   const part = { kind, index, text, bytes: Buffer.byteLength(text, 'utf8'), blocks }
   return Object.freeze(name === undefined ? part : { ...part, name })
-}
-
-/** The system-prompt part of `body` (none when it has no opening system prompt). */
-export function systemParts(format: WireFormat, body: RequestBodies[WireFormat]): StreamPart[] {
-  switch (format) {
-    case 'openai-chat': {
-      const request = body as ChatRequest
-      return request.messages[0]?.role === 'system' ? [streamPart('system', 0, request.messages[0])] : []
-    }
-    case 'openai-responses': {
-      const request = body as ResponsesRequest
-      return request.instructions === undefined ? [] : [streamPart('system', 0, { instructions: request.instructions })]
-    }
-    case 'anthropic': {
-      const request = body as AnthropicRequest
-      return request.system?.length ? [streamPart('system', 0, request.system, request.system.length)] : []
-    }
-    case 'gemini': {
-      const request = body as GeminiRequest
-      return request.config?.systemInstruction ? [streamPart('system', 0, request.config.systemInstruction)] : []
-    }
-  }
-}
-
-/** Each tool of `body`: a maker of its part, and the tool's name (a caller may reuse a part it made before). */
-export function toolParts(format: WireFormat, body: RequestBodies[WireFormat]): Array<[() => StreamPart, string]> {
-  const named = (tools: readonly object[], name: (tool: never) => string) =>
-    tools.map((tool, i): [() => StreamPart, string] => [() => streamPart('tool', i, tool, 1, name(tool as never)), name(tool as never)])
-  switch (format) {
-    case 'openai-chat':
-      return named((body as ChatRequest).tools ?? [], (tool: { function: { name: string } }) => tool.function.name)
-    case 'openai-responses':
-      return named((body as ResponsesRequest).tools ?? [], (tool: { name: string }) => tool.name)
-    case 'anthropic':
-      return named((body as AnthropicRequest).tools ?? [], (tool: { name: string }) => tool.name)
-    case 'gemini':
-      return named((body as GeminiRequest).config?.tools?.flatMap((tool) => tool.functionDeclarations) ?? [], (tool: { name: string }) => tool.name)
-  }
-}
-
-function messageParts(format: WireFormat, body: RequestBodies[WireFormat]): StreamPart[] {
-  switch (format) {
-    case 'openai-chat': {
-      const { messages } = body as ChatRequest
-      const opening = messages[0]?.role === 'system' ? 1 : 0
-      return messages.slice(opening).map((message, i) => streamPart('message', i + opening, message))
-    }
-    case 'openai-responses':
-      return (body as ResponsesRequest).input.map((item, i) => streamPart('message', i, item))
-    case 'anthropic':
-      return (body as AnthropicRequest).messages.map((message, i) => streamPart('message', i, message, message.content.length))
-    case 'gemini':
-      return (body as GeminiRequest).contents.map((content, i) => streamPart('message', i, content, content.parts.length))
-  }
 }
 
 /**

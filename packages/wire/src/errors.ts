@@ -40,3 +40,21 @@ export const invalidUsage = (format: string, problem: string) =>
   Object.assign(new TypeError(`usage for ${JSON.stringify(format)}: ${problem}`), {
     code: 'WIRE_INVALID_USAGE' as const, details: { format, problem },
   })
+
+/** A wire format registered under a name the table already holds. */
+export const duplicateFormat = (format: string) =>
+  Object.assign(new Error(`wire format "${format}" is already registered`), {
+    code: 'WIRE_DUPLICATE_FORMAT' as const, details: { format },
+  })
+
+/** A provider family name that is not registered. */
+export const unknownProvider = (provider: unknown, known: readonly string[]) =>
+  Object.assign(new TypeError(`unknown provider family ${JSON.stringify(provider) ?? String(provider)}; known families: ${known.join(', ')}`), {
+    code: 'WIRE_UNKNOWN_PROVIDER' as const, details: { provider, known },
+  })
+
+/** A provider family registered under a name the table already holds. */
+export const duplicateProvider = (provider: string) =>
+  Object.assign(new Error(`provider family "${provider}" is already registered`), {
+    code: 'WIRE_DUPLICATE_PROVIDER' as const, details: { provider },
+  })

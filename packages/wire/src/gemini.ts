@@ -9,9 +9,11 @@
  * @module
  */
 import { unmatchedToolResult, unsupportedToolCall } from './errors.js'
+import { streamPart } from './cache-stream.js'
+import { namedToolParts } from './format-stream.js'
+import type { CallLookup, WireFormatModule } from './format-module.js'
 import type { WireInput } from './input.js'
 import { parseArguments, systemUpdateText, userText, type ConversationEntry } from './record.js'
-import { WireSession, type CallLookup } from './session.js'
 
 /** A part of a Gemini content. */
 export type GeminiPart =
@@ -36,11 +38,6 @@ export interface GeminiRequest {
   model: string
   contents: GeminiContent[]
   config?: GeminiConfig
-}
-
-/** The `gemini` body for `input`. */
-export function geminiRequest(input: WireInput): GeminiRequest {
-  return new WireSession('gemini').build(input).request
 }
 
 /** The `gemini` parameters for the opening system prompt (`config.systemInstruction`) and the contents. */
@@ -91,3 +88,20 @@ function content(item: ConversationEntry, calls: CallLookup): GeminiContent {
     }
   }
 }
+
+/**
+ * `gemini` as a format module: the opening is `config.systemInstruction`; system instruction, tools,
+ * then contents (the order the request carries them: Google does not document its implicit cache's).
+ */
+export const geminiFormat: WireFormatModule<GeminiRequest> = Object.freeze({
+  name: 'gemini',
+  provider: 'gemini',
+  elementsKey: 'contents',
+  openingIsElement: false,
+  order: Object.freeze(['system', 'tools', 'messages'] as const),
+  lower: (item: ConversationEntry, calls: CallLookup) => geminiElements(item, calls),
+  body: (input: WireInput, opening: ConversationEntry | undefined, elements: object[]) => geminiBody(input, opening, elements as GeminiContent[]),
+  blocks: (element: object) => (element as GeminiContent).parts.length,
+  systemParts: (body: GeminiRequest) => (body.config?.systemInstruction ? [streamPart('system', 0, body.config.systemInstruction)] : []),
+  toolParts: (body: GeminiRequest) => namedToolParts(body.config?.tools?.flatMap((tool) => tool.functionDeclarations) ?? [], (tool) => tool.name),
+})

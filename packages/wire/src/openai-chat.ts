@@ -5,8 +5,10 @@
  * @module
  */
 import { sentEntries, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type WireTool } from './record.js'
+import { streamPart } from './cache-stream.js'
+import { namedToolParts } from './format-stream.js'
+import type { WireFormatModule } from './format-module.js'
 import type { WireInput } from './input.js'
-import { WireSession } from './session.js'
 
 /** A tool offered in a chat-completions request. */
 export interface RequestTool {
@@ -38,11 +40,6 @@ export function toRequestTool(tool: WireTool): RequestTool {
   return { type: 'function', function: fn }
 }
 
-/** The `openai-chat` body for `input`. */
-export function openaiChatRequest(input: WireInput): ChatRequest {
-  return new WireSession('openai-chat').build(input).request
-}
-
 /**
  * The `openai-chat` body for the opening system prompt (`messages[0]`) and the other messages
  * (`messages` becomes the body's own list).
@@ -71,3 +68,20 @@ export function wire(item: ConversationEntry): ChatMessage {
   }
   return message
 }
+
+/**
+ * `openai-chat` as a format module: the opening system prompt is `messages[0]`; the hashing order is
+ * the system prompt, the tools, the messages (see `cache-stream.ts`); OpenAI's caching rules by default.
+ */
+export const openaiChatFormat: WireFormatModule<ChatRequest> = Object.freeze({
+  name: 'openai-chat',
+  provider: 'openai',
+  elementsKey: 'messages',
+  openingIsElement: true,
+  order: Object.freeze(['system', 'tools', 'messages'] as const),
+  lower: (item: ConversationEntry) => chatElements(item),
+  body: (input: WireInput, opening: ConversationEntry | undefined, elements: object[]) => chatBody(input, opening, elements as ChatMessage[]),
+  blocks: () => 1,
+  systemParts: (body: ChatRequest) => (body.messages[0]?.role === 'system' ? [streamPart('system', 0, body.messages[0])] : []),
+  toolParts: (body: ChatRequest) => namedToolParts(body.tools ?? [], (tool) => tool.function.name),
+})

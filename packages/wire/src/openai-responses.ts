@@ -7,8 +7,10 @@
  * @module
  */
 import type { ConversationEntry } from './record.js'
+import { streamPart } from './cache-stream.js'
+import { namedToolParts } from './format-stream.js'
+import type { CallLookup, WireFormatModule } from './format-module.js'
 import type { WireInput } from './input.js'
-import { WireSession, type CallLookup } from './session.js'
 
 /** A message input item. */
 export interface ResponsesMessageItem {
@@ -61,11 +63,6 @@ export interface ResponsesRequest {
   prompt_cache_key?: string
 }
 
-/** The `openai-responses` body for `input`. */
-export function openaiResponsesRequest(input: WireInput): ResponsesRequest {
-  return new WireSession('openai-responses').build(input).request
-}
-
 /** The `openai-responses` body for the opening system prompt (`instructions`) and the input items. */
 export function responsesBody(input: WireInput, openingEntry: ConversationEntry | undefined, body: ResponsesInputItem[]): ResponsesRequest {
   const opening = openingEntry?.content as string | undefined
@@ -103,3 +100,17 @@ export function responsesElements(item: ConversationEntry, calls: CallLookup): R
     }
   }
 }
+
+/** `openai-responses` as a format module: the opening is `instructions`; system prompt, tools, then input items. */
+export const openaiResponsesFormat: WireFormatModule<ResponsesRequest> = Object.freeze({
+  name: 'openai-responses',
+  provider: 'openai',
+  elementsKey: 'input',
+  openingIsElement: false,
+  order: Object.freeze(['system', 'tools', 'messages'] as const),
+  lower: (item: ConversationEntry, calls: CallLookup) => responsesElements(item, calls),
+  body: (input: WireInput, opening: ConversationEntry | undefined, elements: object[]) => responsesBody(input, opening, elements as ResponsesInputItem[]),
+  blocks: () => 1,
+  systemParts: (body: ResponsesRequest) => (body.instructions === undefined ? [] : [streamPart('system', 0, { instructions: body.instructions })]),
+  toolParts: (body: ResponsesRequest) => namedToolParts(body.tools ?? [], (tool) => tool.name),
+})

@@ -126,17 +126,6 @@ export function sentEntries(record: readonly ConversationEntry[], policy: Prompt
 }
 
 /**
- * Splits what a request carries into the opening instructions and the rest, for formats that take the
- * system prompt only as a top-level field: `opening` is the first entry when it is a system-prompt
- * entry; every later system-prompt entry stays in `rest`, where the format sends it as a marked
- * user-role message (`systemUpdateText`).
- */
-export function splitOpening(entries: readonly ConversationEntry[]): { opening?: string; rest: ConversationEntry[] } {
-  if (entries[0]?.source === 'system-prompt') return { opening: entries[0].content as string, rest: entries.slice(1) }
-  return { rest: [...entries] }
-}
-
-/**
  * The first line of a user-role message that carries a new system-prompt version, in formats that
  * accept no system message after the conversation has started (Anthropic, Gemini). Fixed, so the model
  * (and a reader of the request) can tell it from user input; the complete new version follows it after
@@ -166,13 +155,6 @@ export function userText(text: string): string {
 /** The last entry from `source`, if any. */
 export function lastOf(record: readonly ConversationEntry[], source: EntrySource): ConversationEntry | undefined {
   for (let i = record.length - 1; i >= 0; i--) if (record[i].source === source) return record[i]
-}
-
-/** The tool calls of a record by id, so a tool result can be matched to the call (name, kind) it answers. */
-export function callsById(record: readonly ConversationEntry[]): Map<string, ToolCall> {
-  const calls = new Map<string, ToolCall>()
-  for (const item of record) if (item.role === 'assistant') for (const call of item.tool_calls ?? []) calls.set(call.id, call)
-  return calls
 }
 
 /** A recorded call's `arguments` as the JSON object formats that send them parsed need. */

@@ -12,47 +12,16 @@
  * Pure and Cordis-free.
  * @module
  */
-import { anthropicBody, anthropicElements, type AnthropicMessage, type AnthropicRequest } from './anthropic.js'
-import { blockText, counterOf, markBreakpoints, markedMessage, planFrom, previousEnd, type Breakpoint } from './breakpoints.js'
-import { streamHead, streamPart, type HeadMemo, type StreamPart } from './cache-stream.js'
-import type { RequestBodies, WireFormat } from './format.js'
-import { geminiBody, geminiElements, type GeminiContent } from './gemini.js'
+import type { Breakpoint } from './breakpoints.js'
+import { streamPart, type HeadMemo, type StreamPart } from './cache-stream.js'
+import { headOf } from './format-stream.js'
+import { wireFormat, type RequestBodies, type WireFormat } from './format.js'
+import type { CallLookup, PlannerState, WireFormatModule } from './format-module.js'
 import type { WireInput } from './input.js'
-import { chatBody, chatElements, type ChatRequest } from './openai-chat.js'
-import { responsesBody, responsesElements, type ResponsesInputItem } from './openai-responses.js'
 import { frozenCheck, sameJson } from './same-json.js'
 import { latestClear, placeEntry, type ConversationEntry, type PromptChangePolicy, type ToolCall, type WireTool } from './record.js'
 
-/** Finds a recorded tool call by id (tool results name the call they answer). */
-export type CallLookup = (id: string) => ToolCall | undefined
-
-interface Driver {
-  /** The key of the element list in the body. */
-  readonly key: 'messages' | 'input' | 'contents'
-  lower(item: ConversationEntry, calls: CallLookup): readonly object[]
-  body(input: WireInput, opening: ConversationEntry | undefined, elements: object[]): RequestBodies[WireFormat]
-  /** Content blocks of an element (Anthropic's lookback counts blocks). */
-  blocks(element: object): number
-}
-
-const DRIVERS: { readonly [F in WireFormat]: Driver } = {
-  'openai-chat': {
-    key: 'messages', lower: (item) => chatElements(item), blocks: () => 1,
-    body: (input, opening, elements) => chatBody(input, opening, elements as ChatRequest['messages']),
-  },
-  'openai-responses': {
-    key: 'input', lower: (item, calls) => responsesElements(item, calls), blocks: () => 1,
-    body: (input, opening, elements) => responsesBody(input, opening, elements as ResponsesInputItem[]),
-  },
-  anthropic: {
-    key: 'messages', lower: (item) => anthropicElements(item), blocks: (element) => (element as AnthropicMessage).content.length,
-    body: (input, opening, elements) => anthropicBody(input, opening, elements as AnthropicMessage[]),
-  },
-  gemini: {
-    key: 'contents', lower: (item, calls) => geminiElements(item, calls), blocks: (element) => (element as GeminiContent).parts.length,
-    body: (input, opening, elements) => geminiBody(input, opening, elements as GeminiContent[]),
-  },
-}
+export type { CallLookup } from './format-module.js'
 
 /** One build of a session: the request, its body as JSON, and its cache stream in two pieces. */
 export interface SessionBuild<F extends WireFormat> {
@@ -78,7 +47,7 @@ export interface SessionBuild<F extends WireFormat> {
    * place (`-1` on a first build or when the record was lowered again from the start).
    */
   readonly kept: number
-  /** Anthropic: the breakpoints placed. */
+  /** The cache markers the format's planner placed (Anthropic's breakpoints); empty for a format without one. */
   readonly breakpoints: readonly Breakpoint[]
 }
 
@@ -96,16 +65,16 @@ interface State {
   prefix: string[]
   parts: StreamPart[]
   calls: Map<string, ToolCall>
-  /** Anthropic: estimated tokens of elements `0..i`, blocks of elements `0..i`, and the counter used. */
+  /** The planner's running sums (see `PlannerState`). */
   tokens: number[]
   blocks: number[]
-  counter: ((text: string) => number) | undefined
+  counter: unknown
 }
 
 /** One format's lowering of one conversation record, extended request by request. */
 export class WireSession<F extends WireFormat> {
   private state: State | undefined
-  private readonly driver: Driver
+  private readonly module: WireFormatModule<RequestBodies[F]>
   private head: { opening: ConversationEntry | undefined; system: StreamPart[] | undefined; tools: { name: string; source: WireTool; part: StreamPart }[] } | undefined
   /**
    * The JSON (and, for Anthropic's planner, the token estimate) of each part of the head as last made,
@@ -116,7 +85,7 @@ export class WireSession<F extends WireFormat> {
   private readonly frozen = frozenCheck()
 
   constructor(readonly format: F) {
-    this.driver = DRIVERS[format]
+    this.module = wireFormat(format)
   }
 
   /** The request for `input`, lowering only the entries recorded since the previous build when the record extends it. */
@@ -132,8 +101,9 @@ export class WireSession<F extends WireFormat> {
         const kept = state.elements.length
         const lowered = this.lowerAll(state, added, -1)
         const opening = lowered.opening === undefined ? state.opening : lowered.opening ?? undefined
-        // openai-chat sends the opening as messages[0]: when it comes or goes, every index moves.
-        if (!(this.format === 'openai-chat' && (state.opening !== undefined) !== (opening !== undefined) && state.rest.length + lowered.rest.length > 0)) {
+        // A format that sends the opening as its first element (openai-chat's messages[0]): when it
+        // comes or goes, every index moves.
+        if (!(this.module.openingIsElement && (state.opening !== undefined) !== (opening !== undefined) && state.rest.length + lowered.rest.length > 0)) {
           this.commit(state, lowered, record)
           return this.finish(input, state, kept)
         }
@@ -178,7 +148,7 @@ export class WireSession<F extends WireFormat> {
       } else if (place === 'rest') {
         rest.push(item)
         sent.rest++
-        for (const element of lowered(this.driver, item, lookup)) elements.push(element)
+        for (const element of lowered(this.module, item, lookup)) elements.push(element)
       }
     })
     return { opening, rest, elements, calls }
@@ -191,28 +161,30 @@ export class WireSession<F extends WireFormat> {
       state.restIndex.set(item, state.rest.length)
       state.rest.push(item)
     }
-    const offset = this.format === 'openai-chat' && state.opening !== undefined ? 1 : 0
+    const offset = this.module.openingIsElement && state.opening !== undefined ? 1 : 0
     for (const element of lowered.elements) {
       const i = state.elements.length
       state.elements.push(element)
       const json = JSON.stringify(element)
       state.json.push(json)
       state.prefix.push(i === 0 ? json : `${state.prefix[i - 1]},${json}`)
-      state.parts.push(streamPart('message', i + offset, element, this.driver.blocks(element)))
+      state.parts.push(streamPart('message', i + offset, element, this.module.blocks(element)))
     }
     state.seen = record.length
     state.last = record[record.length - 1]
   }
 
   private finish(input: WireInput, state: State, kept: number): SessionBuild<F> {
-    // The head: the body with no elements (the opening system message alone, for openai-chat). The
-    // whole request, a fresh list of every element, is made only when it is read: a harness that sends
-    // `body` never pays for a list as long as the conversation.
-    const head = this.driver.body(input, state.opening, []) as RequestBodies[F]
+    // The head: the body with no elements (the opening system message alone, for a format that sends
+    // it as an element). The whole request, a fresh list of every element, is made only when it is
+    // read: a harness that sends `body` never pays for a list as long as the conversation.
+    const { module } = this
+    const head = module.body(input, state.opening, [])
+    const planner = input.breakpoints === false ? undefined : module.planner
     let points: Breakpoint[] = []
-    if (this.format === 'anthropic' && input.breakpoints !== false) {
-      points = this.plan(input, state, head as AnthropicRequest)
-      markBreakpoints(head as AnthropicRequest, points.filter((point) => point.where !== 'messages'))
+    if (planner) {
+      points = planner.plan(input, head, this.plannerState(state))
+      planner.mark(head, points.filter((point) => point.where !== 'messages'))
     }
     // What this build sends as it stands now: a later build may extend the state, never change it.
     const count = state.elements.length
@@ -220,13 +192,13 @@ export class WireSession<F extends WireFormat> {
     let request: RequestBodies[F] | undefined
     const whole = (): RequestBodies[F] => {
       if (request) return request
-      request = this.driver.body(input, state.opening, state.elements.slice(0, count)) as RequestBodies[F]
-      if (points.length) markBreakpoints(request as AnthropicRequest, points)
+      request = module.body(input, state.opening, state.elements.slice(0, count))
+      if (planner && points.length) planner.mark(request, points)
       return request
     }
     const json = () => (body ??= this.bodyJson(head, state, points, count))
     return {
-      get request() { return whole() }, get body() { return json() }, model: input.model, head: streamHead(this.format, head, this.memo(input, state)),
+      get request() { return whole() }, get body() { return json() }, model: input.model, head: headOf(module, head, this.memo(input, state)),
       elements: state.parts, elementCount: count, kept, breakpoints: points,
     }
   }
@@ -255,41 +227,15 @@ export class WireSession<F extends WireFormat> {
     }
   }
 
-  /** Anthropic: plans from running sums, so a long conversation is not walked at each step. */
-  private plan(input: WireInput, state: State, request: AnthropicRequest): Breakpoint[] {
-    const options = input.breakpoints || {}
-    const count = counterOf(options)
-    if (state.counter !== count) {
-      state.counter = count
-      state.tokens = []
-      state.blocks = []
+  /** What the format's planner reads and keeps of the session's state. */
+  private plannerState(state: State): PlannerState {
+    return {
+      elements: state.elements, rest: state.rest, indexOf: (item) => state.restIndex.get(item) ?? -1,
+      get tokens() { return state.tokens }, set tokens(value) { state.tokens = value },
+      get blocks() { return state.blocks }, set blocks(value) { state.blocks = value },
+      get counter() { return state.counter }, set counter(value) { state.counter = value },
+      counted: (key, value, counter, tokens) => this.counted(key, value, counter, tokens),
     }
-    for (let i = state.tokens.length; i < state.elements.length; i++) {
-      const message = state.elements[i] as AnthropicMessage
-      let tokens = 0
-      for (const block of message.content) tokens += count(blockText(block))
-      state.tokens.push((i ? state.tokens[i - 1] : 0) + tokens)
-      state.blocks.push((i ? state.blocks[i - 1] : 0) + message.content.length)
-    }
-    // Copies of the lists: marking the breakpoints replaces their elements afterwards.
-    const toolsTokens = this.counted('plan:tools', [...request.tools ?? []], count, (tools) => {
-      let tokens = 0
-      for (const tool of tools) tokens += count(JSON.stringify(tool))
-      return tokens
-    })
-    const systemTokens = this.counted('plan:system', [...request.system ?? []], count, (blocks) => {
-      let tokens = 0
-      for (const block of blocks) tokens += count(block.text)
-      return tokens
-    })
-    const n = state.elements.length
-    const totalBlocks = n ? state.blocks[n - 1] : 0
-    const stable = previousEnd(input.record, state.rest, (item) => state.restIndex.get(item) ?? -1)
-    return planFrom({
-      model: request.model, toolsTokens, toolCount: request.tools?.length ?? 0, systemTokens, systemBlocks: request.system?.length ?? 0,
-      messageCount: n, tokensThrough: (i) => state.tokens[i], blocksOf: (i) => (state.elements[i] as AnthropicMessage).content.length,
-      blocksAfter: (i) => totalBlocks - (i >= 0 ? state.blocks[i] : 0),
-    }, stable, options)
   }
 
   /** `JSON.stringify(value)` for the head part `key`, the one made last time when it serialises the same. */
@@ -311,8 +257,8 @@ export class WireSession<F extends WireFormat> {
   }
 
   /** `JSON.stringify(request)`, the element list joined from the kept JSON of each element. */
-  private bodyJson(head: RequestBodies[WireFormat], state: State, points: readonly Breakpoint[], count: number): string {
-    const key = this.driver.key
+  private bodyJson(head: RequestBodies[F], state: State, points: readonly Breakpoint[], count: number): string {
+    const key = this.module.elementsKey
     const list = (head as unknown as Record<string, object[]>)[key]
     const offset = list.length
     // Elements a breakpoint marks are copies: their JSON is made afresh, the others' is kept. The
@@ -332,7 +278,7 @@ export class WireSession<F extends WireFormat> {
       if (point.where !== 'messages') continue
       const before = segment(start, point.index - 1)
       if (before) pieces.push(before)
-      pieces.push(JSON.stringify(markedMessage(state.elements[point.index] as AnthropicMessage, point)))
+      pieces.push(JSON.stringify(this.module.planner!.markElement(state.elements[point.index], point)))
       start = point.index + 1
     }
     const after = segment(start, count - 1)
@@ -359,8 +305,8 @@ function isClear(item: ConversationEntry): boolean {
  * The elements of one sent entry, frozen: every later request of the session sends these very objects.
  * Kept by the session (no module-wide cache keyed by entries: V8's weak tables do not shrink).
  */
-function lowered(driver: Driver, item: ConversationEntry, calls: CallLookup): readonly object[] {
-  return driver.lower(item, calls).map(deepFreezeData)
+function lowered(module: Pick<WireFormatModule, 'lower'>, item: ConversationEntry, calls: CallLookup): readonly object[] {
+  return module.lower(item, calls).map(deepFreezeData)
 }
 
 function deepFreezeData<T>(value: T): T {

