@@ -43,7 +43,7 @@ export function withCommonOptions(command: Command): Command {
     .option('-v, --verbose', check ? 'log at debug level on stderr' : 'log at debug level on stderr (shows each agent step\'s section=<name> bytes=<n> lines)')
     .addOption(new Option('--log-level <level>', `log level on stderr; default ${check ? 'error, as check reports warnings as findings' : 'warn'}`).choices(LOG_LEVEL_NAMES as string[]))
     .option('--stack', 'print errors with their stack trace')
-    .option('--max-file-size <bytes>', 'the largest deployment file read (default 4194304: 4 MiB)', fileSize)
+    .option('--max-file-size <bytes>', 'the largest file read: deployment, replay script, ledger (default 4194304: 4 MiB)', fileSize)
     .option('--max-yaml-tokens <n>', 'the most YAML tokens a deployment file may hold, comments and blank lines included (default 20000)', limit('--max-yaml-tokens'))
     .option('--max-quoted-chars <n>', 'the most double-quoted characters a deployment file may hold (default 131072; block scalars are not limited)', limit('--max-quoted-chars'))
     .option('--timeout <ms>', 'how long to wait for a plugin: each import, apply, dispose and assembly (defaults: 10000 each, dispose 5000)', timeoutMs)
@@ -81,7 +81,7 @@ function timeoutMs(value: string): number {
 
 /** `--max-file-size`: a whole number of bytes, at least 1. */
 /** A loader limit: a whole number, at least 1. */
-function limit(flag: string) {
+export function limit(flag: string) {
   return (value: string): number => {
     const n = Number(value)
     if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError(invalidLimit(flag, value).message)

@@ -6,11 +6,10 @@
  * compared block by block at blank lines: a section with a blank line in it counts as several.
  * @module
  */
-import { readFile } from 'node:fs/promises'
 import { createTwoFilesPatch, diffArrays } from 'diff'
 import { readLedger, type LedgerHeader, type LedgerLine, type ParsedLedger, type Usage } from 'dsh-agent'
-import { terminalSafe } from 'dsh-loader'
-import { EXIT, ledgerRefused, ledgerUnreadable } from '../errors.js'
+import { codeOf, DEFAULT_MAX_FILE_BYTES, readRegularFile, terminalSafe } from 'dsh-loader'
+import { EXIT, ledgerNotRead, ledgerRefused, ledgerUnreadable } from '../errors.js'
 import type { CommonOptions } from '../options.js'
 import type { Output } from '../output.js'
 import { formatCount } from '../table.js'
@@ -110,8 +109,11 @@ export function sectionChanges(a: string, b: string, va: number, vb: number): Se
 export async function historyCommand(file: string, options: HistoryOptions, output: Output): Promise<number> {
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    // The check every file the CLI reads has (a regular file within --max-file-size, before it is opened).
+    text = (await readRegularFile(file, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES, { what: `the ledger ${file}`, raise: '--max-file-size <bytes>' })).toString('utf8')
   } catch (error) {
+    const code = codeOf(error)
+    if (code === 'LOADER_NOT_A_FILE' || code === 'LOADER_FILE_TOO_LARGE') throw ledgerNotRead(file, error as Error & { code: string })
     throw ledgerUnreadable(file, error)
   }
   let ledger: ParsedLedger
