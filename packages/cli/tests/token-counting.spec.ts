@@ -78,6 +78,9 @@ describe('dsh-prompt: token counts of texts with a long unbroken run', () => {
       })
       expect(longest).to.be.at.most(MAX_PIECE)
       expect(tokens).to.be.greaterThan(RUN.length / 16)
+      // The count had to cut the run: explain names the section whose count is an estimate.
+      const view = await viewOf(booted, pickTarget(booted, 'main'))
+      expect(explain(booted, view, await loadTokenizer()).estimatedTokens).to.deep.equal(['section "deployment:persona"'])
     } finally {
       await booted.dispose()
     }
