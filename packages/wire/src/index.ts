@@ -40,7 +40,7 @@ export {
 } from './caching-rules.js'
 export type { AnthropicPrediction, CacheEntry, CachePoint } from './caching-rules.js'
 export { tokenCounter } from './tokenizers.js'
-export { boundedPieces, countInPieces, countIsEstimate, encodeInPieces, MAX_PIECE } from './bounded-count.js'
+export { boundedPieces, countInPieces, countIsEstimate, encodeInPieces, FULL_PIECES, MAX_PIECE, SAMPLE_STRIDE } from './bounded-count.js'
 export type { BoundedCount } from './bounded-count.js'
 export { loadO200k } from './o200k.js'
 export type { O200kEncoding } from './o200k.js'

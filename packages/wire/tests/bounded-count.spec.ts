@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import fc from 'fast-check'
 import { BytePairEncodingCore } from 'gpt-tokenizer/BytePairEncodingCore'
 import { encode } from 'gpt-tokenizer/encoding/o200k_base'
-import { boundedPieces, countInPieces, countIsEstimate, encodeInPieces, loadO200k, MAX_PIECE, tokenCounter } from 'dsh-wire'
+import { boundedPieces, countInPieces, countIsEstimate, encodeInPieces, FULL_PIECES, loadO200k, MAX_PIECE, SAMPLE_STRIDE, tokenCounter } from 'dsh-wire'
 
 // Token counts cost linear time whatever the text's shape (issue 20, item 1): a BPE encoder's cost grows
 // with the square of one pre-token's length, so the encoder is handed bounded pieces. The tests count
@@ -88,6 +88,21 @@ describe('dsh-wire: token counts in bounded pieces', () => {
     const blob = `data: ${'A'.repeat(MAX_PIECE + 1)} end`
     expect(o200k.measure(blob).estimate).to.equal(true)
     expect(countIsEstimate(blob)).to.equal(true)
+  })
+
+  it('a count of a long unbroken run encodes its first pieces, then one in SAMPLE_STRIDE, and stays within 1% of encoding them all', () => {
+    const text = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 7919 + (i >> 3)) % 251)).toString('base64')
+    const { ranges } = boundedPieces(text)
+    let calls = 0
+    const counted = countInPieces(text, (piece) => (calls++, whole(piece)))
+    expect(calls).to.be.at.most(FULL_PIECES + Math.ceil(ranges.length / SAMPLE_STRIDE) + 1)
+    const all = ranges.reduce((sum, [start, end]) => sum + whole(text.slice(start, end)), 0)
+    expect(counted.estimate).to.equal(true)
+    expect(Math.abs(counted.tokens - all) / all).to.be.lessThan(0.01)
+    // An encoding is never sampled: every piece's ids.
+    calls = 0
+    encodeInPieces(text, (piece) => (calls++, encode(piece, NO_SPECIAL)))
+    expect(calls).to.equal(ranges.length)
   })
 
   it('a hard cut never splits a surrogate pair', () => {
