@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { arrayDiff, createTwoFilesPatch, lineDiff } from 'diff'
+import { exportLedger } from 'dsh-agent'
+import { harness } from '../../agent/tests/ledger-scenario.js'
 import { boundedPatch, MAX_DIFF_EDITS } from '../src/bounded-diff.js'
 import { sectionChanges } from '../src/commands/history.js'
 import { assertBuilt, cli } from './helpers.js'
@@ -66,6 +68,34 @@ describe('dsh-prompt: diffs with a bounded cost', () => {
     expect(changes.map((change) => [change.kind, change.aligned])).to.deep.equal([['unchanged', undefined], ['changed', undefined]])
     expect(changes[1].patch).to.equal(undefined)
     expect(changes[1].summary).to.equal('no line diff: more than 1,000 lines differ (A 3,000 lines, 25,890 bytes; B 3,000 lines, 25,890 bytes)')
+  })
+
+  describe('dsh-prompt history of two versions of 3,000 sections that all differ', function () {
+    this.timeout(60_000)
+    before(assertBuilt)
+    let dir: string
+    before(() => { dir = mkdtempSync(join(tmpdir(), 'dsh-bounded-history-')) })
+    after(() => rmSync(dir, { recursive: true, force: true }))
+
+    it('says the sections are compared by position, and --json marks each change', async () => {
+      const { host } = await harness('append')
+      const agent = await host.agents.create({ id: 'a', model: 'm' })
+      const rules = (word: string) => Array.from({ length: 3000 }, (_, i) => `${word} rule ${i}`).join('\n\n')
+      const dispose = agent.ctx.systemPrompt.section({ name: 'rules', order: 10, text: rules('old') })
+      await agent.step('Hi.')
+      agent.record({ role: 'assistant', content: 'Hello.' })
+      dispose()
+      agent.ctx.systemPrompt.section({ name: 'rules', order: 10, text: rules('new') })
+      await agent.step('Again.')
+      const file = join(dir, 'ledger.jsonl')
+      writeFileSync(file, exportLedger(agent))
+      const text = await cli(['history', file], { timeout: 40_000 })
+      expect(text.code).to.equal(0)
+      expect(text.stdout).to.contain('\n      (more than 1,000 sections were added or removed: section n is compared with section n)\n      section 1: unchanged\n      section 2: changed\n')
+      const json = await cli(['history', file, '--json'], { timeout: 40_000 })
+      const changes = JSON.parse(json.stdout).promptVersions[1].changes as Array<{ aligned?: string }>
+      expect(changes.filter((change) => change.aligned === 'position')).to.have.length(changes.length)
+    })
   })
 
   describe('dsh-prompt diff of two 16,000-line personas', function () {
