@@ -82,9 +82,29 @@ export async function checkTarget(booted: Booted, target: Target, gap: number, c
   ]
 }
 
-/** Each tool whose request JSON cannot be made, as `render` would fail on it ({@link unsendableTools}). */
+/**
+ * What the send path would fail on: a section or context that renders past the size a rendered text may
+ * hold ({@link sizeFindings}), and each tool whose request JSON cannot be made ({@link unsendableTools}).
+ */
 export function requestFindings(booted: Booted, target: Target, assembly: PromptAssembly): RawFinding[] {
-  return unsendableTools(booted, target, assembly.tools).map(({ origin, ...problem }) => ({ kind: 'request', ...problem, origin }))
+  return [...sizeFindings(assembly), ...unsendableTools(booted, target, assembly.tools).map(({ origin, ...problem }) => ({ kind: 'request' as const, ...problem, origin }))]
+}
+
+/**
+ * `PROMPT_TEXT_TOO_LONG` when the assembly renders past `MAX_RENDERED_CHARS` (as a step, `render` and
+ * the embedding API would fail), naming the section or context and the variable; other render problems
+ * are found, each in its place, by {@link variableFindings}.
+ */
+export function sizeFindings(assembly: PromptAssembly): RawFinding[] {
+  try {
+    renderAssembly(assembly)
+    return []
+  } catch (error) {
+    if (codeOf(error) !== 'PROMPT_TEXT_TOO_LONG') return []
+    const { kind, entry } = (error as Error & { details: { kind: 'section' | 'context'; entry: string } }).details
+    const found = (kind === 'section' ? assembly.sections : assembly.contexts).find((item) => item.name === entry)
+    return [{ kind: 'request', code: 'PROMPT_TEXT_TOO_LONG', message: (error as Error).message, ...(found ? { origin: { owner: found.owner, scope: found.scope, name: found.name } } : {}) }]
+  }
 }
 
 /** The finding for an assembly that failed: two complete sections (told apart by code) name where each comes from. */

@@ -5,10 +5,10 @@
  * cache streams compared, so the first break is the one the provider meets first.
  * @module
  */
-import { createTwoFilesPatch } from 'diff'
 import { RUNTIME_CONTEXT_HEADING } from 'dsh-system-prompt'
 import type { BootedDeployment as Booted } from 'dsh-boot'
 import { commonPrefix, type StreamPart, type StreamRegion, type WireFormat } from 'dsh-wire'
+import { boundedPatch } from './bounded-diff.js'
 import { comparePart, pieced, type Location, type PartComparison, type PiecedText } from './prefix.js'
 import { streamOf, streamOrder, streamRows, type StreamRow } from './stream.js'
 import type { Tokenizer } from './tokens.js'
@@ -75,8 +75,10 @@ export interface Side {
 /** One part compared, with the unified diff when it differs. */
 export interface PartDiff extends PartComparison {
   part: PartName
-  /** A unified diff (jsdiff) of the part's text (tools: pretty JSON); absent when identical. */
+  /** A unified diff (jsdiff) of the part's text (tools: pretty JSON); absent when identical, or when more lines differ than a diff is worked out for. */
   patch?: string
+  /** In the patch's place when more than `MAX_DIFF_EDITS` lines differ: says so, and how large each side is. */
+  summary?: string
 }
 
 /** Two requests compared. */
@@ -99,7 +101,7 @@ export function compareSides(a: Side, b: Side, tokenizer: Tokenizer, format?: Wi
     const left = piecesOf(a, part)
     const right = piecesOf(b, part)
     const result: PartDiff = { part, ...comparePart(left, right, tokenizer) }
-    if (!result.identical) result.patch = unifiedDiff(a.label, b.label, displayOf(a.view, part), displayOf(b.view, part))
+    if (!result.identical) Object.assign(result, boundedPatch(a.label, b.label, displayOf(a.view, part), displayOf(b.view, part)))
     return result
   })
   const comparison: Comparison = {
@@ -156,9 +158,4 @@ function displayOf(view: PromptView, part: PartName): string {
   if (part === 'tools') return view.tools.length ? JSON.stringify(view.tools, null, 2) + '\n' : ''
   const text = part === 'system' ? view.system : view.snapshot
   return text ? text + '\n' : ''
-}
-
-/** A unified diff with three lines of context, without jsdiff's `===` banner. */
-export function unifiedDiff(labelA: string, labelB: string, a: string, b: string): string {
-  return createTwoFilesPatch(labelA, labelB, a, b, undefined, undefined, { context: 3 }).replace(/^=+\n/, '')
 }

@@ -375,3 +375,19 @@ export const scriptUnanswered = (calls: readonly string[]) => ({
   message: `the last assistant reply's ${calls.length === 1 ? 'call' : 'calls'} ${calls.join(', ')} ${calls.length === 1 ? 'has' : 'have'} no result before the next request: every call needs its tool: turn first (providers refuse a conversation with an unanswered call)`,
   details: { calls },
 })
+
+// ---- bounded inputs -----------------------------------------------------------------------------
+
+/** A replay script with more turns than `--max-turns` allows (checked before any turn is read). */
+export const scriptTooManyTurns = (turns: number, limit: number) => ({
+  code: 'CLI_REPLAY_TOO_MANY_TURNS' as const,
+  message: `the script has ${turns} turns, more than the limit of ${limit}: each turn may run a step, whose request grows with the turns before it (split the script, or raise the limit with --max-turns <n>)`,
+  details: { turns, limit },
+})
+
+/**
+ * `history` refused to read a ledger file: not a regular file, or over `--max-file-size` (the loader's
+ * check, refused before it is opened); the error keeps the loader's code and fields.
+ */
+export const ledgerNotRead = (file: string, cause: { code: string; message: string; details?: object }) =>
+  new CliError(cause.message, 'ledger', EXIT.wrong, cause.code, { file, ...cause.details }, { cause })

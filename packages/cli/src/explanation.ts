@@ -93,11 +93,23 @@ export interface Explanation {
   tools: ExplainedTool[]
   variables: ExplainedVariable[]
   totals: { system: PartTotal & { sectionTokens: number }; snapshot: PartTotal; tools: PartTotal; all: PartTotal }
+  /**
+   * The parts whose token count is an estimate (`section "x"`, `context "y"`, `tool "z"`): each holds an
+   * unbroken run of more than `MAX_PIECE` characters, counted in pieces (present only when there are any).
+   */
+  estimatedTokens?: string[]
 }
 
 /** Builds the explanation of `view` (which must come from `booted`). */
 export function explain(booted: Booted, view: PromptView, tokenizer: Tokenizer): Explanation {
   const owners = ownersOf(booted)
+  // A count that had to cut an unbroken run is an estimate: its part is named.
+  const estimated: string[] = []
+  const count = (label: string, text: string) => {
+    const { tokens, estimate } = tokenizer.measure(text)
+    if (estimate) estimated.push(label)
+    return tokens
+  }
   const scope = view.target.agent as ScopeKey | undefined
   const inspection = booted.services.systemPrompt.inspect(scope)
   const shadowsOf = (list: readonly InspectedText[], name: string) =>
@@ -108,7 +120,7 @@ export function explain(booted: Booted, view: PromptView, tokenizer: Tokenizer):
     const change = changes?.get(name)
     return change && change.action !== 'removed' ? `${change.action} by ${owners.plugin(change.by)}` : null
   }
-  const texts = (rendered: readonly RenderedPart[], inspected: readonly InspectedText[], changes: ReadonlyMap<string, EntryChange<unknown>> | undefined): ExplainedText[] =>
+  const texts = (kind: string, rendered: readonly RenderedPart[], inspected: readonly InspectedText[], changes: ReadonlyMap<string, EntryChange<unknown>> | undefined): ExplainedText[] =>
     rendered.map(({ name, text, entry }, index) => ({
       position: index + 1,
       order: 'band' in entry && entry.band === 'last' ? 'last' : entry.order ?? null,
@@ -116,7 +128,7 @@ export function explain(booted: Booted, view: PromptView, tokenizer: Tokenizer):
       owner: entry.owner === undefined ? LISTENER_OWNER : owners.plugin(entry.owner),
       layer: owners.layer(entry.scope),
       bytes: byteLength(text),
-      tokens: tokenizer.count(text),
+      tokens: count(`${kind} ${JSON.stringify(name)}`, text),
       shadows: shadowsOf(inspected, name),
       dynamic: dynamicOf(inspected, name),
       changedBy: changeOf(changes, name),
@@ -137,7 +149,7 @@ export function explain(booted: Booted, view: PromptView, tokenizer: Tokenizer):
   const originOf = toolOrigins(booted, view.target)
   const tools = view.tools.map((tool, index) => {
     const json = JSON.stringify(tool)
-    return { position: index + 1, name: tool.function.name, ...originOf(tool.function.name), bytes: byteLength(json), tokens: tokenizer.count(json) }
+    return { position: index + 1, name: tool.function.name, ...originOf(tool.function.name), bytes: byteLength(json), tokens: count(`tool ${JSON.stringify(tool.function.name)}`, json) }
   })
 
   const variables = inspection.variables.map((variable) => ({
@@ -148,8 +160,8 @@ export function explain(booted: Booted, view: PromptView, tokenizer: Tokenizer):
     shadows: variable.shadows.map((o) => `${owners.plugin(o.owner)} (${owners.layer(o.scope)})`),
   }))
 
-  const sections = texts(view.sections, inspection.sections, provenance?.sections)
-  const contexts = texts(view.contexts, inspection.contexts, provenance?.contexts)
+  const sections = texts('section', view.sections, inspection.sections, provenance?.sections)
+  const contexts = texts('context', view.contexts, inspection.contexts, provenance?.contexts)
   const removed = (changes: ReadonlyMap<string, EntryChange<{ name: string; owner?: string; scope?: ScopeKey }>> | undefined): DroppedText[] =>
     [...(changes?.values() ?? [])].filter((change) => change.action === 'removed').map(({ entry, by }) => ({
       name: entry.name, owner: entry.owner === undefined ? LISTENER_OWNER : owners.plugin(entry.owner), layer: owners.layer(entry.scope), reason: 'removed', by: owners.plugin(by),
@@ -182,5 +194,6 @@ export function explain(booted: Booted, view: PromptView, tokenizer: Tokenizer):
         tokens: system.tokens + snapshot.tokens + toolsTotal.tokens,
       },
     },
+    ...(estimated.length ? { estimatedTokens: estimated } : {}),
   }
 }

@@ -43,7 +43,7 @@ export function withCommonOptions(command: Command): Command {
     .option('-v, --verbose', check ? 'log at debug level on stderr' : 'log at debug level on stderr (shows each agent step\'s section=<name> bytes=<n> lines)')
     .addOption(new Option('--log-level <level>', `log level on stderr; default ${check ? 'error, as check reports warnings as findings' : 'warn'}`).choices(LOG_LEVEL_NAMES as string[]))
     .option('--stack', 'print errors with their stack trace')
-    .option('--max-file-size <bytes>', 'the largest deployment file read (default 4194304: 4 MiB)', fileSize)
+    .option('--max-file-size <bytes>', 'the largest file read: deployment, replay script, ledger (default 4194304: 4 MiB)', fileSize)
     .option('--max-yaml-tokens <n>', 'the most YAML tokens a deployment file may hold, comments and blank lines included (default 20000)', limit('--max-yaml-tokens'))
     .option('--max-quoted-chars <n>', 'the most double-quoted characters a deployment file may hold (default 131072; block scalars are not limited)', limit('--max-quoted-chars'))
     .option('--timeout <ms>', 'how long to wait for a plugin: each import, apply, dispose and assembly (defaults: 10000 each, dispose 5000)', timeoutMs)
@@ -91,8 +91,8 @@ function timeoutMs(value: string): number {
   return ms
 }
 
-/** `--max-yaml-tokens` and `--max-quoted-chars`: a loader limit, a whole number of at least 1. */
-function limit(flag: string) {
+/** `--max-yaml-tokens`, `--max-quoted-chars` and `--max-turns`: a limit, a whole number of at least 1. */
+export function limit(flag: string) {
   return (value: string): number => {
     const n = wholeAtLeastOne(value)
     if (n === undefined) throw invalidLimit(flag, value)

@@ -11,7 +11,7 @@ import { historyCommand, type HistoryOptions } from './commands/history.js'
 import { renderCommand, type RenderOptions } from './commands/render.js'
 import { replayCommand, type ReplayCommandOptions } from './commands/replay.js'
 import { COMMANDER_USAGE, EXIT, oneAgentOnly, USAGE_HINT } from './errors.js'
-import { withCommonOptions, type CommonOptions } from './options.js'
+import { limit, withCommonOptions, type CommonOptions } from './options.js'
 import { CommandGuard } from './guard.js'
 import { Output, type OutputOptions } from './output.js'
 import { reportFailure } from './report.js'
@@ -100,6 +100,7 @@ export async function main(argv: readonly string[], io: CliIO = {}): Promise<num
     .addOption(new Option('--policy <policy>', 'the agent\'s promptChange policy for the replay (default: the agent\'s own)').choices(['append', 'replace']))
     .option('--ledger <out.jsonl>', 'also write the played conversation as a ledger (JSON Lines; read it with dsh-prompt history)')
     .option('--html <file>', 'write the picture (one self-contained HTML page: reusable and new tokens per request, each break marked) instead of printing the tables')
+    .option('--max-turns <n>', 'the most turns the script may hold (default 1000)', limit('--max-turns'))
     .action((file: string, options: ReplayCommandOptions) => action<ReplayCommandOptions>((o) => replayCommand(file, o, output))(options))
   for (const command of program.commands) withCommonOptions(command)
 

@@ -4,12 +4,12 @@
  * turn; all of them are reported together and nothing is played. Pure apart from reading the file.
  * @module
  */
-import { readFile } from 'node:fs/promises'
+import { checkYamlLimits, DEFAULT_MAX_DOUBLE_QUOTED_CHARS, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_YAML_TOKENS, readRegularFile, type YamlLimits } from 'dsh-loader'
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml'
 import { codeOf } from './codes.js'
 import {
   REPLAY_KINDS, scriptBadArguments, scriptBadClock, scriptCallAnswered, scriptEmptyReply, scriptInvalid, scriptItemKind, scriptNoCall, scriptShape,
-  scriptUnanswered, scriptUnknownKey, scriptUnreadable, scriptWrongType, scriptYaml, type CliMessage, type ScriptProblem,
+  scriptTooManyTurns, scriptUnanswered, scriptUnknownKey, scriptUnreadable, scriptWrongType, scriptYaml, type CliMessage, type ScriptProblem,
 } from './errors.js'
 
 /** A tool call of a scripted assistant reply, as recorded: OpenAI's function-call shape with a deterministic id. */
@@ -64,21 +64,44 @@ const ITEM_KEYS: Readonly<Record<(typeof REPLAY_KINDS)[number], readonly string[
   user: ['user'], assistant: ['assistant', 'tool_calls'], tool: ['tool'], change: ['change'], row: ['row'], clock: ['clock'],
 }
 
-/** Reads and checks the script at `path` (shown as `file`); throws `CLI_REPLAY_SCRIPT_INVALID` listing every problem. */
-export async function readReplayScript(path: string, file: string = path): Promise<ReplayScript> {
+/** The most turns a script may hold by default (`--max-turns` raises it): each turn may run a step, whose request grows with the turns before it. */
+export const DEFAULT_MAX_SCRIPT_TURNS = 1000
+
+/** The bounds of reading a script: the file's size and YAML (the same as a deployment's, and the same flags), and its turns. */
+export interface ScriptBounds {
+  /** `--max-file-size` (default: the loader's 4 MiB). */
+  maxBytes?: number
+  /** `--max-yaml-tokens`, `--max-quoted-chars` (default: the loader's). */
+  yaml?: Partial<YamlLimits>
+  /** `--max-turns` (default {@link DEFAULT_MAX_SCRIPT_TURNS}). */
+  maxTurns?: number
+}
+
+/**
+ * Reads and checks the script at `path` (shown as `file`) the way every file the CLI reads is read
+ * (`dsh-loader`'s `readRegularFile`: a regular file within the size limit, checked before it is opened;
+ * then the YAML limits, checked before the parse); throws `CLI_REPLAY_SCRIPT_INVALID` listing every problem.
+ */
+export async function readReplayScript(path: string, file: string = path, bounds: ScriptBounds = {}): Promise<ReplayScript> {
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = (await readRegularFile(path, bounds.maxBytes ?? DEFAULT_MAX_FILE_BYTES, { what: 'the replay script', raise: '--max-file-size <bytes>' })).toString('utf8')
+    checkYamlLimits(text, { tokens: bounds.yaml?.tokens ?? DEFAULT_MAX_YAML_TOKENS, doubleQuotedChars: bounds.yaml?.doubleQuotedChars ?? DEFAULT_MAX_DOUBLE_QUOTED_CHARS },
+      'the replay script', { tokens: '--max-yaml-tokens <n>', doubleQuotedChars: '--max-quoted-chars <n>' })
   } catch (error) {
+    const checked = error as { code?: string; message: string; details?: object; position?: { line: number; column: number } }
+    if (checked.code?.startsWith('LOADER_')) {
+      throw scriptInvalid(file, [{ file, ...checked.position, code: checked.code, message: checked.message, details: checked.details ?? {} }])
+    }
     const code = codeOf(error)
     const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String((error as Error)?.message ?? error)
     throw scriptInvalid(file, [{ file, ...scriptUnreadable(reason) }])
   }
-  return parseReplayScript(text, file)
+  return parseReplayScript(text, file, bounds.maxTurns)
 }
 
 /** Checks the text of a script (`file` names it in problems); throws `CLI_REPLAY_SCRIPT_INVALID` listing every problem. */
-export function parseReplayScript(text: string, file: string): ReplayScript {
+export function parseReplayScript(text: string, file: string, maxTurns: number = DEFAULT_MAX_SCRIPT_TURNS): ReplayScript {
   const lines = new LineCounter()
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true })
   const problems: ScriptProblem[] = []
@@ -100,6 +123,10 @@ export function parseReplayScript(text: string, file: string): ReplayScript {
   }
   for (const pair of top.items) {
     if (keyOf(pair) !== 'turns') report(scriptUnknownKey(keyOf(pair), ['turns']), pair.key)
+  }
+  if (turnsNode.items.length > maxTurns) {
+    report(scriptTooManyTurns(turnsNode.items.length, maxTurns), turnsNode.items[maxTurns], `turns[${maxTurns}]`)
+    throw scriptInvalid(file, problems)
   }
   const reader = new TurnReader(doc, report)
   turnsNode.items.forEach((node, index) => reader.read(node as Node | null, index, at((node as Node | null)?.range?.[0])))

@@ -1,9 +1,12 @@
 /**
- * Token counts with a real BPE tokenizer: `gpt-tokenizer`'s `o200k_base` encoding (loaded on first
- * use: its tables take about half a second to load). Other models tokenize differently; the counts are
- * a close estimate of what a request costs, and exact for the offset where two texts first differ.
+ * Token counts with a real BPE tokenizer: `o200k_base` (`gpt-tokenizer`, loaded on first use through
+ * `dsh-wire`'s `loadO200k`, which encodes in bounded pieces so a count costs linear time whatever the
+ * text's shape). Other models tokenize differently; the counts are a close estimate of what a request
+ * costs, and exact for the offset where two texts first differ, except inside an unbroken run of more
+ * than 256 characters (cut into pieces to be counted: `measure` says so).
  * @module
  */
+import { loadO200k, type BoundedCount } from 'dsh-wire'
 
 /** The encoding every count uses, named in the CLI's output. */
 export const TOKEN_ENCODING = 'o200k_base'
@@ -13,20 +16,17 @@ export interface Tokenizer {
   readonly encoding: string
   encode(text: string): number[]
   count(text: string): number
+  /** The count, and whether an unbroken run was cut to make it (then it is an estimate). */
+  measure(text: string): BoundedCount
 }
 
 let loading: Promise<Tokenizer> | undefined
 
 /** The tokenizer (loaded once). Special-token text such as `<|endoftext|>` is counted as plain text. */
 export function loadTokenizer(): Promise<Tokenizer> {
-  loading ??= import('gpt-tokenizer/encoding/o200k_base').then((module) => {
-    const options = { disallowedSpecial: new Set<string>() }
-    return {
-      encoding: TOKEN_ENCODING,
-      encode: (text: string) => module.encode(text, options),
-      count: (text: string) => (text ? module.encode(text, options).length : 0),
-    }
-  })
+  loading ??= loadO200k().then((encoding) => Object.freeze({
+    encoding: TOKEN_ENCODING, encode: encoding.encode, count: encoding.count, measure: encoding.measure,
+  }))
   return loading
 }
 

@@ -48,15 +48,15 @@ export const unreadable = (error: unknown) => {
 }
 
 /** The deployment path names a FIFO, a socket or a device: refused before it is opened. */
-export const notRegularFile = (kind: string) => Object.assign(
-  new Error(`cannot read the deployment file: it is ${kind}, not a regular file`),
-  { code: 'LOADER_NOT_A_FILE' as const, details: { kind } },
+export const notRegularFile = (kind: string, what = 'the deployment file') => Object.assign(
+  new Error(`cannot read ${what}: it is ${kind}, not a regular file`),
+  { code: 'LOADER_NOT_A_FILE' as const, details: { kind, what } },
 )
 
 /** The deployment file is larger than the limit (`maxFileBytes`, `--max-file-size`). */
-export const fileTooLarge = (bytes: number, limit: number) => Object.assign(
-  new Error(`cannot read the deployment file: it is ${bytes} bytes, more than the limit of ${limit} bytes (raise it with --max-file-size <bytes>, or maxFileBytes when loading)`),
-  { code: 'LOADER_FILE_TOO_LARGE' as const, details: { bytes, limit } },
+export const fileTooLarge = (bytes: number, limit: number, what = 'the deployment file', raise = '--max-file-size <bytes>, or maxFileBytes when loading') => Object.assign(
+  new Error(`cannot read ${what}: it is ${bytes} bytes, more than the limit of ${limit} bytes (raise it with ${raise})`),
+  { code: 'LOADER_FILE_TOO_LARGE' as const, details: { bytes, limit, what } },
 )
 
 /** The file has bytes that are not UTF-8 (the first bad one is at the problem's place). */
@@ -333,17 +333,17 @@ export const yamlTooDeep = (limit: number) => ({
 })
 
 /** A file with more YAML tokens than the loader parses (`maxYamlTokens`): the parse would hold too much memory. */
-export const yamlTooManyTokens = (limit: number) => ({
+export const yamlTooManyTokens = (limit: number, what = 'the deployment', raise = 'maxYamlTokens when loading') => ({
   code: 'LOADER_YAML_TOO_MANY_TOKENS' as const,
-  message: `the deployment has more than ${limit} YAML tokens (each key, value, indicator, comment and line break counts one; a real deployment has a few thousand), which is more than the loader parses: the YAML parser holds a few hundred bytes per token (split the file, or raise the limit with maxYamlTokens when loading)`,
-  details: { limit },
+  message: `${what} has more than ${limit} YAML tokens (each key, value, indicator, comment and line break counts one; a real deployment has a few thousand), which is more than the loader parses: the YAML parser holds a few hundred bytes per token (split the file, or raise the limit with ${raise})`,
+  details: { limit, what },
 })
 
 /** A file with more double-quoted text than the loader parses (`maxDoubleQuotedChars`). */
-export const yamlDoubleQuotedTooLong = (limit: number) => ({
+export const yamlDoubleQuotedTooLong = (limit: number, what = 'the deployment', raise = 'maxDoubleQuotedChars when loading') => ({
   code: 'LOADER_YAML_DOUBLE_QUOTED_TOO_LONG' as const,
-  message: `the deployment's double-quoted strings hold more than ${limit} characters in all, which is more than the loader parses: the YAML parser builds them one character at a time, about 32 bytes each (write long text as a block scalar, | or >, which has no such limit; or raise the limit with maxDoubleQuotedChars when loading)`,
-  details: { limit },
+  message: `${what}'s double-quoted strings hold more than ${limit} characters in all, which is more than the loader parses: the YAML parser builds them one character at a time, about 32 bytes each (write long text as a block scalar, | or >, which has no such limit; or raise the limit with ${raise})`,
+  details: { limit, what },
 })
 
 /** A `maxYamlTokens` or `maxDoubleQuotedChars` that is not a positive whole number (thrown by `loadDeployment`). */

@@ -1,7 +1,6 @@
-import { readFile, stat } from 'node:fs/promises'
 import { isAbsolute, relative, resolve } from 'node:path'
-import { fileTooLarge, notRegularFile, thrown, yamlDoubleQuotedTooLong, yamlTooManyTokens } from './errors.js'
-import { crossedLimit, DEFAULT_MAX_DOUBLE_QUOTED_CHARS, DEFAULT_MAX_YAML_TOKENS, positionIn, type YamlLimits } from './yaml-limits.js'
+import { checkYamlLimits, DEFAULT_MAX_FILE_BYTES, readRegularFile } from './bounded-read.js'
+import { DEFAULT_MAX_DOUBLE_QUOTED_CHARS, DEFAULT_MAX_YAML_TOKENS, type YamlLimits } from './yaml-limits.js'
 import { isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
 
 /** A 1-based place in the deployment file. */
@@ -13,16 +12,8 @@ export interface Position {
 /** A key path from the top of the file: `['plugins', 2, 'config', 'toolOrder']`. */
 export type KeyPath = ReadonlyArray<string | number>
 
-/** The largest deployment file read by default (`maxFileBytes` raises it): far above any real deployment. */
-export const DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
-
 /** The YAML limits of a read when the caller sets none. */
 export const DEFAULT_YAML_LIMITS: YamlLimits = { tokens: DEFAULT_MAX_YAML_TOKENS, doubleQuotedChars: DEFAULT_MAX_DOUBLE_QUOTED_CHARS }
-
-/** What kind of file system entry `info` describes, for the message. */
-function kindOf(info: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
-  return info.isFIFO() ? 'a FIFO' : info.isSocket() ? 'a socket' : info.isCharacterDevice() ? 'a character device' : info.isBlockDevice() ? 'a block device' : 'not a regular file'
-}
 
 /**
  * A parsed deployment file: the `yaml` document (kept as nodes, so every value has a range) and the
@@ -61,24 +52,17 @@ export class DeploymentSource {
 
   /**
    * Reads and parses `file`: a regular file of at most `maxBytes` bytes, checked before it is opened (so
-   * a FIFO without a writer, a device or a socket is refused at once, and `/dev/zero` is never read),
-   * whose YAML stays within `limits`, checked before it is parsed (see `yaml-limits.ts`). Rejects with
+   * a FIFO without a writer, a device or a socket is refused at once, and `/dev/zero` is never read;
+   * see `bounded-read.ts`), whose YAML stays within `limits`, checked before it is parsed. Rejects with
    * the system error when it cannot be read, or with the coded error of the check it fails (a limit's
    * error has the `position` where the file crosses it).
    */
   static async read(file: string, maxBytes = DEFAULT_MAX_FILE_BYTES, limits: YamlLimits = DEFAULT_YAML_LIMITS): Promise<DeploymentSource> {
     const absolute = resolve(file)
-    const info = await stat(absolute)
-    if (!info.isFile() && !info.isDirectory()) throw notRegularFile(kindOf(info))
-    if (info.isFile() && info.size > maxBytes) throw fileTooLarge(info.size, maxBytes)
-    const bytes = await readFile(absolute)
+    const bytes = await readRegularFile(absolute, maxBytes)
     const bad = firstInvalidUtf8(bytes)
     const text = bad < 0 ? strict.decode(bytes) : lossy.decode(bytes)
-    const crossed = crossedLimit(text, limits)
-    if (crossed) {
-      const message = crossed.limit === 'tokens' ? yamlTooManyTokens(limits.tokens) : yamlDoubleQuotedTooLong(limits.doubleQuotedChars)
-      throw thrown(message, { position: positionIn(text, crossed.offset) })
-    }
+    checkYamlLimits(text, limits)
     if (bad < 0) return new DeploymentSource(absolute, text)
     const offset = lossy.decode(bytes.subarray(0, bad)).length
     return new DeploymentSource(absolute, text, { offset, byte: bytes[bad] })

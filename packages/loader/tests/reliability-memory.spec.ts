@@ -119,8 +119,8 @@ describe('dsh-loader: the memory a parse may take is bounded (issue 11 item 10)'
 
   it('makes each message with its code and the limit it is about', () => {
     expect([LoaderErrors.yamlTooManyTokens(7), LoaderErrors.yamlDoubleQuotedTooLong(9)]).to.deep.equal([
-      { code: 'LOADER_YAML_TOO_MANY_TOKENS', details: { limit: 7 }, message: tokensMessage(7) },
-      { code: 'LOADER_YAML_DOUBLE_QUOTED_TOO_LONG', details: { limit: 9 }, message: quotedMessage(9) },
+      { code: 'LOADER_YAML_TOO_MANY_TOKENS', details: { limit: 7, what: 'the deployment' }, message: tokensMessage(7) },
+      { code: 'LOADER_YAML_DOUBLE_QUOTED_TOO_LONG', details: { limit: 9, what: 'the deployment' }, message: quotedMessage(9) },
     ])
   })
 })

@@ -277,3 +277,17 @@ export const assemblyReentrant = (owner: string, depth: number, limit: number) =
       : `an assembly for the same scope was started from inside its own assembly, by the system-prompt/assemble listener of plugin ${JSON.stringify(owner)}: a listener must not assemble (or step the agent) again for the scope it is assembling, or the assemblies never end`,
     owner,
   ), 'PROMPT_ASSEMBLY_REENTRANT', { owner, depth, limit })
+
+// ---- sizes ------------------------------------------------------------------------------------
+
+/**
+ * A section or context that renders to more than `limit` characters (`MAX_RENDERED_CHARS`), checked
+ * before the text is built (instead of V8's uncoded `RangeError: Invalid string length`). `variable`:
+ * the reference whose value crossed the limit, with how many times the text references it; `null` when
+ * the sections (or contexts) joined cross it, `entry` being the one whose text crossed it.
+ */
+export const textTooLong = (place: { readonly kind: TextKind; readonly entry: string }, limit: number, variable: { name: string; references: number; valueLength: number } | null) =>
+  placeError(variable
+    ? `${place.kind} ${JSON.stringify(place.entry)} renders to more than ${limit} characters at "{{${variable.name}}}" (its value has ${variable.valueLength} characters and the text references it ${variable.references} times), more than a rendered text may hold`
+    : `the ${place.kind === 'section' ? 'system prompt' : 'runtime-context snapshot'} holds more than ${limit} characters once ${place.kind} ${JSON.stringify(place.entry)} is joined to the ${place.kind}s before it, more than a rendered text may hold`,
+  place, 'PROMPT_TEXT_TOO_LONG', { variable: variable?.name ?? null, references: variable?.references ?? null, valueLength: variable?.valueLength ?? null, limit })

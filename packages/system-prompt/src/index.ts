@@ -22,7 +22,7 @@ export {
   RUNTIME_CONTEXT_HEADING, RUNTIME_CONTEXT_NONE,
 } from './render.js'
 export type { RenderedContext, RenderedPart, RenderedPrompt, RenderedSection } from './render.js'
-export { interpolate } from './interpolate.js'
+export { interpolate, MAX_RENDERED_CHARS } from './interpolate.js'
 export type { VariableTable } from './interpolate.js'
 export { validatePromptTemplate, type TemplateProblem, type TemplateProblemCode } from './template-check.js'
 export { PromptError, VARIABLE_NAME, isVariableName } from './errors.js'

@@ -10,7 +10,7 @@
  * @module
  */
 import {
-  malformedGroup, malformedOpening, unknownVariable, unterminatedRaw, valuelessVariable, type TemplatePlace, type TextKind,
+  malformedGroup, malformedOpening, textTooLong, unknownVariable, unterminatedRaw, valuelessVariable, type TemplatePlace, type TextKind,
 } from './errors.js'
 import { scanTemplate } from './template.js'
 
@@ -24,6 +24,14 @@ interface Compiled {
   /** The first malformed form, reached after `names[0 .. at)` have been looked up. */
   readonly problem?: { readonly at: number; readonly error: (place: TemplatePlace) => Error }
 }
+
+/**
+ * The most characters a rendered text may hold: each section and context, and the system prompt and
+ * snapshot they join into (`PROMPT_TEXT_TOO_LONG` past it). 32 Mi characters is some 8 million tokens,
+ * four times the largest context window, and a sixteenth of what a V8 string can hold (2^29 - 24
+ * characters), so the request body that carries it can still be made.
+ */
+export const MAX_RENDERED_CHARS = 32 * 1024 * 1024
 
 /** How many distinct texts stay compiled; past it the cache starts again (texts that change every time stay cheap). */
 const CACHE_LIMIT = 2048
@@ -50,7 +58,9 @@ export function interpolate(text: string, variables: VariableTable, kind: TextKi
   let out = literals[0]
   for (let i = 0; i < names.length; i++) {
     if (problem?.at === i) throw problem.error({ kind, entry })
-    out += lookup(names[i], variables, kind, entry) + literals[i + 1]
+    const value = lookup(names[i], variables, kind, entry)
+    if (out.length + value.length + literals[i + 1].length > MAX_RENDERED_CHARS) throw tooLong(names, i, value, kind, entry)
+    out += value + literals[i + 1]
   }
   if (problem) throw problem.error({ kind, entry })
   return out
@@ -99,6 +109,13 @@ function compile(text: string): Compiled {
 
 /** Thrown by `compile`'s visitor to stop the scan at the first problem. */
 const STOP = Symbol('stop')
+
+/** `PROMPT_TEXT_TOO_LONG` for the reference `names[at]`, whose `value` takes the text past the limit. */
+function tooLong(names: readonly string[], at: number, value: string, kind: TextKind, entry: string): Error {
+  let references = 0
+  for (const name of names) if (name === names[at]) references++
+  return textTooLong({ kind, entry }, MAX_RENDERED_CHARS, { name: names[at], references, valueLength: value.length })
+}
 
 function lookup(name: string, variables: VariableTable, kind: TextKind, entry: string): string {
   if (!Object.hasOwn(variables, name)) throw unknownVariable({ kind, entry }, name, Object.keys(variables).sort())
@@ -156,6 +173,7 @@ export function interpolateRecorded(text: string, interpolated: boolean, variabl
     if (problem?.at === i) throw problem.error({ kind, entry })
     const value = lookup(names[i], variables, kind, entry)
     values[i] = value
+    if (out.length + value.length + literals[i + 1].length > MAX_RENDERED_CHARS) throw tooLong(names, i, value, kind, entry)
     out += value + literals[i + 1]
   }
   if (problem) throw problem.error({ kind, entry })

@@ -6,8 +6,8 @@
  * Cordis-free.
  * @module
  */
-import type { TextKind } from './errors.js'
-import { interpolate, interpolateRecorded, sameValues, stillRendered, type RenderedText } from './interpolate.js'
+import { textTooLong, type TextKind } from './errors.js'
+import { interpolate, interpolateRecorded, MAX_RENDERED_CHARS, sameValues, stillRendered, type RenderedText } from './interpolate.js'
 import { kRenderMemo, readNotes, type RenderMemo, type RenderMemoHolder } from './notes.js'
 import type { AssembledContext, AssembledSection, PromptAssembly } from './types.js'
 
@@ -86,9 +86,12 @@ function renderSections(assembly: Pick<PromptAssembly, 'sections' | 'variables'>
   const sections = assembly.sections
   const variables = assembly.variables
   const join = new BandedJoin(parts)
+  // The joined prompt's length, checked before it is built (PROMPT_TEXT_TOO_LONG names the section that crosses the limit).
+  let length = 0
   if (!holder) {
     for (const entry of sections) {
       const text = entry.interpolate === false ? entry.text : interpolate(entry.text, variables, 'section', entry.name)
+      if (text && (length += text.length + 2) > MAX_RENDERED_CHARS + 2) throw textTooLong({ kind: 'section', entry: entry.name }, MAX_RENDERED_CHARS, null)
       if (text) join.add(text, entry.band, entry)
     }
     return join.result()
@@ -109,6 +112,7 @@ function renderSections(assembly: Pick<PromptAssembly, 'sections' | 'variables'>
     const rendered = stillRendered(previous, source, interpolated, variables, valuesSame)
       ? previous
       : interpolateRecorded(source, interpolated, variables, 'section', entry.name)
+    if (rendered.text && (length += rendered.text.length + 2) > MAX_RENDERED_CHARS + 2) throw textTooLong({ kind: 'section', entry: entry.name }, MAX_RENDERED_CHARS, null)
     if (same && (rendered !== previous || memo!.bands[i] !== band)) {
       same = false
       texts = memo!.texts.slice(0, i)
@@ -208,8 +212,10 @@ export function renderContextSnapshot(assembly: Pick<PromptAssembly, 'contexts' 
 
 function renderParts<E extends AssembledContext>(entries: readonly E[], variables: PromptAssembly['variables'], kind: TextKind): RenderedPart<E>[] {
   const parts: RenderedPart<E>[] = []
+  let length = RUNTIME_CONTEXT_HEADING.length
   for (const entry of entries) {
     const text = entry.interpolate === false ? entry.text : interpolate(entry.text, variables, kind, entry.name)
+    if (text && (length += text.length + 2) > MAX_RENDERED_CHARS) throw textTooLong({ kind, entry: entry.name }, MAX_RENDERED_CHARS, null)
     if (text) parts.push({ name: entry.name, text, entry })
   }
   return parts

@@ -12,6 +12,8 @@
  * @module
  */
 import { estimateTokens } from './breakpoints.js'
+import { boundedCounter } from './bounded-count.js'
+import { loadO200k as loadO200kEncoding } from './o200k.js'
 
 /** Counts the tokens of texts for one provider family. */
 export interface TokenCounter {
@@ -19,8 +21,6 @@ export interface TokenCounter {
   readonly name: string
   count(text: string): number
 }
-
-const NO_SPECIAL = { disallowedSpecial: new Set<string>() }
 
 let o200k: Promise<TokenCounter> | undefined
 let deepseek: Promise<TokenCounter> | undefined
@@ -34,12 +34,9 @@ export function deepseekCounter(): Promise<TokenCounter> {
   return deepseek
 }
 
-/** The `o200k_base` counter (loaded once). */
+/** The `o200k_base` counter (loaded once), counting in bounded pieces: linear time whatever the text's shape (see o200k.ts and bounded-count.ts). */
 export function loadO200k(): Promise<TokenCounter> {
-  o200k ??= import('gpt-tokenizer/encoding/o200k_base').then((module) => Object.freeze({
-    name: 'o200k_base',
-    count: (text: string) => (text ? module.encode(text, NO_SPECIAL).length : 0),
-  }))
+  o200k ??= loadO200kEncoding().then((encoding) => Object.freeze({ name: encoding.name, count: encoding.count }))
   return o200k
 }
 
@@ -54,7 +51,7 @@ async function loadDeepSeek(): Promise<TokenCounter> {
   const tokenizer = module.fromPreTrained()
   return Object.freeze({
     name: 'deepseek-v3',
-    count: (text: string) => (text ? tokenizer.encode(text, { add_special_tokens: false }).length : 0),
+    count: boundedCounter((text: string) => tokenizer.encode(text, { add_special_tokens: false }).length),
   })
 }
 

@@ -72,7 +72,7 @@ function printDiff(output: Output, a: Side, b: Side, comparison: Comparison): vo
     output.line(`${title}: ${c.red('differs')} from byte ${formatCount(part.firstByte!)} (token ${formatCount(part.firstToken ?? 0)}); A ${formatCount(part.bytes[0])} bytes, B ${formatCount(part.bytes[1])} bytes`)
     output.line(`  A: ${terminalSafe(describeLocation(part.at![0], PIECE_KINDS[part.part]))}`)
     output.line(`  B: ${terminalSafe(describeLocation(part.at![1], PIECE_KINDS[part.part]))}`)
-    output.line(colorPatch(part.patch ?? '', c).replace(/\n$/, ''))
+    output.line(part.summary ?? colorPatch(part.patch ?? '', c).replace(/\n$/, ''))
   }
   output.line()
   const [modelA, modelB] = comparison.models
@@ -130,6 +130,7 @@ function diffJson(a: Side, b: Side, comparison: Comparison) {
     firstToken: p.firstToken ?? null,
     at: p.at ? p.at.map((location) => ({ where: location.where, ...(location.piece ?? {}) })) : null,
     patch: p.patch ?? null,
+    ...(p.summary === undefined ? {} : { summary: p.summary }),
   })
   return {
     ok: true,

@@ -13,6 +13,7 @@ import { formatCount, plural, renderTable, type Column } from '../table.js'
 import { loadTokenizer } from '../tokens.js'
 import { describeTarget, pickTarget, viewOf } from '../view.js'
 import { terminalSafe } from 'dsh-loader'
+import { MAX_PIECE } from 'dsh-wire'
 import { explainPage } from '../html/explain-page.js'
 import { writePage } from '../html/page.js'
 import { streamOf, streamOrder, streamRows, wireFormat, type StreamRow, type WireFormat } from '../stream.js'
@@ -53,6 +54,9 @@ export async function explainCommand(file: string, options: ExplainOptions, outp
     } else {
       output.line(output.colors.bold(`# ${file}: ${describeTarget(target)}`))
       output.line(`tokens: ${explanation.encoding} (gpt-tokenizer); bytes: UTF-8`)
+      if (explanation.estimatedTokens) {
+        output.line(`token counts of ${terminalSafe(explanation.estimatedTokens.join(', '))} are estimates: each holds an unbroken run of more than ${MAX_PIECE} characters, counted in pieces`)
+      }
       printExplanation(output, explanation)
       if (stream) printStream(output, format!, stream.parts, stream.bytes)
     }

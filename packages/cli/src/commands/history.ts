@@ -6,11 +6,10 @@
  * compared block by block at blank lines: a section with a blank line in it counts as several.
  * @module
  */
-import { readFile } from 'node:fs/promises'
-import { createTwoFilesPatch, diffArrays } from 'diff'
 import { readLedger, type LedgerHeader, type LedgerLine, type ParsedLedger, type Usage } from 'dsh-agent'
-import { terminalSafe } from 'dsh-loader'
-import { EXIT, ledgerRefused, ledgerUnreadable } from '../errors.js'
+import { codeOf, DEFAULT_MAX_FILE_BYTES, readRegularFile, terminalSafe } from 'dsh-loader'
+import { boundedArrayDiff, boundedPatch, MAX_DIFF_EDITS } from '../bounded-diff.js'
+import { EXIT, ledgerNotRead, ledgerRefused, ledgerUnreadable } from '../errors.js'
 import type { CommonOptions } from '../options.js'
 import type { Output } from '../output.js'
 import { formatCount } from '../table.js'
@@ -43,8 +42,15 @@ export interface SectionChange {
   to: number | null
   /** How many sections in a row (more than 1 only for `unchanged`). */
   count: number
-  /** A unified diff of the section (absent for `unchanged`). */
+  /** A unified diff of the section (absent for `unchanged`, and when more lines differ than a diff is worked out for). */
   patch?: string
+  /** In the patch's place when more than `MAX_DIFF_EDITS` lines differ: says so, and how large each side is. */
+  summary?: string
+  /**
+   * `position` when more than `MAX_DIFF_EDITS` sections were added or removed, so the versions were
+   * compared section by section in order (section n with section n) rather than matched up.
+   */
+  aligned?: 'position'
 }
 
 /** The turns of a ledger: a turn starts at the first entry after a reply (or at the start). */
@@ -71,14 +77,23 @@ export function blocksOf(text: string): string[] {
   return text === '' ? [] : text.split('\n\n')
 }
 
-/** The section-by-section changes from version `a` to version `b` (numbered `va` and `vb` in the patches). */
+/**
+ * The section-by-section changes from version `a` to version `b` (numbered `va` and `vb` in the
+ * patches). Sections are matched up with a bounded diff; past {@link MAX_DIFF_EDITS} sections added or
+ * removed, they are compared by position (each change says `aligned: 'position'`). Each changed
+ * section's patch is bounded too (a `summary` past the bound): the cost stays linear in the versions' size.
+ */
 export function sectionChanges(a: string, b: string, va: number, vb: number): SectionChange[] {
   const changes: SectionChange[] = []
   const patch = (from: string, to: string, left: string, right: string) =>
-    createTwoFilesPatch(left, right, from === '' ? '' : from + '\n', to === '' ? '' : to + '\n', undefined, undefined, { context: 3 }).replace(/^=+\n/, '')
+    boundedPatch(left, right, from === '' ? '' : from + '\n', to === '' ? '' : to + '\n')
+  const blocksA = blocksOf(a)
+  const blocksB = blocksOf(b)
+  const matched = boundedArrayDiff(blocksA, blocksB)
+  const parts = matched ?? [{ value: blocksA, removed: true, added: false, count: blocksA.length }, { value: blocksB, added: true, removed: false, count: blocksB.length }]
+  const aligned = matched ? {} : { aligned: 'position' as const }
   let i = 1
   let j = 1
-  const parts = diffArrays(blocksOf(a), blocksOf(b))
   for (let k = 0; k < parts.length; k++) {
     const part = parts[k]
     if (!part.added && !part.removed) {
@@ -93,11 +108,12 @@ export function sectionChanges(a: string, b: string, va: number, vb: number): Se
       const old = removed[p]
       const now = added[p]
       if (old !== undefined && now !== undefined) {
-        changes.push({ kind: 'changed', from: i + p, to: j + p, count: 1, patch: patch(old, now, `v${va} section ${i + p}`, `v${vb} section ${j + p}`) })
+        if (!matched && old === now) changes.push({ kind: 'unchanged', from: i + p, to: j + p, count: 1, ...aligned })
+        else changes.push({ kind: 'changed', from: i + p, to: j + p, count: 1, ...patch(old, now, `v${va} section ${i + p}`, `v${vb} section ${j + p}`), ...aligned })
       } else if (old !== undefined) {
-        changes.push({ kind: 'removed', from: i + p, to: null, count: 1, patch: patch(old, '', `v${va} section ${i + p}`, `v${vb} (removed)`) })
+        changes.push({ kind: 'removed', from: i + p, to: null, count: 1, ...patch(old, '', `v${va} section ${i + p}`, `v${vb} (removed)`), ...aligned })
       } else {
-        changes.push({ kind: 'added', from: null, to: j + p, count: 1, patch: patch('', now, `v${va} (none)`, `v${vb} section ${j + p}`) })
+        changes.push({ kind: 'added', from: null, to: j + p, count: 1, ...patch('', now, `v${va} (none)`, `v${vb} section ${j + p}`), ...aligned })
       }
     }
     i += removed.length
@@ -110,8 +126,11 @@ export function sectionChanges(a: string, b: string, va: number, vb: number): Se
 export async function historyCommand(file: string, options: HistoryOptions, output: Output): Promise<number> {
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    // The check every file the CLI reads has (a regular file within --max-file-size, before it is opened).
+    text = (await readRegularFile(file, options.maxFileSize ?? DEFAULT_MAX_FILE_BYTES, { what: `the ledger ${file}`, raise: '--max-file-size <bytes>' })).toString('utf8')
   } catch (error) {
+    const code = codeOf(error)
+    if (code === 'LOADER_NOT_A_FILE' || code === 'LOADER_FILE_TOO_LARGE') throw ledgerNotRead(file, error as Error & { code: string })
     throw ledgerUnreadable(file, error)
   }
   let ledger: ParsedLedger
@@ -171,14 +190,16 @@ function printHistory(output: Output, file: string, ledger: ParsedLedger, turns:
         }
         const replaced = ledger.header.promptChange === 'replace' ? ` (promptChange replace: from this turn on it is the only system prompt, at the head of each request)` : ''
         output.line(`  + system prompt, version ${item.promptVersion} (line ${item.line}, ${shape})${replaced}, per section against version ${previous.promptVersion}:`)
-        for (const change of sectionChanges(previous.content as string, content, previous.promptVersion, item.promptVersion)) {
+        const changes = sectionChanges(previous.content as string, content, previous.promptVersion, item.promptVersion)
+        if (changes[0]?.aligned) output.line(`      (more than ${formatCount(MAX_DIFF_EDITS)} sections were added or removed: section n is compared with section n)`)
+        for (const change of changes) {
           if (change.kind === 'unchanged') {
             output.line(`      ${change.count === 1 ? `section ${change.to}` : `sections ${change.to}-${change.to! + change.count - 1}`}: unchanged`)
             continue
           }
           const where = change.kind === 'removed' ? `section ${change.from} of version ${previous.promptVersion}` : `section ${change.to}`
           output.line(`      ${where}: ${change.kind === 'changed' ? c.yellow('changed') : change.kind === 'added' ? c.green('added') : c.red('removed')}`)
-          output.line(indent(colorPatch(terminalSafe(change.patch!, 'lines'), c).replace(/\n$/, ''), '        '))
+          output.line(change.summary !== undefined ? `        ${change.summary}` : indent(colorPatch(terminalSafe(change.patch!, 'lines'), c).replace(/\n$/, ''), '        '))
         }
       } else if (item.source === 'tool') {
         output.line(`  + tool result for call ${safe(item.tool_call_id ?? '')}${item.name === undefined ? '' : ` (${safe(item.name)})`} (line ${item.line}):`)

@@ -183,6 +183,8 @@ export interface ReplayCommandOptions extends CommonOptions {
   ledger?: string
   /** `--html <out.html>`: write the picture (the timeline of reusable and new tokens per request) to this file. */
   html?: string
+  /** `--max-turns <n>`: the most turns the script may hold (default 1000). */
+  maxTurns?: number
 }
 
 /** Runs `replay`; resolves to the exit code (failures are thrown and reported by the caller). */
@@ -190,7 +192,11 @@ export async function replayCommand(file: string, options: ReplayCommandOptions,
   if (options.format !== undefined && !(WIRE_FORMATS as readonly string[]).includes(options.format)) throw unknownFormat(options.format, WIRE_FORMATS)
   let script: ReplayScript
   try {
-    script = await readReplayScript(options.script, shownPath(options.script))
+    script = await readReplayScript(options.script, shownPath(options.script), {
+      ...(options.maxFileSize === undefined ? {} : { maxBytes: options.maxFileSize }),
+      yaml: { ...(options.maxYamlTokens === undefined ? {} : { tokens: options.maxYamlTokens }), ...(options.maxQuotedChars === undefined ? {} : { doubleQuotedChars: options.maxQuotedChars }) },
+      ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+    })
   } catch (error) {
     const problems = CliError.is(error) ? (error.details as { problems?: ScriptProblem[] }).problems : undefined
     if (!problems || !CliError.is(error)) throw error

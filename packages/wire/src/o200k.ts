@@ -1,0 +1,44 @@
+/**
+ * OpenAI's `o200k_base` encoding (`gpt-tokenizer`), loaded once for every user in the process (the
+ * OpenAI and Gemini token counts, the CLI's counts and token offsets), encoding in bounded pieces
+ * (`bounded-count.ts`) so its cost is linear in the text's length whatever the text's shape.
+ *
+ * `gpt-tokenizer` keeps a merge cache of 100,000 entries in a `Map` that evicts its oldest key when
+ * full; once text of many distinct pre-tokens (base64, hex, random identifiers) has filled it, each
+ * eviction scans past the `Map`'s deleted slots, and 1 MB of base64 costs 9 to 18 s instead of about
+ * 1.5 s (measured here, see bench/README.md). The loader turns the cache off: prose costs about the
+ * same without it.
+ * @module
+ */
+import { countInPieces, encodeInPieces, type BoundedCount } from './bounded-count.js'
+
+/** The `o200k_base` encoding, in bounded pieces. Special-token text such as `<|endoftext|>` is plain text. */
+export interface O200kEncoding {
+  readonly name: 'o200k_base'
+  /** The token ids of `text` (those of its pieces, one after the other). */
+  encode(text: string): number[]
+  /** The number of tokens of `text`. */
+  count(text: string): number
+  /** The number of tokens of `text`, and whether an unbroken run was cut to count it (an estimate). */
+  measure(text: string): BoundedCount
+}
+
+const NO_SPECIAL = { disallowedSpecial: new Set<string>() }
+
+let loading: Promise<O200kEncoding> | undefined
+
+/** The `o200k_base` encoding (loaded on first use: its tables take about half a second). */
+export function loadO200k(): Promise<O200kEncoding> {
+  loading ??= import('gpt-tokenizer/encoding/o200k_base').then((module) => {
+    module.setMergeCacheSize(0)
+    const encode = (piece: string) => module.encode(piece, NO_SPECIAL)
+    const count = (piece: string) => encode(piece).length
+    return Object.freeze({
+      name: 'o200k_base' as const,
+      encode: (text: string) => encodeInPieces(text, encode),
+      count: (text: string) => countInPieces(text, count).tokens,
+      measure: (text: string) => countInPieces(text, count),
+    })
+  })
+  return loading
+}
