@@ -3,8 +3,9 @@ import { listenersFor, type ScopeHandle, type ScopeKey } from 'dsh-scope'
 import { renderAssembly, waitingListener, type PromptAssembly, type RenderedPrompt, type SystemPrompt } from 'dsh-system-prompt'
 import { abortable, deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
 import {
-  buildMessages, entry, WireSession, type SessionBuild, isUsage, normalizeUsage, WIRE_FORMATS, WireErrors, type BreakpointOptions, type RequestBodies, type Usage,
-  type CacheProvider, type CacheReport, type UsageFormat, type WireFormat,
+  buildMessages, checkContentParts, checkReplyParts, entry, WireSession, type SessionBuild, isUsage, normalizeUsage, readReply, replyFormatOf, WIRE_FORMATS, WireErrors,
+  type BreakpointOptions, type ContentPart, type Replies, type ReplyFormat, type ReplyPart, type RequestBodies, type Usage, type CacheProvider, type CacheReport,
+  type UsageFormat, type WireFormat,
 } from 'dsh-wire'
 import type { ToolRegistry } from 'dsh-tools'
 import type { DebugLog } from './debug-log.js'
@@ -31,11 +32,15 @@ declare module 'cordis' {
 /**
  * What the model sent back, or a tool result, as given to `agent.record()`. The assistant form accepts
  * the OpenAI SDK's `completion.choices[0].message` as it is typed (its other fields, such as `refusal`
- * or `annotations`, are not recorded).
+ * or `annotations`, are not recorded). `parts`: the reply in order with its reasoning state and images
+ * (what `readReply` makes), or a tool result's text, images and documents; `content` is then their text.
  */
 export type RecordedMessage =
-  | { role: 'assistant'; content?: string | null; tool_calls?: readonly ToolCall[] }
-  | { role: 'tool'; tool_call_id: string; content: string; name?: string }
+  | { role: 'assistant'; content?: string | null; tool_calls?: readonly ToolCall[]; parts?: readonly ReplyPart[] }
+  | { role: 'tool'; tool_call_id: string; content: string; name?: string; parts?: readonly ContentPart[] }
+
+/** A provider's whole reply, recorded with `record(reply, { format })`: a chat completion, a Response, a Message or a GenerateContentResponse. */
+export type ProviderReply = Replies[ReplyFormat]
 
 /** Options of one step. */
 export interface StepOptions<F extends WireFormat = 'openai-chat'> {
@@ -75,9 +80,14 @@ export interface RecordOptions {
   /**
    * The usage the provider reported for this reply, kept on its conversation entry: a normalised
    * `Usage`, or the provider's own usage object together with `format` (then `normalizeUsage` reads it).
+   * A whole provider reply brings its own usage; this replaces it.
    */
   usage?: unknown
-  /** The shape of a provider usage object given as `usage`. */
+  /**
+   * The provider format of what is given: a whole reply of that format (a chat completion, a Response,
+   * a Message, a GenerateContentResponse; `deepseek` and `openrouter` name chat completions) is read by
+   * the format's reader (`readReply`), its usage with it; for a message, the shape of `usage`.
+   */
   format?: UsageFormat
 }
 
@@ -161,6 +171,8 @@ export class Agent {
   /** The latest system-prompt and runtime-context entries, found by reading the record forward once. */
   private readonly latest_ = { read: 0, system: undefined as ConversationEntry | undefined, snapshot: undefined as ConversationEntry | undefined }
   private disposed_ = false
+  /** The number of replies recorded (Gemini's ids for calls without one count them). */
+  private replies = 0
   private scope!: ScopeHandle
   private prompt!: SystemPrompt
   private log!: DebugLog
@@ -324,16 +336,34 @@ export class Agent {
     return latest
   }
 
-  /** Appends the model's reply or a tool result to the record; `usage` is kept with the reply. */
-  record(message: RecordedMessage, options: RecordOptions = {}): void {
+  /**
+   * Appends the model's reply or a tool result to the record; `usage` is kept with the reply. Given a
+   * whole provider reply and its `format` (`record(message, { format: 'anthropic' })`), the format's
+   * reader turns it into the record's reply first (a Gemini call without an id gets `gemini-<n>-<i>`,
+   * `n` the replies recorded before it); a reply not of the format's shape throws its `WIRE_*` code.
+   */
+  record(message: RecordedMessage | ProviderReply, options: RecordOptions = {}): void {
     if (this.disposed_) throw agentDisposed(this.id)
     if (typeof message !== 'object' || message === null) throw invalidRecord(this.id, 'expected a message object')
-    const usage = this.usageOf(message, options)
+    let given = message as RecordedMessage
+    let usage: Usage | undefined
+    const replyFormat = options.format === undefined ? undefined : replyFormatOf(options.format, message)
+    if (replyFormat !== undefined) {
+      const read = readReply(replyFormat, message, { turn: this.replies, usage: options.format })
+      given = read.message
+      usage = options.usage === undefined ? read.usage : this.usageOf(given, options)
+    } else {
+      usage = this.usageOf(given, options)
+    }
+    this.recordMessage(given, usage)
+  }
+
+  private recordMessage(message: RecordedMessage, usage: Usage | undefined): void {
     if (message.role === 'assistant') {
-      const { content = null, tool_calls } = message
+      const { content = null, tool_calls, parts } = message
       if (content !== null && typeof content !== 'string') throw invalidRecord(this.id, 'assistant content must be a string or null')
       if (tool_calls !== undefined && !Array.isArray(tool_calls)) throw invalidRecord(this.id, 'tool_calls must be an array')
-      if (content === null && !tool_calls?.length) throw invalidRecord(this.id, 'an assistant message needs content or tool_calls')
+      if (content === null && !tool_calls?.length && parts === undefined) throw invalidRecord(this.id, 'an assistant message needs content or tool_calls')
       const reply: AssistantMessage = { role: 'assistant', content }
       if (tool_calls?.length) {
         try {
@@ -342,16 +372,30 @@ export class Agent {
           throw invalidRecord(this.id, `tool_calls cannot be recorded: ${PromptErrors.messageOf(error)}`)
         }
       }
+      if (parts !== undefined) reply.parts = this.keptParts(parts, () => checkReplyParts(parts, content, reply.tool_calls ?? [])) as ReplyPart[]
       this.record_.push(entry(reply, 'assistant', usage))
+      this.replies++
       if (usage) this.reuse.reconcile(usage, Date.now())
     } else if (message.role === 'tool') {
       if (typeof message.tool_call_id !== 'string' || !message.tool_call_id) throw invalidRecord(this.id, 'a tool message needs a tool_call_id')
       if (typeof message.content !== 'string') throw invalidRecord(this.id, 'tool content must be a string')
       const result: ToolMessage = { role: 'tool', content: message.content, tool_call_id: message.tool_call_id }
       if (message.name !== undefined) result.name = message.name
+      const { parts } = message
+      if (parts !== undefined) result.parts = this.keptParts(parts, () => checkContentParts(parts, message.content)) as ContentPart[]
       this.record_.push(entry(result, 'tool'))
     } else {
       throw invalidRecord(this.id, `role must be "assistant" or "tool" (user input goes through step(input)), received ${JSON.stringify((message as { role?: unknown }).role)}`)
+    }
+  }
+
+  /** A frozen copy of `parts` once `check` passes; its `WIRE_INVALID_PARTS` problem becomes `AGENT_INVALID_RECORD`. */
+  private keptParts(parts: unknown, check: () => void): unknown {
+    try {
+      check()
+      return deepFreeze(structuredClone(parts), 'parts')
+    } catch (error) {
+      throw invalidRecord(this.id, `parts cannot be recorded: ${PromptErrors.messageOf(error)}`)
     }
   }
 

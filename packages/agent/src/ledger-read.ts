@@ -40,9 +40,9 @@ const ENTRY_KEYS: Record<string, ReadonlySet<string>> = {
   'system-prompt': new Set(['role', 'source', 'content', 'promptVersion', 'hash']),
   user: new Set(['role', 'source', 'content', 'promptVersion', 'hash']),
   'runtime-context': new Set(['role', 'source', 'content', 'promptVersion', 'hash']),
-  assistant: new Set(['role', 'source', 'content', 'tool_calls', 'usage', 'promptVersion', 'hash']),
+  assistant: new Set(['role', 'source', 'content', 'tool_calls', 'parts', 'usage', 'promptVersion', 'hash']),
   // `usage` is let through so that record() refuses it with its own words (usage belongs to a reply).
-  tool: new Set(['role', 'source', 'content', 'tool_call_id', 'name', 'usage', 'promptVersion', 'hash']),
+  tool: new Set(['role', 'source', 'content', 'tool_call_id', 'name', 'parts', 'usage', 'promptVersion', 'hash']),
 }
 const ROLE_OF: Record<string, string> = {
   'system-prompt': 'system', user: 'user', 'runtime-context': 'user', assistant: 'assistant', tool: 'tool',

@@ -13,9 +13,10 @@ import type { LedgerLine } from './ledger-read.js'
 export function replayEntries(agent: Agent, entries: readonly LedgerLine[]): void {
   for (const line of entries) {
     if (line.source === 'assistant' || line.source === 'tool') {
+      const parts = line.parts === undefined ? {} : { parts: line.parts }
       const message = (line.source === 'assistant'
-        ? { role: 'assistant', content: line.content, ...(line.tool_calls === undefined ? {} : { tool_calls: line.tool_calls }) }
-        : { role: 'tool', content: line.content, tool_call_id: line.tool_call_id, ...(line.name === undefined ? {} : { name: line.name }) }) as RecordedMessage
+        ? { role: 'assistant', content: line.content, ...(line.tool_calls === undefined ? {} : { tool_calls: line.tool_calls }), ...parts }
+        : { role: 'tool', content: line.content, tool_call_id: line.tool_call_id, ...(line.name === undefined ? {} : { name: line.name }), ...parts }) as RecordedMessage
       try {
         agent.record(message, line.usage === undefined ? {} : { usage: line.usage })
       } catch (error) {

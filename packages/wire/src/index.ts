@@ -14,14 +14,27 @@ export type {
   AssistantMessage, ChatMessage, ConversationEntry, CustomToolCall, EntrySource, FunctionToolCall, PromptChangePolicy, SystemMessage, ToolCall,
   ToolMessage, UserMessage, WireTool,
 } from './record.js'
+export { REASONING_FORMATS } from './parts.js'
+export type {
+  AnthropicRedactedThinkingBlock, AnthropicThinkingBlock, ContentPart, DocumentPart, GeminiThoughtPart, ImagePart, ReasoningPart, ReplyPart,
+  ResponsesReasoningItem, TextPart, ToolCallPart,
+} from './parts.js'
+export { checkContentParts, checkReplyParts } from './parts-check.js'
+export { readReply, replyAccumulator, replyFormatOf, REPLY_FORMATS } from './replies/index.js'
+export type { Replies, ReplyFormat } from './replies/index.js'
+export type { ReadReply, ReadReplyOptions, ReplyAccumulator } from './replies/reply.js'
+export type { ChatReply } from './replies/openai-chat-reply.js'
+export type { ResponsesReply } from './replies/openai-responses-reply.js'
+export type { AnthropicReply } from './replies/anthropic-reply.js'
+export type { GeminiReply } from './replies/gemini-reply.js'
 export { buildMessages, openaiChatRequest, toRequestTool } from './openai-chat.js'
 export type { ChatRequest, RequestTool } from './openai-chat.js'
 export { openaiResponsesRequest } from './openai-responses.js'
 export type {
-  ResponsesCallOutputItem, ResponsesCustomCallItem, ResponsesFunctionCallItem, ResponsesInputItem, ResponsesMessageItem, ResponsesRequest, ResponsesTool,
+  ResponsesCallOutputItem, ResponsesContentPart, ResponsesCustomCallItem, ResponsesFunctionCallItem, ResponsesInputItem, ResponsesMessageItem, ResponsesRequest, ResponsesTool,
 } from './openai-responses.js'
 export { anthropicRequest, DEFAULT_MAX_TOKENS } from './anthropic.js'
-export type { AnthropicBlock, AnthropicMessage, AnthropicRequest, AnthropicTextBlock, AnthropicTool, AnthropicToolResultBlock, AnthropicToolUseBlock } from './anthropic.js'
+export type { AnthropicBlock, AnthropicDocumentBlock, AnthropicImageBlock, AnthropicImageType, AnthropicThinkingParam, AnthropicMessage, AnthropicRequest, AnthropicTextBlock, AnthropicTool, AnthropicToolResultBlock, AnthropicToolUseBlock } from './anthropic.js'
 export { applyBreakpoints, BREAKPOINT_KINDS, estimateTokens, LOOKBACK_BLOCKS, MAX_BREAKPOINTS, planBreakpoints, previousEnd } from './breakpoints.js'
 export type { Breakpoint, BreakpointKind, BreakpointOptions, CacheControl, CacheTtl } from './breakpoints.js'
 export { CACHE_MINIMUMS, DEFAULT_CACHE_MINIMUM, minimumTokens } from './cache-minimums.js'

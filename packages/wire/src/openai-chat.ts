@@ -4,6 +4,7 @@
  * system message at the place it was recorded. Pure and Cordis-free.
  * @module
  */
+import { checkMedia, sentReplyParts, type ContentPart, type ReplyPart } from './parts.js'
 import { sentEntries, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type WireTool } from './record.js'
 import type { WireInput } from './input.js'
 import { WireSession } from './session.js'
@@ -61,11 +62,17 @@ export function chatElements(item: ConversationEntry): readonly ChatMessage[] {
 
 const wires = new WeakMap<ConversationEntry, ChatMessage>()
 
-/** The wire message of an entry (without `source` and `usage`), built once per entry and shared (frozen). */
+/**
+ * The wire message of an entry (without `source`, `usage` and `parts`), built once per entry and shared
+ * (frozen). A reply's reasoning state (no chat format carries one) stays out; an image or a document
+ * in a reply or a tool result is refused (`WIRE_UNSUPPORTED_PART`: a chat tool message is text only).
+ */
 export function wire(item: ConversationEntry): ChatMessage {
   let message = wires.get(item)
   if (!message) {
-    const { source: _source, usage: _usage, ...rest } = item
+    const { source: _source, usage: _usage, parts, ...rest } = item as ConversationEntry & { parts?: unknown }
+    if (parts !== undefined && rest.role === 'tool') checkMedia('openai-chat', 'tool', parts as ContentPart[], [])
+    if (parts !== undefined && rest.role === 'assistant') sentReplyParts('openai-chat', parts as ReplyPart[], false)
     message = Object.freeze(rest) as ChatMessage
     wires.set(item, message)
   }

@@ -6,9 +6,16 @@
  * conversation id. Pure and Cordis-free.
  * @module
  */
-import type { ConversationEntry } from './record.js'
+import { dataUrl, sentReplyParts, type ContentPart, type ResponsesReasoningItem } from './parts.js'
+import type { ConversationEntry, ToolCall } from './record.js'
 import type { WireInput } from './input.js'
 import { WireSession, type CallLookup } from './session.js'
+
+/** Text, an image or a file in a tool result (images and files as `data:` URLs). */
+export type ResponsesContentPart =
+  | { type: 'input_text'; text: string }
+  | { type: 'input_image'; image_url: string; detail: 'auto' }
+  | { type: 'input_file'; file_data: string; filename?: string }
 
 /** A message input item. */
 export interface ResponsesMessageItem {
@@ -37,11 +44,11 @@ export interface ResponsesCustomCallItem {
 export interface ResponsesCallOutputItem {
   type: 'function_call_output' | 'custom_tool_call_output'
   call_id: string
-  output: string
+  output: string | ResponsesContentPart[]
 }
 
-/** An input item of a Responses request. */
-export type ResponsesInputItem = ResponsesMessageItem | ResponsesFunctionCallItem | ResponsesCustomCallItem | ResponsesCallOutputItem
+/** An input item of a Responses request (a reasoning item is sent back as the reply gave it). */
+export type ResponsesInputItem = ResponsesMessageItem | ResponsesFunctionCallItem | ResponsesCustomCallItem | ResponsesCallOutputItem | ResponsesReasoningItem
 
 /** A function tool of a Responses request (`strict: false`: the schema is sent as registered). */
 export interface ResponsesTool {
@@ -89,17 +96,35 @@ export function responsesElements(item: ConversationEntry, calls: CallLookup): R
       return [{ type: 'message', role: item.role, content: item.content }]
     case 'assistant': {
       const out: ResponsesInputItem[] = []
-      if (item.content || !item.tool_calls?.length) out.push({ type: 'message', role: 'assistant', content: item.content ?? '' })
-      for (const call of item.tool_calls ?? []) {
-        out.push(call.type === 'function'
-          ? { type: 'function_call', call_id: call.id, name: call.function.name, arguments: call.function.arguments }
-          : { type: 'custom_tool_call', call_id: call.id, name: call.custom.name, input: call.custom.input })
+      if (item.parts) {
+        // The reply's items in its order: its reasoning items (encrypted content included) before what they led to.
+        const calls = new Map((item.tool_calls ?? []).map((call) => [call.id, call]))
+        for (const part of sentReplyParts('openai-responses', item.parts, false)) {
+          if (part.type === 'reasoning') out.push({ ...(part.item as ResponsesReasoningItem) })
+          else if (part.type === 'text') out.push({ type: 'message', role: 'assistant', content: part.text })
+          else if (part.type === 'tool_call') out.push(callItem(calls.get(part.id)!))
+        }
+        return out
       }
+      if (item.content || !item.tool_calls?.length) out.push({ type: 'message', role: 'assistant', content: item.content ?? '' })
+      for (const call of item.tool_calls ?? []) out.push(callItem(call))
       return out
     }
     case 'tool': {
       const type = calls(item.tool_call_id)?.type === 'custom' ? 'custom_tool_call_output' : 'function_call_output'
-      return [{ type, call_id: item.tool_call_id, output: item.content }]
+      return [{ type, call_id: item.tool_call_id, output: item.parts ? item.parts.map(responsesPart) : item.content }]
     }
   }
+}
+
+function callItem(call: ToolCall): ResponsesFunctionCallItem | ResponsesCustomCallItem {
+  return call.type === 'function'
+    ? { type: 'function_call', call_id: call.id, name: call.function.name, arguments: call.function.arguments }
+    : { type: 'custom_tool_call', call_id: call.id, name: call.custom.name, input: call.custom.input }
+}
+
+function responsesPart(part: ContentPart): ResponsesContentPart {
+  if (part.type === 'text') return { type: 'input_text', text: part.text }
+  if (part.type === 'image') return { type: 'input_image', image_url: dataUrl(part), detail: 'auto' }
+  return part.name === undefined ? { type: 'input_file', file_data: dataUrl(part) } : { type: 'input_file', file_data: dataUrl(part), filename: part.name }
 }

@@ -6,7 +6,10 @@ describe('dsh-wire: the package root', () => {
     for (const name of ['buildRequest', 'openaiChatRequest', 'openaiResponsesRequest', 'anthropicRequest', 'geminiRequest', 'planBreakpoints', 'normalizeUsage', 'buildMessages']) {
       expect(typeof (wire as Record<string, unknown>)[name], name).to.equal('function')
     }
-    expect(Object.keys(wire.WireErrors).sort()).to.deep.equal(['invalidBreakpoints', 'invalidToolArguments', 'invalidUsage', 'unknownFormat', 'unmatchedToolResult', 'unsupportedToolCall'])
+    expect(Object.keys(wire.WireErrors).sort()).to.deep.equal([
+      'invalidBreakpoints', 'invalidParts', 'invalidReply', 'invalidToolArguments', 'invalidUsage', 'unknownFormat', 'unmatchedToolResult', 'unsupportedPart',
+      'unsupportedReplyItem', 'unsupportedToolCall',
+    ])
   })
 
   it('the update marker is one line, in brackets, so it can be told from user input', () => {
