@@ -11,7 +11,7 @@ export type { CreateAgentOptions, PresetHandle } from './agents.js'
 export { Agent } from './agent.js'
 export type { AgentOptions, ProviderReply, RecordedMessage, RecordOptions, StepOptions, StepResult, AgentInit } from './agent.js'
 export { stepEntries } from './conversation.js'
-export { buildMessages, normalizeUsage, readReply, replyAccumulator, toRequestTool, WIRE_FORMATS } from 'dsh-wire'
+export { buildMessages, normalizeUsage, readReply, replyAccumulator, REPLY_FORMATS, toRequestTool, WIRE_FORMATS } from 'dsh-wire'
 export type {
   ChatRequest, ContentPart, ReadReply, ReplyAccumulator, ReplyFormat, ReplyPart, RequestBodies, RequestBody, RequestTool, Usage, UsageFormat, WireFormat,
 } from 'dsh-wire'
