@@ -4,7 +4,7 @@ import { renderAssembly, waitingListener, type PromptAssembly, type RenderedProm
 import { abortable, deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
 import {
   buildMessages, checkContentParts, checkReplyParts, entry, WireSession, type SessionBuild, isUsage, normalizeUsage, readReply, replyFormatOf, WIRE_FORMATS, WireErrors,
-  type BreakpointOptions, type ContentPart, type Replies, type ReplyFormat, type ReplyPart, type RequestBodies, type Usage, type CacheProvider, type CacheReport,
+  type BreakpointOptions, type ChatRequestMessage, type ContentPart, type Replies, type ReplyFormat, type ReplyPart, type RequestBodies, type Usage, type CacheProvider, type CacheReport,
   type UsageFormat, type WireFormat,
 } from 'dsh-wire'
 import type { ToolRegistry } from 'dsh-tools'
@@ -12,7 +12,7 @@ import type { DebugLog } from './debug-log.js'
 import { CACHE_PROVIDERS, cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { agentDisposed, invalidInput, invalidRecord, invalidStepTimeout, stepTimedOut, unknownCacheRules } from './errors.js'
 import {
-  stepEntries, type AssistantMessage, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type ToolCall, type ToolMessage,
+  stepEntries, type UserInput, type AssistantMessage, type ConversationEntry, type PromptChangePolicy, type ToolCall, type ToolMessage,
 } from './conversation.js'
 
 declare module 'dsh-system-prompt' {
@@ -231,7 +231,7 @@ export class Agent {
   }
 
   /** The messages the next request would carry, without assembling (for inspection). */
-  messages(): ChatMessage[] {
+  messages(): ChatRequestMessage[] {
     return buildMessages(this.record_, this.promptChange)
   }
 
@@ -239,14 +239,14 @@ export class Agent {
    * Records `input` (if given), assembles for the agent's scope, records a changed system prompt and a
    * changed runtime-context snapshot, and resolves to the request. A failure records nothing.
    */
-  async step<F extends WireFormat = 'openai-chat'>(input?: string, options: StepOptions<F> = {}): Promise<RequestBodies[F]> {
+  async step<F extends WireFormat = 'openai-chat'>(input?: string | readonly ContentPart[], options: StepOptions<F> = {}): Promise<RequestBodies[F]> {
     return (await this.stepDetailed(input, options)).request
   }
 
   /** `step()`, resolving to the request together with the assembly and the rendered texts. */
-  async stepDetailed<F extends WireFormat = 'openai-chat'>(input?: string, options: StepOptions<F> = {}): Promise<StepResult<F>> {
+  async stepDetailed<F extends WireFormat = 'openai-chat'>(input?: string | readonly ContentPart[], options: StepOptions<F> = {}): Promise<StepResult<F>> {
     if (this.disposed_) throw agentDisposed(this.id)
-    if (input !== undefined && typeof input !== 'string') throw invalidInput(this.id)
+    const userInput = this.userInput(input)
     const format = (options.format ?? 'openai-chat') as F
     if (!WIRE_FORMATS.includes(format)) throw WireErrors.unknownFormat(format, WIRE_FORMATS)
     if (options.cacheRules !== undefined && !CACHE_PROVIDERS.includes(options.cacheRules)) throw unknownCacheRules(this.id, options.cacheRules, CACHE_PROVIDERS)
@@ -262,7 +262,7 @@ export class Agent {
       this.log.write(`total sections=${rendered.sections.length} bytes=${Buffer.byteLength(rendered.system, 'utf8')}`)
     }
     const { system, snapshot } = rendered
-    const added = stepEntries(this.record_, system, input, snapshot, this.latest())
+    const added = stepEntries(this.record_, system, userInput, snapshot, this.latest())
     // The step appends, lowers only what is new (the session keeps the rest), and takes it all back if
     // the lowering fails: a failure records nothing.
     const before = this.record_.length
@@ -386,6 +386,19 @@ export class Agent {
       this.record_.push(entry(result, 'tool'))
     } else {
       throw invalidRecord(this.id, `role must be "assistant" or "tool" (user input goes through step(input)), received ${JSON.stringify((message as { role?: unknown }).role)}`)
+    }
+  }
+
+  /** `step()`'s input as the record keeps it: a string, or content parts checked, copied and frozen with their text as `content`. */
+  private userInput(input: unknown): string | UserInput | undefined {
+    if (input === undefined || typeof input === 'string') return input
+    if (!Array.isArray(input)) throw invalidInput(this.id)
+    const content = input.filter((part) => part?.type === 'text' && typeof part.text === 'string').map((part) => part.text as string).join('')
+    try {
+      checkContentParts(input, content)
+      return { content, parts: deepFreeze(structuredClone(input), 'parts') as ContentPart[] }
+    } catch (error) {
+      throw invalidInput(this.id, PromptErrors.messageOf(error))
     }
   }
 

@@ -13,7 +13,7 @@ export type { AgentOptions, ProviderReply, RecordedMessage, RecordOptions, StepO
 export { stepEntries } from './conversation.js'
 export { buildMessages, normalizeUsage, readReply, replyAccumulator, REPLY_FORMATS, toRequestTool, WIRE_FORMATS } from 'dsh-wire'
 export type {
-  ChatRequest, ContentPart, ReadReply, ReplyAccumulator, ReplyFormat, ReplyPart, RequestBodies, RequestBody, RequestTool, Usage, UsageFormat, WireFormat,
+  ChatContentPart, ChatRequest, ChatRequestMessage, ContentPart, ReadReply, ReplyAccumulator, ReplyFormat, ReplyPart, RequestBodies, RequestBody, RequestTool, Usage, UsageFormat, WireFormat,
 } from 'dsh-wire'
 export type {
   AssistantMessage, ChatMessage, ConversationEntry, CustomToolCall, EntrySource, FunctionToolCall, PromptChangePolicy, SystemMessage, ToolCall,

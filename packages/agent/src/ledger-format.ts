@@ -79,7 +79,7 @@ export function entryFields(item: ConversationEntry, promptVersion: number): Led
     fields.tool_call_id = item.tool_call_id
     if (item.name !== undefined) fields.name = item.name
   }
-  if ((item.role === 'assistant' || item.role === 'tool') && item.parts !== undefined) fields.parts = item.parts
+  if (item.role !== 'system' && item.parts !== undefined) fields.parts = item.parts
   if (item.usage !== undefined) fields.usage = item.usage
   return fields
 }

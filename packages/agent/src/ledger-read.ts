@@ -38,7 +38,7 @@ const HEADER_KEYS = new Set(['format', 'version', 'agent', 'model', 'promptChang
 const OPTIONAL_HEADER_KEYS = ['provider', 'cwd', 'preset', 'parent'] as const
 const ENTRY_KEYS: Record<string, ReadonlySet<string>> = {
   'system-prompt': new Set(['role', 'source', 'content', 'promptVersion', 'hash']),
-  user: new Set(['role', 'source', 'content', 'promptVersion', 'hash']),
+  user: new Set(['role', 'source', 'content', 'parts', 'promptVersion', 'hash']),
   'runtime-context': new Set(['role', 'source', 'content', 'promptVersion', 'hash']),
   assistant: new Set(['role', 'source', 'content', 'tool_calls', 'parts', 'usage', 'promptVersion', 'hash']),
   // `usage` is let through so that record() refuses it with its own words (usage belongs to a reply).

@@ -4,7 +4,8 @@
  * system-prompt versions, user input and runtime-context snapshots are appended as `step()` made them.
  * @module
  */
-import { entry } from 'dsh-wire'
+import { deepFreeze } from 'dsh-system-prompt/internal'
+import { checkContentParts, entry, type ContentPart } from 'dsh-wire'
 import type { Agent, RecordedMessage } from './agent.js'
 import { ledgerInvalidEntry } from './errors.js'
 import type { LedgerLine } from './ledger-read.js'
@@ -23,7 +24,17 @@ export function replayEntries(agent: Agent, entries: readonly LedgerLine[]): voi
         throw ledgerInvalidEntry(line.line, error as Error)
       }
     } else {
-      agent.restoreEntry(entry({ role: line.role as 'system' | 'user', content: line.content as string }, line.source))
+      if (line.parts === undefined) {
+        agent.restoreEntry(entry({ role: line.role as 'system' | 'user', content: line.content as string }, line.source))
+        continue
+      }
+      // User input with parts: the checks step() runs on them.
+      try {
+        checkContentParts(line.parts, line.content as string)
+      } catch (error) {
+        throw ledgerInvalidEntry(line.line, error as Error)
+      }
+      agent.restoreEntry(entry({ role: 'user', content: line.content as string, parts: deepFreeze(structuredClone(line.parts as ContentPart[]), 'parts') }, 'user'))
     }
   }
 }

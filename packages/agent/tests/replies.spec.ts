@@ -1,7 +1,8 @@
 import { expect } from 'chai'
+import { createHash } from 'node:crypto'
 import { exportLedger, type Agent, type ProviderReply, type RecordedMessage } from 'dsh-agent'
 import { replyAccumulator, REPLY_FORMATS, type ReplyFormat } from 'dsh-wire'
-import { thrown } from 'dsh-testing'
+import { rejection, thrown } from 'dsh-testing'
 import { harness } from './ledger-scenario.js'
 import {
   ANTHROPIC_REPLY, ANTHROPIC_STREAM, CHAT_REPLY, CHAT_STREAM, GEMINI_REPLY, GEMINI_STREAM, PNG, RESPONSES_REPLY, RESPONSES_STREAM,
@@ -62,6 +63,48 @@ describe('dsh-agent: replies recorded in every format survive record, ledger, re
       expect(lines(streamed)).to.deep.equal(lines(plain))
     })
   }
+
+  for (const format of ['openai-chat', 'anthropic'] as const) {
+    it(`${format}: user input with an image (step(parts)) survives record, ledger, restore and the next request byte for byte`, async () => {
+      const before = await harness('append')
+      const original = await before.host.agents.create({ id: 'a', model: 'm' })
+      await original.step([{ type: 'text', text: 'What is this?' }, { type: 'image', mediaType: 'image/png', data: PNG }], { format })
+      expect(original.conversation.find((item) => item.source === 'user')).to.deep.include({ content: 'What is this?' })
+      original.record({ role: 'assistant', content: 'A pixel.' })
+      const ledger = exportLedger(original)
+      const expected = await original.stepDetailed('And now?', { format })
+      expect(expected.body).to.include(PNG)
+      const after = await harness('append')
+      const restored = await after.host.agents.restore(ledger)
+      expect(exportLedger(restored)).to.equal(ledger)
+      expect((await restored.stepDetailed('And now?', { format })).body).to.equal(expected.body)
+    })
+  }
+
+  it('input parts that do not pass their checks are refused with AGENT_INVALID_INPUT naming the problem, and nothing is recorded', async () => {
+    const booted = await harness('append')
+    const agent = await booted.host.agents.create({ id: 'i', model: 'm' })
+    const error = await rejection(agent.step([{ type: 'image', mediaType: 'image/png' }] as never))
+    expect(error).to.deep.include({ code: 'AGENT_INVALID_INPUT', details: { id: 'i', problem: 'parts: parts[0].data must be string' } })
+    expect(error.message).to.equal('agent "i" step(input): input parts: parts: parts[0].data must be string')
+    expect(agent.conversation).to.have.length(0)
+  })
+
+  it('a ledger whose user-input parts were changed into a wrong shape (chain rebuilt) is refused with AGENT_LEDGER_INVALID_ENTRY naming its line', async () => {
+    const booted = await harness('append')
+    const agent = await booted.host.agents.create({ id: 'f', model: 'm' })
+    await agent.step([{ type: 'text', text: 'Look.' }, { type: 'image', mediaType: 'image/png', data: PNG }])
+    let previous = ''
+    const forged = exportLedger(agent).trimEnd().split('\n').map((line) => {
+      const { hash: _, ...fields } = JSON.parse(line) as Record<string, unknown>
+      if (Array.isArray(fields.parts)) fields.parts = [{ type: 'text', text: 'Look.' }, { type: 'image', mediaType: 'image/png', data: 7 }]
+      previous = createHash('sha256').update(previous + JSON.stringify(fields)).digest('hex')
+      return JSON.stringify({ ...fields, hash: previous }) + '\n'
+    }).join('')
+    const line = forged.split('\n').findIndex((text) => text.includes('"parts"')) + 1
+    const after = await harness('append')
+    expect(await rejection(after.host.agents.restore(forged))).to.deep.include({ code: 'AGENT_LEDGER_INVALID_ENTRY' }).and.to.have.nested.property('details.line', line)
+  })
 
   it('a Gemini call without an id is named by the replies recorded before it, and keeps that name through a ledger', async () => {
     const booted = await harness('append')

@@ -88,9 +88,9 @@ function message(item: ConversationEntry): AnthropicMessage {
     case 'system':
       return { role: 'user', content: [{ type: 'text', text: systemUpdateText(item.content) }] }
     case 'user':
-      return { role: 'user', content: [{ type: 'text', text: item.content }] }
+      return { role: 'user', content: item.parts ? item.parts.map((part) => mediaBlock(part, 'user')) : [{ type: 'text', text: item.content }] }
     case 'tool':
-      return { role: 'user', content: [{ type: 'tool_result', tool_use_id: item.tool_call_id, content: item.parts ? item.parts.map((part) => mediaBlock(part)) : item.content }] }
+      return { role: 'user', content: [{ type: 'tool_result', tool_use_id: item.tool_call_id, content: item.parts ? item.parts.map((part) => mediaBlock(part, 'tool')) : item.content }] }
     case 'assistant': {
       const content: AnthropicBlock[] = []
       if (item.parts) {
@@ -117,14 +117,14 @@ function toolUse(call: ToolCall): AnthropicToolUseBlock {
 
 const IMAGE_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/gif', 'image/webp']
 
-/** A part of a tool result as a block; an image type or a document the API does not take is refused. */
-function mediaBlock(part: ContentPart): AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock {
+/** A part of user input or a tool result as a block; an image type or a document the API does not take is refused. */
+function mediaBlock(part: ContentPart, role: 'user' | 'tool'): AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock {
   if (part.type === 'text') return { type: 'text', text: part.text }
   if (part.type === 'image') {
-    if (!IMAGE_TYPES.includes(part.mediaType)) throw unsupportedPart('anthropic', 'tool', `image (${part.mediaType})`)
+    if (!IMAGE_TYPES.includes(part.mediaType)) throw unsupportedPart('anthropic', role, `image (${part.mediaType})`)
     return { type: 'image', source: { type: 'base64', media_type: part.mediaType as AnthropicImageType, data: part.data } }
   }
-  if (part.mediaType !== 'application/pdf') throw unsupportedPart('anthropic', 'tool', `document (${part.mediaType})`)
+  if (part.mediaType !== 'application/pdf') throw unsupportedPart('anthropic', role, `document (${part.mediaType})`)
   const block: AnthropicDocumentBlock = { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: part.data } }
   if (part.name !== undefined) block.title = part.name
   return block

@@ -76,7 +76,7 @@ function content(item: ConversationEntry, calls: CallLookup): GeminiContent {
     case 'system':
       return { role: 'user', parts: [{ text: systemUpdateText(item.content) }] }
     case 'user':
-      return { role: 'user', parts: [{ text: item.content }] }
+      return { role: 'user', parts: item.parts ? item.parts.map((part) => (part.type === 'text' ? { text: part.text } : mediaPart(part))) : [{ text: item.content }] }
     case 'tool': {
       const call = calls(item.tool_call_id)
       const name = item.name ?? (call?.type === 'function' ? call.function.name : undefined)

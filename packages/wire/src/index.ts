@@ -28,7 +28,7 @@ export type { ResponsesReply } from './replies/openai-responses-reply.js'
 export type { AnthropicReply } from './replies/anthropic-reply.js'
 export type { GeminiReply } from './replies/gemini-reply.js'
 export { buildMessages, openaiChatRequest, toRequestTool } from './openai-chat.js'
-export type { ChatRequest, RequestTool } from './openai-chat.js'
+export type { ChatContentPart, ChatRequest, ChatRequestMessage, RequestTool } from './openai-chat.js'
 export { openaiResponsesRequest } from './openai-responses.js'
 export type {
   ResponsesCallOutputItem, ResponsesContentPart, ResponsesCustomCallItem, ResponsesFunctionCallItem, ResponsesInputItem, ResponsesMessageItem, ResponsesRequest, ResponsesTool,

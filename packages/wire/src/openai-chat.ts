@@ -4,8 +4,10 @@
  * system message at the place it was recorded. Pure and Cordis-free.
  * @module
  */
-import { checkMedia, sentReplyParts, type ContentPart, type ReplyPart } from './parts.js'
-import { sentEntries, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type WireTool } from './record.js'
+import { checkMedia, dataUrl, sentReplyParts, type ContentPart, type ReplyPart } from './parts.js'
+import {
+  sentEntries, type AssistantMessage, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type SystemMessage, type ToolMessage, type WireTool,
+} from './record.js'
 import type { WireInput } from './input.js'
 import { WireSession } from './session.js'
 
@@ -15,10 +17,19 @@ export interface RequestTool {
   function: { name: string; description?: string; parameters?: Record<string, unknown> }
 }
 
+/** A content part of a chat-completions user message: text, an image (a `data:` URL) or a file. */
+export type ChatContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string } }
+  | { type: 'file'; file: { file_data: string; filename?: string } }
+
+/** A message of a chat-completions request: a record message, or user input with images or files as content parts. */
+export type ChatRequestMessage = SystemMessage | { role: 'user'; content: string | ChatContentPart[] } | AssistantMessage | ToolMessage
+
 /** A chat-completions request body. `tools` is omitted when no tool is visible (providers reject `[]`). */
 export interface ChatRequest {
   model: string
-  messages: ChatMessage[]
+  messages: ChatRequestMessage[]
   tools?: RequestTool[]
 }
 
@@ -27,7 +38,7 @@ export interface ChatRequest {
  * `usage`). The message objects are built once per entry and shared (frozen), so a later request
  * carries the very objects an earlier one did.
  */
-export function buildMessages(record: readonly ConversationEntry[], policy: PromptChangePolicy): ChatMessage[] {
+export function buildMessages(record: readonly ConversationEntry[], policy: PromptChangePolicy): ChatRequestMessage[] {
   return sentEntries(record, policy).map(wire)
 }
 
@@ -48,7 +59,7 @@ export function openaiChatRequest(input: WireInput): ChatRequest {
  * The `openai-chat` body for the opening system prompt (`messages[0]`) and the other messages
  * (`messages` becomes the body's own list).
  */
-export function chatBody(input: WireInput, opening: ConversationEntry | undefined, messages: ChatMessage[]): ChatRequest {
+export function chatBody(input: WireInput, opening: ConversationEntry | undefined, messages: ChatRequestMessage[]): ChatRequest {
   if (opening !== undefined) messages.unshift(wire(opening))
   const request: ChatRequest = { model: input.model, messages }
   if (input.tools.length) request.tools = input.tools.map(toRequestTool)
@@ -56,25 +67,32 @@ export function chatBody(input: WireInput, opening: ConversationEntry | undefine
 }
 
 /** The messages of one sent entry: its wire message. */
-export function chatElements(item: ConversationEntry): readonly ChatMessage[] {
+export function chatElements(item: ConversationEntry): readonly ChatRequestMessage[] {
   return [wire(item)]
 }
 
-const wires = new WeakMap<ConversationEntry, ChatMessage>()
+const wires = new WeakMap<ConversationEntry, ChatRequestMessage>()
 
 /**
  * The wire message of an entry (without `source`, `usage` and `parts`), built once per entry and shared
- * (frozen). A reply's reasoning state (no chat format carries one) stays out; an image or a document
+ * (frozen). User input with parts is sent as content parts (images as `data:` URLs, documents as
+ * files). A reply's reasoning state (no chat format carries one) stays out; an image or a document
  * in a reply or a tool result is refused (`WIRE_UNSUPPORTED_PART`: a chat tool message is text only).
  */
-export function wire(item: ConversationEntry): ChatMessage {
+export function wire(item: ConversationEntry): ChatRequestMessage {
   let message = wires.get(item)
   if (!message) {
     const { source: _source, usage: _usage, parts, ...rest } = item as ConversationEntry & { parts?: unknown }
     if (parts !== undefined && rest.role === 'tool') checkMedia('openai-chat', 'tool', parts as ContentPart[], [])
     if (parts !== undefined && rest.role === 'assistant') sentReplyParts('openai-chat', parts as ReplyPart[], false)
-    message = Object.freeze(rest) as ChatMessage
+    message = Object.freeze(parts !== undefined && rest.role === 'user' ? { role: 'user', content: (parts as ContentPart[]).map(chatPart) } : rest) as ChatRequestMessage
     wires.set(item, message)
   }
   return message
+}
+
+function chatPart(part: ContentPart): ChatContentPart {
+  if (part.type === 'text') return { type: 'text', text: part.text }
+  if (part.type === 'image') return { type: 'image_url', image_url: { url: dataUrl(part) } }
+  return { type: 'file', file: part.name === undefined ? { file_data: dataUrl(part) } : { file_data: dataUrl(part), filename: part.name } }
 }

@@ -11,18 +11,16 @@ import type { ConversationEntry, ToolCall } from './record.js'
 import type { WireInput } from './input.js'
 import { WireSession, type CallLookup } from './session.js'
 
-/** Text, an image or a file in a tool result (images and files as `data:` URLs). */
+/** Text, an image or a file in user input or a tool result (images and files as `data:` URLs). */
 export type ResponsesContentPart =
   | { type: 'input_text'; text: string }
   | { type: 'input_image'; image_url: string; detail: 'auto' }
   | { type: 'input_file'; file_data: string; filename?: string }
 
-/** A message input item. */
-export interface ResponsesMessageItem {
-  type: 'message'
-  role: 'system' | 'user' | 'assistant'
-  content: string
-}
+/** A message input item (user input with images or files has content parts). */
+export type ResponsesMessageItem =
+  | { type: 'message'; role: 'system' | 'user' | 'assistant'; content: string }
+  | { type: 'message'; role: 'user'; content: ResponsesContentPart[] }
 
 /** A function call the model made, sent back as an input item. */
 export interface ResponsesFunctionCallItem {
@@ -92,8 +90,9 @@ export function responsesBody(input: WireInput, openingEntry: ConversationEntry 
 export function responsesElements(item: ConversationEntry, calls: CallLookup): ResponsesInputItem[] {
   switch (item.role) {
     case 'system':
-    case 'user':
       return [{ type: 'message', role: item.role, content: item.content }]
+    case 'user':
+      return [item.parts ? { type: 'message', role: 'user', content: item.parts.map(responsesPart) } : { type: 'message', role: 'user', content: item.content }]
     case 'assistant': {
       const out: ResponsesInputItem[] = []
       if (item.parts) {

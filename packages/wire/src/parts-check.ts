@@ -76,7 +76,7 @@ export function checkReplyParts(parts: unknown, content: string | null, calls: r
   }
 }
 
-/** Checks the `parts` of a tool result against its `content`; throws `WIRE_INVALID_PARTS`. */
+/** Checks the `parts` of user input or a tool result against its `content`; throws `WIRE_INVALID_PARTS`. */
 export function checkContentParts(parts: unknown, content: string): asserts parts is ContentPart[] {
   if (!Array.isArray(parts) || !parts.length) throw invalidParts('must be a non-empty array')
   parts.forEach((part, index) => checkPart(part, index, ['text', 'image', 'document']))

@@ -1,7 +1,8 @@
 /**
  * The content parts of the record (issue 19): what an entry holds besides plain text and tool calls,
  * in the order the provider gave it. An assistant entry's `parts` keep a reply's order of text, tool
- * calls, reasoning state and images; a tool result's `parts` keep text, images and documents. `content` stays the entry's text (its text parts joined) and `tool_calls` its calls, so
+ * calls, reasoning state and images; user input's and a tool result's `parts` keep text, images and
+ * documents. `content` stays the entry's text (its text parts joined) and `tool_calls` its calls, so
  * every reader of the record that wants text still finds it there.
  *
  * Reasoning state belongs to the format that made it: an Anthropic thinking block is verified by
@@ -50,7 +51,7 @@ export type ReasoningPart =
 /** The formats that have reasoning state of their own. */
 export const REASONING_FORMATS = ['anthropic', 'openai-responses', 'gemini'] as const
 
-/** A part of a tool result. */
+/** A part of user input or a tool result. */
 export type ContentPart = TextPart | ImagePart | DocumentPart
 
 /** A part of a model reply. */

@@ -38,6 +38,8 @@ export interface SystemMessage {
 export interface UserMessage {
   role: 'user'
   content: string
+  /** User input's text, images and documents in order, when it holds more than text (`content`: its text). */
+  parts?: ContentPart[]
 }
 
 /** The model's reply: text, tool calls, or both. */

@@ -147,6 +147,28 @@ describe('dsh-wire: replies in, in every format (issue 19)', () => {
     })
   })
 
+  it('user input with an image and a PDF goes as content parts in every format', () => {
+    const pdf = 'JVBERi0xLjQK'
+    const record = [system('S'), entry({ role: 'user', content: 'Compare these.', parts: [
+      { type: 'text', text: 'Compare these.' }, { type: 'image', mediaType: 'image/png', data: PNG }, { type: 'document', mediaType: 'application/pdf', data: pdf, name: 'spec.pdf' },
+    ] }, 'user')]
+    expect(buildRequest('openai-chat', input(record)).messages[1]).to.deep.equal({ role: 'user', content: [
+      { type: 'text', text: 'Compare these.' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+      { type: 'file', file: { file_data: `data:application/pdf;base64,${pdf}`, filename: 'spec.pdf' } },
+    ] })
+    expect(buildRequest('openai-responses', input(record)).input[0]).to.deep.equal({ type: 'message', role: 'user', content: [
+      { type: 'input_text', text: 'Compare these.' }, { type: 'input_image', image_url: `data:image/png;base64,${PNG}`, detail: 'auto' },
+      { type: 'input_file', file_data: `data:application/pdf;base64,${pdf}`, filename: 'spec.pdf' },
+    ] })
+    expect(buildRequest('anthropic', input(record)).messages[0].content).to.deep.equal([
+      { type: 'text', text: 'Compare these.' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+      { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf }, title: 'spec.pdf' },
+    ])
+    expect(buildRequest('gemini', input(record)).contents[0].parts).to.deep.equal([
+      { text: 'Compare these.' }, { inlineData: { mimeType: 'image/png', data: PNG } }, { inlineData: { mimeType: 'application/pdf', data: pdf } },
+    ])
+  })
+
   it('a format that cannot carry an image or a document where it is refuses it with WIRE_UNSUPPORTED_PART', () => {
     expect(thrown(() => buildRequest('openai-chat', input(recordWith('openai-chat', SCREENSHOT))))).to.deep.include({
       code: 'WIRE_UNSUPPORTED_PART', details: { format: 'openai-chat', role: 'tool', kind: 'image' },
