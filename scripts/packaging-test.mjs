@@ -30,7 +30,7 @@ const published = workspaces.filter((w) => !w.manifest.private)
 
 /** The versions installed next to the tarballs come from the workspace's own manifests, never from here. */
 const cordis = workspaces.find((w) => w.manifest.peerDependencies?.cordis)?.manifest.peerDependencies.cordis
-const extras = [`cordis@${cordis}`, `openai@${root.devDependencies.openai}`, `typescript@${root.devDependencies.typescript}`, `@types/node@${root.devDependencies['@types/node']}`]
+const extras = [`cordis@${cordis}`, `openai@${root.devDependencies.openai}`, `@anthropic-ai/sdk@${root.devDependencies['@anthropic-ai/sdk']}`, `@google/genai@${root.devDependencies['@google/genai']}`, `typescript@${root.devDependencies.typescript}`, `@types/node@${root.devDependencies['@types/node']}`]
 
 const work = mkdtempSync(join(tmpdir(), 'dsh-packaging-'))
 const packs = join(work, 'packs')
@@ -144,7 +144,7 @@ step('run the installed dsh-prompt bin on a copy of examples/coding-agent', () =
 
 step('tsc: the embedding example and the consumer files against the installed declarations', () => {
   mkdirSync(join(project, 'harness'))
-  for (const name of ['run.ts', 'mock-server.ts', 'deployment.yml', 'notes.md']) copyFileSync(join(REPO, 'examples/harness', name), join(project, 'harness', name))
+  for (const name of ['run.ts', 'mock-server.ts', 'format-mock.ts', 'formats.ts', 'deployment.yml', 'notes.md']) copyFileSync(join(REPO, 'examples/harness', name), join(project, 'harness', name))
   for (const name of ['consumer.ts', 'consumer-cordis.ts']) copyFileSync(join(REPO, 'scripts/packaging', name), join(project, name))
   const common = ['--target', 'es2022', '--strict', '--skipLibCheck', '--types', 'node']
   // nodenext emits harness/run.js, which the next step runs.

@@ -2,20 +2,24 @@
  * A complete harness loop on dsh: one call boots the deployment file next to this one, then six user
  * turns go through the official `openai` client to a local OpenAI-compatible mock server (127.0.0.1,
  * an ephemeral port). One turn has a tool call: the harness runs `read` and sends the result back. At
- * turn 4 the harness adds a fact to the runtime context, and at turn 6 takes it away again.
+ * turn 4 the harness adds a fact to the runtime context, and at turn 6 takes it away again. Then the
+ * same tool loop runs once in every wire format (formats.ts), each through its provider's official
+ * client against format-mock.ts, every reply recorded through its format's reader.
  *
  *   yarn harness                                   (from the repository root, no build needed)
  *   node --import tsx/esm examples/harness/run.ts  (the same, by hand)
  *
- * It exits 1, naming what went wrong, when the mock server refused a request or the loop went astray.
+ * It exits 1, naming what went wrong, when a mock server refused a request or the loop went astray.
  * @module
  */
 import { readFile } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import OpenAI from 'openai'
-import { type Agent } from 'dsh-agent'
-import { bootDeployment } from 'dsh-boot'
+import { REPLY_FORMATS, type Agent, type ToolCall } from 'dsh-agent'
+import { bootDeployment, type BootedDeployment } from 'dsh-boot'
+import { startFormatMock } from './format-mock.js'
+import { formatTurn } from './formats.js'
 import { startMockServer } from './mock-server.js'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
@@ -32,7 +36,7 @@ const TURNS = [
 ]
 
 /** Runs one tool call the way a harness does: here only `read`, and only inside this folder. */
-async function runTool(call: OpenAI.Chat.ChatCompletionMessageToolCall): Promise<string> {
+async function runTool(call: OpenAI.Chat.ChatCompletionMessageToolCall | ToolCall): Promise<string> {
   if (call.type !== 'function' || call.function.name !== 'read') return `error: unknown tool ${JSON.stringify(call.type === 'function' ? call.function.name : call.type)}`
   const { path } = JSON.parse(call.function.arguments) as { path: string }
   if (relative(HERE, path).startsWith('..')) return `error: ${path} is outside the notes folder`
@@ -81,11 +85,34 @@ async function main(): Promise<void> {
     if (sent !== 7 || server.requests.length !== 7) throw new Error(`expected 7 requests (6 turns, one with a tool result), the server got ${server.requests.length}`)
     if (systems !== 1 || snapshots !== 3) throw new Error(`expected 1 system prompt and 3 runtime-context snapshots in the record, found ${systems} and ${snapshots}`)
     console.log(`ok: ${TURNS.length} turns, ${sent} requests, ${agent.conversation.length} messages in the record (1 system prompt, ${snapshots} runtime-context snapshots)`)
+    await everyFormat(dsh)
   } finally {
     await dsh.dispose()
     await server.close()
   }
   if (server.failures.length) throw new Error(`the mock server refused requests:\n  ${server.failures.join('\n  ')}`)
+}
+
+/**
+ * The same tool loop in every wire format (formats.ts): one agent per format, each reply recorded as
+ * its provider's client returned it, its reasoning state sent back on the next request.
+ */
+async function everyFormat(dsh: BootedDeployment): Promise<void> {
+  const mock = await startFormatMock(NOTES, (result) => `From the notes: ${(result.split('\n').find((line) => line.includes('0.1.0')) ?? '').replace(/^\s*\d+\s+/, '')}`)
+  try {
+    for (const format of REPLY_FORMATS) {
+      const agent = await dsh.createAgent({ id: `notes-${format}`, model: 'mock-model', cwd: HERE })
+      const answer = await formatTurn(mock.origin, agent, format, 'What does notes.md say about the first release?', runTool)
+      const kept = agent.conversation.some((item) => item.role === 'assistant' && item.parts !== undefined)
+      console.log(`${format}: ${answer} (2 requests, the answer streamed${kept ? '; the reasoning state recorded and sent back' : ''})`)
+    }
+    const served = REPLY_FORMATS.map((format) => mock.served[format] ?? 0)
+    if (served.some((count) => count !== 2)) throw new Error(`expected 2 requests per format, the format mock served ${served.join(', ')}`)
+    console.log(`ok: ${REPLY_FORMATS.length} formats, ${served.reduce((a, b) => a + b)} requests, every reply recorded through its format's reader (each answer streamed)`)
+  } finally {
+    await mock.close()
+  }
+  if (mock.failures.length) throw new Error(`the format mock refused requests:\n  ${mock.failures.join('\n  ')}`)
 }
 
 main().catch((error: unknown) => {

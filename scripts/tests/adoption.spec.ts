@@ -39,7 +39,13 @@ describe('adopting dsh: what a harness author runs first', function () {
   it('yarn harness runs the harness example: six turns, one with a tool call, checked by its mock server', async () => {
     const result = await run(YARN, ['harness'])
     expect(result.code, result.stdout + result.stderr).to.equal(0)
-    expect(result.stdout.trim().split('\n').pop()).to.equal('ok: 6 turns, 7 requests, 18 messages in the record (1 system prompt, 3 runtime-context snapshots)')
+    expect(result.stdout.trim().split('\n').slice(-6)).to.deep.equal([
+      'ok: 6 turns, 7 requests, 18 messages in the record (1 system prompt, 3 runtime-context snapshots)',
+      'openai-chat: From the notes: - 0.1.0: the first release that installs outside the repository. (2 requests, the answer streamed)',
+      ...['openai-responses', 'anthropic', 'gemini'].map((format) =>
+        `${format}: From the notes: - 0.1.0: the first release that installs outside the repository. (2 requests, the answer streamed; the reasoning state recorded and sent back)`),
+      "ok: 4 formats, 8 requests, every reply recorded through its format's reader (each answer streamed)",
+    ])
   })
 
   it('the packaging test passes: packed, installed outside the workspace, imported, run and type-checked there', async () => {

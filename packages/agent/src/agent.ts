@@ -1,10 +1,11 @@
 import type { Context } from 'cordis'
 import { listenersFor, type ScopeHandle, type ScopeKey } from 'dsh-scope'
 import { renderAssembly, waitingListener, type PromptAssembly, type RenderedPrompt, type SystemPrompt } from 'dsh-system-prompt'
-import { abortable, PromptErrors } from 'dsh-system-prompt/internal'
+import { abortable, deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
 import {
-  buildMessages, entry, WireSession, type SessionBuild, isProvider, isUsage, normalizeUsage, providerNames, wireFormat, type BreakpointOptions, type RequestBodies, type Usage,
-  type CacheProvider, type CacheReport, type UsageFormat, type WireFormat,
+  buildMessages, checkContentParts, entry, WireSession, type SessionBuild, isProvider, normalizeUsage, providerNames, readReply, replyFormatOf, wireFormat,
+  type BreakpointOptions, type ChatRequestMessage, type ContentPart, type Replies, type ReplyFormat, type ReplyPart, type RequestBodies, type Usage, type CacheProvider, type CacheReport,
+  type UsageFormat, type WireFormat,
 } from 'dsh-wire'
 import type { ToolRegistry } from 'dsh-tools'
 import type { DebugLog } from './debug-log.js'
@@ -13,7 +14,7 @@ import { EntryShapeError, fail, replyShape, toolResultShape, usageShape } from '
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { agentDisposed, invalidInput, invalidRecord, invalidStepTimeout, stepTimedOut, unknownCacheRules } from './errors.js'
 import {
-  stepEntries, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type ToolCall,
+  stepEntries, type UserInput, type ConversationEntry, type PromptChangePolicy, type ToolCall,
 } from './conversation.js'
 
 declare module 'dsh-system-prompt' {
@@ -33,11 +34,15 @@ declare module 'cordis' {
 /**
  * What the model sent back, or a tool result, as given to `agent.record()`. The assistant form accepts
  * the OpenAI SDK's `completion.choices[0].message` as it is typed (its other fields, such as `refusal`
- * or `annotations`, are not recorded).
+ * or `annotations`, are not recorded). `parts`: the reply in order with its reasoning state and images
+ * (what `readReply` makes), or a tool result's text, images and documents; `content` is then their text.
  */
 export type RecordedMessage =
-  | { role: 'assistant'; content?: string | null; tool_calls?: readonly ToolCall[] }
-  | { role: 'tool'; tool_call_id: string; content: string; name?: string }
+  | { role: 'assistant'; content?: string | null; tool_calls?: readonly ToolCall[]; parts?: readonly ReplyPart[] }
+  | { role: 'tool'; tool_call_id: string; content: string; name?: string; parts?: readonly ContentPart[] }
+
+/** A provider's whole reply, recorded with `record(reply, { format })`: a chat completion, a Response, a Message or a GenerateContentResponse. */
+export type ProviderReply = Replies[ReplyFormat]
 
 /** Options of one step. */
 export interface StepOptions<F extends WireFormat = 'openai-chat'> {
@@ -78,9 +83,14 @@ export interface RecordOptions {
   /**
    * The usage the provider reported for this reply, kept on its conversation entry: a normalised
    * `Usage`, or the provider's own usage object together with `format` (then `normalizeUsage` reads it).
+   * A whole provider reply brings its own usage; this replaces it.
    */
   usage?: unknown
-  /** The shape of a provider usage object given as `usage`. */
+  /**
+   * The provider format of what is given: a whole reply of that format (a chat completion, a Response,
+   * a Message, a GenerateContentResponse; `deepseek` and `openrouter` name chat completions) is read by
+   * the format's reader (`readReply`), its usage with it; for a message, the shape of `usage`.
+   */
   format?: UsageFormat
 }
 
@@ -164,6 +174,8 @@ export class Agent {
   /** The latest system-prompt and runtime-context entries, found by reading the record forward once. */
   private readonly latest_ = { read: 0, system: undefined as ConversationEntry | undefined, snapshot: undefined as ConversationEntry | undefined }
   private disposed_ = false
+  /** The number of replies recorded (Gemini's ids for calls without one count them). */
+  private replies = 0
   private scope!: ScopeHandle
   private prompt!: SystemPrompt
   private log!: DebugLog
@@ -225,7 +237,7 @@ export class Agent {
   }
 
   /** The messages the next request would carry, without assembling (for inspection). */
-  messages(): ChatMessage[] {
+  messages(): ChatRequestMessage[] {
     return buildMessages(this.record_, this.promptChange)
   }
 
@@ -233,14 +245,14 @@ export class Agent {
    * Records `input` (if given), assembles for the agent's scope, records a changed system prompt and a
    * changed runtime-context snapshot, and resolves to the request. A failure records nothing.
    */
-  async step<F extends WireFormat = 'openai-chat'>(input?: string, options: StepOptions<F> = {}): Promise<RequestBodies[F]> {
+  async step<F extends WireFormat = 'openai-chat'>(input?: string | readonly ContentPart[], options: StepOptions<F> = {}): Promise<RequestBodies[F]> {
     return (await this.stepDetailed(input, options)).request
   }
 
   /** `step()`, resolving to the request together with the assembly and the rendered texts. */
-  async stepDetailed<F extends WireFormat = 'openai-chat'>(input?: string, options: StepOptions<F> = {}): Promise<StepResult<F>> {
+  async stepDetailed<F extends WireFormat = 'openai-chat'>(input?: string | readonly ContentPart[], options: StepOptions<F> = {}): Promise<StepResult<F>> {
     if (this.disposed_) throw agentDisposed(this.id)
-    if (input !== undefined && typeof input !== 'string') throw invalidInput(this.id)
+    const userInput = this.userInput(input)
     const format = (options.format ?? 'openai-chat') as F
     wireFormat(format) // throws WIRE_UNKNOWN_FORMAT for a format not registered
     if (options.cacheRules !== undefined && !isProvider(options.cacheRules)) throw unknownCacheRules(this.id, options.cacheRules, providerNames())
@@ -256,7 +268,7 @@ export class Agent {
       this.log.write(`total sections=${rendered.sections.length} bytes=${Buffer.byteLength(rendered.system, 'utf8')}`)
     }
     const { system, snapshot } = rendered
-    const added = stepEntries(this.record_, system, input, snapshot, this.latest())
+    const added = stepEntries(this.record_, system, userInput, snapshot, this.latest())
     // The step appends, lowers only what is new (the session keeps the rest), and takes it all back if
     // the lowering fails: a failure records nothing.
     const before = this.record_.length
@@ -332,26 +344,50 @@ export class Agent {
   }
 
   /**
-   * Appends the model's reply or a tool result to the record; `usage` is kept with the reply. The message
-   * is checked and copied by `entry-shape.ts` (the ledger reads through the same rules).
+   * Appends the model's reply or a tool result to the record; `usage` is kept with the reply. Given a
+   * whole provider reply and its `format` (`record(message, { format: 'anthropic' })`), the format's
+   * reader turns it into the record's reply first (a Gemini call without an id gets `gemini-<n>-<i>`,
+   * `n` the replies recorded before it); a reply not of the format's shape throws its `WIRE_*` code.
+   * The message is then checked and copied by `entry-shape.ts` (the ledger reads through the same rules).
    */
-  record(message: RecordedMessage, options: RecordOptions = {}): void {
+  record(message: RecordedMessage | ProviderReply, options: RecordOptions = {}): void {
     if (this.disposed_) throw agentDisposed(this.id)
     if (typeof message !== 'object' || message === null) throw invalidRecord(this.id, 'expected a message object')
     let item: ConversationEntry
     let usage: Usage | undefined
+    const replyFormat = options.format === undefined ? undefined : replyFormatOf(options.format, message)
+    let given = message as RecordedMessage
+    if (replyFormat !== undefined) {
+      const read = readReply(replyFormat, message, { turn: this.replies, usage: options.format })
+      given = read.message
+      if (options.usage === undefined && read.usage !== undefined) options = { usage: read.usage }
+    }
     try {
-      usage = this.usageOf(message, options)
-      if (message.role === 'assistant') item = entry(replyShape(message), 'assistant', usage)
-      else if (message.role === 'tool') item = entry(toolResultShape(message), 'tool')
-      else fail(`role must be "assistant" or "tool" (user input goes through step(input)), received ${JSON.stringify((message as { role?: unknown }).role)}`)
+      usage = this.usageOf(given, options)
+      if (given.role === 'assistant') item = entry(replyShape(given), 'assistant', usage)
+      else if (given.role === 'tool') item = entry(toolResultShape(given), 'tool')
+      else fail(`role must be "assistant" or "tool" (user input goes through step(input)), received ${JSON.stringify((given as { role?: unknown }).role)}`)
     } catch (error) {
       if (error instanceof EntryShapeError) throw invalidRecord(this.id, error.problem)
       if ((error as { code?: unknown })?.code !== undefined) throw error
       throw invalidRecord(this.id, `the message cannot be read: ${PromptErrors.messageOf(error)}`)
     }
     this.record_.push(item)
+    if (item.source === 'assistant') this.replies++
     if (usage) this.reuse.reconcile(usage, Date.now())
+  }
+
+  /** `step()`'s input as the record keeps it: a string, or content parts checked, copied and frozen with their text as `content`. */
+  private userInput(input: unknown): string | UserInput | undefined {
+    if (input === undefined || typeof input === 'string') return input
+    if (!Array.isArray(input)) throw invalidInput(this.id)
+    const content = input.filter((part) => part?.type === 'text' && typeof part.text === 'string').map((part) => part.text as string).join('')
+    try {
+      checkContentParts(input, content)
+      return { content, parts: deepFreeze(structuredClone(input), 'parts') as ContentPart[] }
+    } catch (error) {
+      throw invalidInput(this.id, PromptErrors.messageOf(error))
+    }
   }
 
   private usageOf(message: RecordedMessage, options: RecordOptions): Usage | undefined {

@@ -8,7 +8,7 @@
  * New kinds of tool call (or of content part) are rows of {@link TOOL_CALL_SHAPES}.
  * @module
  */
-import type { AssistantMessage, ToolCall, ToolMessage, Usage } from 'dsh-wire'
+import { checkContentParts, checkReplyParts, type AssistantMessage, type ContentPart, type ReplyPart, type ToolCall, type ToolMessage, type Usage } from 'dsh-wire'
 
 /**
  * A shape problem (`problem` names the field, `tool_calls[0].function.name`). Internal: `record()` and
@@ -41,15 +41,16 @@ export const USAGE_KEYS = ['inputTokens', 'cachedReadTokens', 'cacheWriteTokens'
 const MAX_DEPTH = 64
 
 /** A model reply as the record keeps it: content `null` when absent, empty `tool_calls` left out, every call checked and copied. */
-export function replyShape(message: { content?: unknown; tool_calls?: unknown }): AssistantMessage {
+export function replyShape(message: { content?: unknown; tool_calls?: unknown; parts?: unknown }): AssistantMessage {
   const content = message.content === undefined ? null : message.content
   if (content !== null && typeof content !== 'string') fail('assistant content must be a string or null')
   const calls = message.tool_calls
   if (calls !== undefined && !Array.isArray(calls)) fail('tool_calls must be an array')
   const list = (calls ?? []) as unknown[]
-  if (content === null && !list.length) fail('an assistant message needs content or tool_calls')
+  if (content === null && !list.length && message.parts === undefined) fail('an assistant message needs content or tool_calls')
   const reply: AssistantMessage = { role: 'assistant', content: content as string | null }
   if (list.length) reply.tool_calls = Object.freeze(list.map((call, index) => toolCallShape(call, `tool_calls[${index}]`))) as ToolCall[]
+  if (message.parts !== undefined) reply.parts = partsShape(message.parts, (parts) => checkReplyParts(parts, reply.content, reply.tool_calls ?? [])) as ReplyPart[]
   return reply
 }
 
@@ -69,13 +70,36 @@ function toolCallShape(call: unknown, path: string): ToolCall {
 }
 
 /** A tool result as the record keeps it. */
-export function toolResultShape(message: { tool_call_id?: unknown; content?: unknown; name?: unknown }): ToolMessage {
+export function toolResultShape(message: { tool_call_id?: unknown; content?: unknown; name?: unknown; parts?: unknown }): ToolMessage {
   if (typeof message.tool_call_id !== 'string' || !message.tool_call_id) fail('a tool message needs a tool_call_id')
   if (typeof message.content !== 'string') fail('tool content must be a string')
   if (message.name !== undefined && (typeof message.name !== 'string' || !message.name)) fail('a tool message\'s name must be a non-empty string when given')
   const result: ToolMessage = { role: 'tool', content: message.content as string, tool_call_id: message.tool_call_id as string }
   if (message.name !== undefined) result.name = message.name as string
+  if (message.parts !== undefined) result.parts = partsShape(message.parts, (parts) => checkContentParts(parts, result.content)) as ContentPart[]
   return result
+}
+
+/** User input as the record keeps it: its text, and its content parts (text, images, documents) when it has them. */
+export function userInputShape(message: { content?: unknown; parts?: unknown }): { role: 'user'; content: string; parts?: ContentPart[] } {
+  if (typeof message.content !== 'string') fail('user content must be a string')
+  const input: { role: 'user'; content: string; parts?: ContentPart[] } = { role: 'user', content: message.content as string }
+  if (message.parts !== undefined) input.parts = partsShape(message.parts, (parts) => checkContentParts(parts, input.content)) as ContentPart[]
+  return input
+}
+
+/**
+ * Content parts (reasoning state, images, documents: `dsh-wire`'s part rules, run by `check`) copied as
+ * frozen JSON data; a part the rules refuse is a shape problem naming `parts`.
+ */
+export function partsShape(parts: unknown, check: (parts: unknown) => void): unknown {
+  const copy = jsonData(parts, 'parts', 0)
+  try {
+    check(copy)
+  } catch (error) {
+    fail(`parts cannot be recorded: ${(error as Error).message}`)
+  }
+  return copy
 }
 
 /**

@@ -81,10 +81,10 @@ export const invalidRecord = (id: string, problem: string) =>
     code: 'AGENT_INVALID_RECORD' as const, details: { id, problem },
   })
 
-/** `step(input)` was given an input that is not a string. */
-export const invalidInput = (id: string) =>
-  Object.assign(new TypeError(`agent "${id}" step(input): input must be a string when given`), {
-    code: 'AGENT_INVALID_INPUT' as const, details: { id },
+/** `step(input)` was given an input that is not a string (or content parts that do not pass their checks: `problem`). */
+export const invalidInput = (id: string, problem?: string) =>
+  Object.assign(new TypeError(`agent "${id}" step(input): ${problem === undefined ? 'input must be a string when given' : `input parts: ${problem}`}`), {
+    code: 'AGENT_INVALID_INPUT' as const, details: problem === undefined ? { id } : { id, problem },
   })
 
 /** `step(..., { cacheRules })` names rules the reuse report does not model. */

@@ -10,10 +10,12 @@ import { Agents } from './agents.js'
 export { Agents, Config } from './agents.js'
 export type { CreateAgentOptions, PresetHandle } from './agents.js'
 export { Agent } from './agent.js'
-export type { AgentOptions, RecordedMessage, RecordOptions, StepOptions, StepResult, AgentInit } from './agent.js'
+export type { AgentOptions, ProviderReply, RecordedMessage, RecordOptions, StepOptions, StepResult, AgentInit } from './agent.js'
 export { stepEntries } from './conversation.js'
-export { buildMessages, normalizeUsage, toRequestTool, WIRE_FORMATS } from 'dsh-wire'
-export type { ChatRequest, RequestBodies, RequestBody, RequestTool, Usage, UsageFormat, WireFormat } from 'dsh-wire'
+export { buildMessages, normalizeUsage, readReply, replyAccumulator, REPLY_FORMATS, toRequestTool, WIRE_FORMATS } from 'dsh-wire'
+export type {
+  ChatContentPart, ChatRequest, ChatRequestMessage, ContentPart, ReadReply, ReplyAccumulator, ReplyFormat, ReplyPart, RequestBodies, RequestBody, RequestTool, Usage, UsageFormat, WireFormat,
+} from 'dsh-wire'
 export type {
   AssistantMessage, ChatMessage, ConversationEntry, CustomToolCall, EntrySource, FunctionToolCall, PromptChangePolicy, SystemMessage, ToolCall,
   ToolMessage, UserMessage,

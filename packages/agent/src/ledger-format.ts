@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { Agent } from './agent.js'
-import type { ConversationEntry, EntrySource, PromptChangePolicy, ToolCall, Usage } from 'dsh-wire'
+import type { ContentPart, ConversationEntry, EntrySource, PromptChangePolicy, ReplyPart, ToolCall, Usage } from 'dsh-wire'
 
 /** The `format` of a ledger header. */
 export const LEDGER_FORMAT = 'dsh-ledger'
@@ -41,6 +41,8 @@ export interface LedgerEntryFields {
   tool_calls?: ToolCall[]
   tool_call_id?: string
   name?: string
+  /** A reply's parts (reasoning state, images, their order) or a tool result's (images, documents), as recorded. */
+  parts?: ReplyPart[] | ContentPart[]
   usage?: Usage
   /** How many system-prompt entries the record holds up to and including this one (0 before the first). */
   promptVersion: number
@@ -85,6 +87,7 @@ export function entryFields(item: ConversationEntry, promptVersion: number): Led
     fields.tool_call_id = item.tool_call_id
     if (item.name !== undefined) fields.name = item.name
   }
+  if (item.role !== 'system' && item.parts !== undefined) fields.parts = item.parts
   if (item.usage !== undefined) fields.usage = item.usage
   return fields
 }

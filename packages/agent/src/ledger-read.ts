@@ -5,7 +5,7 @@
  * @module
  */
 import { entry, type ConversationEntry, type EntrySource } from 'dsh-wire'
-import { EntryShapeError, fail, replyShape, toolResultShape, usageShape } from './entry-shape.js'
+import { EntryShapeError, fail, replyShape, toolResultShape, usageShape, userInputShape } from './entry-shape.js'
 import {
   ledgerBadHeader, ledgerBadLine, ledgerBlankLine, ledgerCutShort, ledgerHashMismatch, ledgerInvalidEntry, ledgerMissingLines, ledgerNotCanonical,
   ledgerNotJson,
@@ -43,11 +43,11 @@ const HEADER_KEYS = new Set(['format', 'version', 'agent', 'model', 'promptChang
 const OPTIONAL_HEADER_KEYS = ['provider', 'cwd', 'preset', 'parent'] as const
 const ENTRY_KEYS: Record<string, ReadonlySet<string>> = {
   'system-prompt': new Set(['role', 'source', 'content', 'promptVersion', 'hash']),
-  user: new Set(['role', 'source', 'content', 'promptVersion', 'hash']),
+  user: new Set(['role', 'source', 'content', 'parts', 'promptVersion', 'hash']),
   'runtime-context': new Set(['role', 'source', 'content', 'promptVersion', 'hash']),
-  assistant: new Set(['role', 'source', 'content', 'tool_calls', 'usage', 'promptVersion', 'hash']),
+  assistant: new Set(['role', 'source', 'content', 'tool_calls', 'parts', 'usage', 'promptVersion', 'hash']),
   // `usage` is let through so that record() refuses it with its own words (usage belongs to a reply).
-  tool: new Set(['role', 'source', 'content', 'tool_call_id', 'name', 'usage', 'promptVersion', 'hash']),
+  tool: new Set(['role', 'source', 'content', 'tool_call_id', 'name', 'parts', 'usage', 'promptVersion', 'hash']),
 }
 const ROLE_OF: Record<string, string> = {
   'system-prompt': 'system', user: 'user', 'runtime-context': 'user', assistant: 'assistant', tool: 'tool',
@@ -157,6 +157,7 @@ function recordedEntry(line: number, fields: LedgerEntryFields): ConversationEnt
       if (fields.usage !== undefined) fail('usage belongs to an assistant reply, not a tool result')
       return entry(toolResultShape(fields), 'tool')
     }
+    if (fields.source === 'user') return entry(userInputShape(fields), 'user')
   } catch (error) {
     if (error instanceof EntryShapeError) throw ledgerInvalidEntry(line, error)
     throw error

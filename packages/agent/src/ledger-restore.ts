@@ -4,7 +4,7 @@
  * system-prompt versions, user input and runtime-context snapshots are appended as `step()` made them.
  * @module
  */
-import { entry } from 'dsh-wire'
+import { entry, type ContentPart } from 'dsh-wire'
 import type { Agent, RecordedMessage } from './agent.js'
 import { ledgerInvalidEntry } from './errors.js'
 import type { LedgerLine } from './ledger-read.js'
@@ -13,16 +13,20 @@ import type { LedgerLine } from './ledger-read.js'
 export function replayEntries(agent: Agent, entries: readonly LedgerLine[]): void {
   for (const line of entries) {
     if (line.source === 'assistant' || line.source === 'tool') {
+      const parts = line.parts === undefined ? {} : { parts: line.parts }
       const message = (line.source === 'assistant'
-        ? { role: 'assistant', content: line.content, ...(line.tool_calls === undefined ? {} : { tool_calls: line.tool_calls }) }
-        : { role: 'tool', content: line.content, tool_call_id: line.tool_call_id, ...(line.name === undefined ? {} : { name: line.name }) }) as RecordedMessage
+        ? { role: 'assistant', content: line.content, ...(line.tool_calls === undefined ? {} : { tool_calls: line.tool_calls }), ...parts }
+        : { role: 'tool', content: line.content, tool_call_id: line.tool_call_id, ...(line.name === undefined ? {} : { name: line.name }), ...parts }) as RecordedMessage
       try {
         agent.record(message, line.usage === undefined ? {} : { usage: line.usage })
       } catch (error) {
         throw ledgerInvalidEntry(line.line, error as Error)
       }
     } else {
-      agent.restoreEntry(entry({ role: line.role as 'system' | 'user', content: line.content as string }, line.source))
+      // Read (and its user input's parts checked) by readLedger, through entry-shape.ts.
+      agent.restoreEntry(entry(line.parts === undefined
+        ? { role: line.role as 'system' | 'user', content: line.content as string }
+        : { role: 'user', content: line.content as string, parts: line.parts as ContentPart[] }, line.source))
     }
   }
 }

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai'
 import type { Context } from 'cordis'
-import type { Agent, ChatMessage, ChatRequest } from 'dsh-agent'
+import type { Agent, ChatRequest, ChatRequestMessage } from 'dsh-agent'
 import { bootApp, tool } from 'dsh-testing'
 import { HEADING, IDENTITY, NONE } from './helpers.js'
 
@@ -22,7 +22,7 @@ const CALL = { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', ty
 const RESULT = { role: 'tool', content: 'export function total(items) { return sum(items) }', tool_call_id: 'call_1' } as const
 
 /** The page's stand-in for a token stream: role names and texts in order. */
-const text = (messages: readonly ChatMessage[]) =>
+const text = (messages: readonly ChatRequestMessage[]) =>
   messages.map((m) => `<${m.role}>${m.content ?? ''}${m.role === 'assistant' && m.tool_calls ? JSON.stringify(m.tool_calls) : ''}`).join('')
 const sharedPrefix = (x: string, y: string) => { let i = 0; while (i < x.length && i < y.length && x[i] === y[i]) i++; return i }
 

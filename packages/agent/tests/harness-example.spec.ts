@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import { startFormatMock } from '../../../examples/harness/format-mock.js'
 import { checkRequest, type WireRequest } from '../../../examples/harness/mock-server.js'
 
 // The mock server of examples/harness refuses a request that breaks the loop, which is what makes the
@@ -34,5 +35,34 @@ describe('examples/harness: the mock server checks every request of the loop', (
   it('refuses a request that does not repeat the previous request\'s messages at its start', () => {
     const rewritten = { ...withResult, messages: [{ role: 'system', content: 'Another prompt.' }, ...withResult.messages.slice(1)] }
     expect(checkRequest(rewritten, first, expectations)).to.deep.equal(['the request does not start with the messages of the previous request'])
+  })
+})
+
+describe('examples/harness: the format mock refuses a second request that does not send the reasoning state back', () => {
+  const post = (origin: string, path: string, body: object) =>
+    fetch(`${origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+
+  it('anthropic without its thinking block, responses without its reasoning item, gemini without its thought signature: 400, and named', async () => {
+    const mock = await startFormatMock('/notes/notes.md', (result) => result)
+    try {
+      const anthropic = await post(mock.origin, '/v1/messages', { messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Read it.' }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'x' }] },
+      ] })
+      const responses = await post(mock.origin, '/v1/responses', { input: [{ type: 'function_call_output', call_id: 'call_1', output: 'x' }] })
+      const gemini = await post(mock.origin, '/v1beta/models/m:generateContent', { contents: [
+        { role: 'model', parts: [{ functionCall: { id: 'gemini-0-0', name: 'read', args: {} } }] },
+        { role: 'user', parts: [{ functionResponse: { id: 'gemini-0-0', name: 'read', response: { output: 'x' } } }] },
+      ] })
+      expect([anthropic.status, responses.status, gemini.status]).to.deep.equal([400, 400, 400])
+      expect(mock.failures).to.deep.equal([
+        'anthropic: the thinking block (with its signature, first in its message) was not sent back',
+        'openai-responses: the reasoning item (with its encrypted_content) was not sent back',
+        'gemini: the thought signature was not sent back on its function call',
+      ])
+    } finally {
+      await mock.close()
+    }
   })
 })

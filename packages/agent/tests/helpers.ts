@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
-import type { Agent, ChatMessage } from 'dsh-agent'
+import type { Agent, ChatRequestMessage } from 'dsh-agent'
 import { bootApp, type BootedApp } from 'dsh-testing'
 
 // The helpers every package shares (bootApp, loadPlugin, tool, captureLogs, rejection, thrown) come from
@@ -33,7 +33,7 @@ export function stats(app: Context) {
 }
 
 /** Asserts that `next` starts with `previous`, byte for byte (compared as JSON text). */
-export function expectPrefix(previous: readonly ChatMessage[], next: readonly ChatMessage[]): void {
+export function expectPrefix(previous: readonly ChatRequestMessage[], next: readonly ChatRequestMessage[]): void {
   expect(next.length).to.be.at.least(previous.length)
   expect(JSON.stringify(next.slice(0, previous.length))).to.equal(JSON.stringify(previous))
 }

@@ -25,7 +25,7 @@ describe('dsh-agent: per-section debug logging', () => {
       'agent=coder section=tool:read bytes=21',
       'agent=coder total sections=3 bytes=130',
     ])
-    expect(Buffer.byteLength(request.messages[0].content!, 'utf8')).to.equal(130)
+    expect(Buffer.byteLength(request.messages[0].content as string, 'utf8')).to.equal(130)
     await agent.step()
     expect(lines()).to.have.length(8)
     expect(lines().slice(4)).to.deep.equal(lines().slice(0, 4))

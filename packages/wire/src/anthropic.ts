@@ -10,19 +10,31 @@
 import { anthropicPlanner, type CacheControl } from './breakpoints.js'
 import { streamPart } from './cache-stream.js'
 import { namedToolParts } from './format-stream.js'
-import { unsupportedToolCall } from './errors.js'
+import { unsupportedPart, unsupportedToolCall } from './errors.js'
 import type { WireFormatModule } from './format-module.js'
 import type { WireInput } from './input.js'
-import { parseArguments, systemUpdateText, userText, type ConversationEntry } from './record.js'
+import { sentReplyParts, type AnthropicRedactedThinkingBlock, type AnthropicThinkingBlock, type ContentPart } from './parts.js'
+import { parseArguments, systemUpdateText, userText, type ConversationEntry, type ToolCall } from './record.js'
 
 /** A text block. */
 export interface AnthropicTextBlock { type: 'text'; text: string; cache_control?: CacheControl }
 /** A tool call the model made, sent back. */
 export interface AnthropicToolUseBlock { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; cache_control?: CacheControl }
-/** A tool result for `tool_use_id`. */
-export interface AnthropicToolResultBlock { type: 'tool_result'; tool_use_id: string; content: string; cache_control?: CacheControl }
+/** The image types the Messages API takes. */
+export type AnthropicImageType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp'
+/** An image, base64-encoded. */
+export interface AnthropicImageBlock { type: 'image'; source: { type: 'base64'; media_type: AnthropicImageType; data: string }; cache_control?: CacheControl }
+/** A PDF document, base64-encoded, with its file name as `title`. */
+export interface AnthropicDocumentBlock { type: 'document'; source: { type: 'base64'; media_type: 'application/pdf'; data: string }; title?: string; cache_control?: CacheControl }
+/** A tool result for `tool_use_id`: text, or text, images and documents. */
+export interface AnthropicToolResultBlock {
+  type: 'tool_result'; tool_use_id: string; content: string | (AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock)[]; cache_control?: CacheControl
+}
+/** A thinking block sent back as the reply gave it; the API takes no `cache_control` on one, so it never has one. */
+export type AnthropicThinkingParam = (AnthropicThinkingBlock | AnthropicRedactedThinkingBlock) & { cache_control?: undefined }
 /** A content block of a message. */
-export type AnthropicBlock = AnthropicTextBlock | AnthropicToolUseBlock | AnthropicToolResultBlock
+export type AnthropicBlock =
+  | AnthropicTextBlock | AnthropicToolUseBlock | AnthropicToolResultBlock | AnthropicImageBlock | AnthropicDocumentBlock | AnthropicThinkingParam
 
 /** A message: one per sent record entry (consecutive user messages are allowed; the API joins them). */
 export interface AnthropicMessage { role: 'user' | 'assistant'; content: AnthropicBlock[] }
@@ -73,16 +85,23 @@ function message(item: ConversationEntry): AnthropicMessage {
     case 'system':
       return { role: 'user', content: [{ type: 'text', text: systemUpdateText(item.content) }] }
     case 'user':
-      return { role: 'user', content: [{ type: 'text', text: userText(item.content) }] }
+      return { role: 'user', content: item.parts ? item.parts.map((part) => mediaBlock(part, 'user')) : [{ type: 'text', text: userText(item.content) }] }
     case 'tool':
-      return { role: 'user', content: [{ type: 'tool_result', tool_use_id: item.tool_call_id, content: item.content }] }
+      return { role: 'user', content: [{ type: 'tool_result', tool_use_id: item.tool_call_id, content: item.parts ? item.parts.map((part) => mediaBlock(part, 'tool')) : item.content }] }
     case 'assistant': {
       const content: AnthropicBlock[] = []
-      if (item.content || !item.tool_calls?.length) content.push({ type: 'text', text: item.content ?? '' })
-      for (const call of item.tool_calls ?? []) {
-        if (call.type !== 'function') throw unsupportedToolCall('anthropic', call.id, call.type)
-        content.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments('anthropic', call.id, call.function.arguments) })
+      if (item.parts) {
+        // The reply's blocks in its order: thinking blocks unchanged (signatures intact) before what they led to.
+        const calls = new Map((item.tool_calls ?? []).map((call) => [call.id, call]))
+        for (const part of sentReplyParts('anthropic', item.parts, false)) {
+          if (part.type === 'reasoning') content.push({ ...(part.item as AnthropicThinkingBlock | AnthropicRedactedThinkingBlock) })
+          else if (part.type === 'text') content.push({ type: 'text', text: part.text })
+          else if (part.type === 'tool_call') content.push(toolUse(calls.get(part.id)!))
+        }
+        return { role: 'assistant', content }
       }
+      if (item.content || !item.tool_calls?.length) content.push({ type: 'text', text: item.content ?? '' })
+      for (const call of item.tool_calls ?? []) content.push(toolUse(call))
       return { role: 'assistant', content }
     }
   }
@@ -105,3 +124,23 @@ export const anthropicFormat: WireFormatModule<AnthropicRequest> = Object.freeze
   toolParts: (body: AnthropicRequest) => namedToolParts(body.tools ?? [], (tool) => tool.name),
   planner: anthropicPlanner,
 })
+
+function toolUse(call: ToolCall): AnthropicToolUseBlock {
+  if (call.type !== 'function') throw unsupportedToolCall('anthropic', call.id, call.type)
+  return { type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments('anthropic', call.id, call.function.arguments) }
+}
+
+const IMAGE_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/gif', 'image/webp']
+
+/** A part of user input or a tool result as a block; an image type or a document the API does not take is refused. */
+function mediaBlock(part: ContentPart, role: 'user' | 'tool'): AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock {
+  if (part.type === 'text') return { type: 'text', text: role === 'user' ? userText(part.text) : part.text }
+  if (part.type === 'image') {
+    if (!IMAGE_TYPES.includes(part.mediaType)) throw unsupportedPart('anthropic', role, `image (${part.mediaType})`)
+    return { type: 'image', source: { type: 'base64', media_type: part.mediaType as AnthropicImageType, data: part.data } }
+  }
+  if (part.mediaType !== 'application/pdf') throw unsupportedPart('anthropic', role, `document (${part.mediaType})`)
+  const block: AnthropicDocumentBlock = { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: part.data } }
+  if (part.name !== undefined) block.title = part.name
+  return block
+}

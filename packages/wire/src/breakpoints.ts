@@ -199,7 +199,8 @@ export function markBreakpoints(request: AnthropicRequest, points: readonly Brea
 /** A copy of `message` with the block `point` names marked. */
 export function markedMessage(message: AnthropicMessage, point: Breakpoint): AnthropicMessage {
   const control: CacheControl = point.ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' }
-  return { ...message, content: message.content.map((block, i) => (i === point.block ? { ...block, cache_control: control } : block)) }
+  // A thinking block takes no cache_control (the API refuses one); a reply that ends in one is left unmarked.
+  return { ...message, content: message.content.map((block, i) => (i === point.block && block.type !== 'thinking' && block.type !== 'redacted_thinking' ? { ...block, cache_control: control } : block)) }
 }
 
 /**
@@ -247,9 +248,16 @@ function kind(name: BreakpointKind) {
   return (point: Breakpoint) => point.kind === name
 }
 
-/** The text of a block the token estimate counts. */
+/** The text of a block the token estimate counts (images and documents count nothing: their size is not in their bytes). */
 export function blockText(block: AnthropicBlock): string {
-  return block.type === 'text' ? block.text : block.type === 'tool_result' ? block.content : block.name + JSON.stringify(block.input)
+  switch (block.type) {
+    case 'text': return block.text
+    case 'tool_result': return typeof block.content === 'string' ? block.content : block.content.map(blockText).join('')
+    case 'tool_use': return block.name + JSON.stringify(block.input)
+    case 'thinking': return block.thinking
+    case 'redacted_thinking': return block.data
+    default: return ''
+  }
 }
 
 /**

@@ -58,3 +58,27 @@ export const duplicateProvider = (provider: string) =>
   Object.assign(new Error(`provider family "${provider}" is already registered`), {
     code: 'WIRE_DUPLICATE_PROVIDER' as const, details: { provider },
   })
+
+/** A content part (an image, a document) that the format cannot carry in an entry of this role. */
+export const unsupportedPart = (format: string, role: string, kind: string) =>
+  Object.assign(new TypeError(`${format}: a ${role} entry holds a ${kind} part, which this format cannot carry there`), {
+    code: 'WIRE_UNSUPPORTED_PART' as const, details: { format, role, kind },
+  })
+
+/** A provider reply (or stream event) that is not of the shape the format's reader reads; `path` names the field. */
+export const invalidReply = (format: string, path: string, problem: string) =>
+  Object.assign(new TypeError(`${format} reply: ${path} ${problem}`), {
+    code: 'WIRE_INVALID_REPLY' as const, details: { format, path, problem },
+  })
+
+/** A reply item the record cannot keep (a server tool's call or result, for example); `path` names it. */
+export const unsupportedReplyItem = (format: string, path: string, kind: string) =>
+  Object.assign(new TypeError(`${format} reply: ${path} is a ${JSON.stringify(kind)} item, which the record cannot keep`), {
+    code: 'WIRE_UNSUPPORTED_REPLY_ITEM' as const, details: { format, path, kind },
+  })
+
+/** Content parts given to the record that are not of a part's shape, or that disagree with `content` / `tool_calls`. */
+export const invalidParts = (problem: string) =>
+  Object.assign(new TypeError(`parts: ${problem}`), {
+    code: 'WIRE_INVALID_PARTS' as const, details: { problem },
+  })

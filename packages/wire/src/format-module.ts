@@ -45,12 +45,6 @@ export interface BreakpointPlanner<B> {
   markElement(element: object, point: Breakpoint): object
 }
 
-/**
- * Reads a provider reply of this format back into what `agent.record()` keeps. The slot is typed here;
- * the readers themselves are another module's work (issue 19, item 2).
- */
-export type ReplyReader = (reply: unknown) => unknown
-
 /** One wire format. `B` is its request body. */
 export interface WireFormatModule<B extends { model: string } = { model: string }> {
   /** The format's name (`buildRequest(name, input)`, `step({ format })`). */
@@ -79,7 +73,5 @@ export interface WireFormatModule<B extends { model: string } = { model: string 
   toolParts(body: B): ToolPartMakers
   /** An optional cache-marker planner; `input.breakpoints: false` turns it off. */
   readonly planner?: BreakpointPlanner<B>
-  /** The reader of this format's replies, when one is written. */
-  readonly readReply?: ReplyReader
 }
 

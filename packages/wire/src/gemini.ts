@@ -13,13 +13,16 @@ import { streamPart } from './cache-stream.js'
 import { namedToolParts } from './format-stream.js'
 import type { CallLookup, WireFormatModule } from './format-module.js'
 import type { WireInput } from './input.js'
-import { parseArguments, systemUpdateText, userText, type ConversationEntry } from './record.js'
+import { sentReplyParts, type ContentPart, type GeminiThoughtPart } from './parts.js'
+import { parseArguments, systemUpdateText, userText, type ConversationEntry, type ToolCall } from './record.js'
 
-/** A part of a Gemini content. */
+/** A part of a Gemini content (`thoughtSignature`: sent back on the part the reply gave it with). */
 export type GeminiPart =
-  | { text: string }
-  | { functionCall: { id: string; name: string; args: Record<string, unknown> } }
+  | { text: string; thoughtSignature?: string }
+  | { functionCall: { id: string; name: string; args: Record<string, unknown> }; thoughtSignature?: string }
   | { functionResponse: { id: string; name: string; response: { output: string } } }
+  | { inlineData: { mimeType: string; data: string } }
+  | GeminiThoughtPart
 
 /** One content (a turn) of the conversation. */
 export interface GeminiContent { role: 'user' | 'model'; parts: GeminiPart[] }
@@ -70,20 +73,31 @@ function content(item: ConversationEntry, calls: CallLookup): GeminiContent {
     case 'system':
       return { role: 'user', parts: [{ text: systemUpdateText(item.content) }] }
     case 'user':
-      return { role: 'user', parts: [{ text: userText(item.content) }] }
+      return { role: 'user', parts: item.parts ? item.parts.map((part) => (part.type === 'text' ? { text: userText(part.text) } : mediaPart(part))) : [{ text: userText(item.content) }] }
     case 'tool': {
       const call = calls(item.tool_call_id)
       const name = item.name ?? (call?.type === 'function' ? call.function.name : undefined)
       if (name === undefined) throw unmatchedToolResult('gemini', item.tool_call_id)
-      return { role: 'user', parts: [{ functionResponse: { id: item.tool_call_id, name, response: { output: item.content } } }] }
+      // The result's text is the response's output; its images and documents follow it as inline data.
+      const media = (item.parts ?? []).flatMap((part) => (part.type === 'text' ? [] : [mediaPart(part)]))
+      return { role: 'user', parts: [{ functionResponse: { id: item.tool_call_id, name, response: { output: item.content } } }, ...media] }
     }
     case 'assistant': {
       const parts: GeminiPart[] = []
-      if (item.content || !item.tool_calls?.length) parts.push({ text: item.content ?? '' })
-      for (const call of item.tool_calls ?? []) {
-        if (call.type !== 'function') throw unsupportedToolCall('gemini', call.id, call.type)
-        parts.push({ functionCall: { id: call.id, name: call.function.name, args: parseArguments('gemini', call.id, call.function.arguments) } })
+      if (item.parts) {
+        // The reply's parts in its order, each thought signature on the part it came with.
+        const byId = new Map((item.tool_calls ?? []).map((call) => [call.id, call]))
+        for (const part of sentReplyParts('gemini', item.parts, true)) {
+          const signature = 'thoughtSignature' in part && part.thoughtSignature !== undefined ? { thoughtSignature: part.thoughtSignature } : {}
+          if (part.type === 'reasoning') parts.push({ ...(part.item as GeminiThoughtPart) })
+          else if (part.type === 'text') parts.push({ text: part.text, ...signature })
+          else if (part.type === 'tool_call') parts.push({ ...functionCall(byId.get(part.id)!), ...signature })
+          else parts.push({ inlineData: { mimeType: part.mediaType, data: part.data } })
+        }
+        return { role: 'model', parts }
       }
+      if (item.content || !item.tool_calls?.length) parts.push({ text: item.content ?? '' })
+      for (const call of item.tool_calls ?? []) parts.push(functionCall(call))
       return { role: 'model', parts }
     }
   }
@@ -105,3 +119,12 @@ export const geminiFormat: WireFormatModule<GeminiRequest> = Object.freeze({
   systemParts: (body: GeminiRequest) => (body.config?.systemInstruction ? [streamPart('system', 0, body.config.systemInstruction)] : []),
   toolParts: (body: GeminiRequest) => namedToolParts(body.config?.tools?.flatMap((tool) => tool.functionDeclarations) ?? [], (tool) => tool.name),
 })
+
+function functionCall(call: ToolCall): { functionCall: { id: string; name: string; args: Record<string, unknown> } } {
+  if (call.type !== 'function') throw unsupportedToolCall('gemini', call.id, call.type)
+  return { functionCall: { id: call.id, name: call.function.name, args: parseArguments('gemini', call.id, call.function.arguments) } }
+}
+
+function mediaPart(part: Exclude<ContentPart, { type: 'text' }>): GeminiPart {
+  return { inlineData: { mimeType: part.mediaType, data: part.data } }
+}

@@ -12,20 +12,36 @@ export {
 } from './requests.js'
 export { registerWireFormat, wireFormat, wireFormatNames, WIRE_FORMATS } from './format.js'
 export type { RequestBodies, RequestBody, WireFormat } from './format.js'
-export type { BreakpointPlanner, CallLookup, PlannerState, ReplyReader, ToolPartMakers, WireFormatModule } from './format-module.js'
+export type { BreakpointPlanner, CallLookup, PlannerState, ToolPartMakers, WireFormatModule } from './format-module.js'
 export type { WireInput } from './input.js'
 export { entry, lastOf, SYSTEM_PROMPT_UPDATE_MARKER } from './record.js'
 export type {
   AssistantMessage, ChatMessage, ConversationEntry, CustomToolCall, EntrySource, FunctionToolCall, PromptChangePolicy, SystemMessage, ToolCall,
   ToolMessage, UserMessage, WireTool,
 } from './record.js'
-export { buildMessages, toRequestTool } from './openai-chat.js'
-export type { ChatRequest, RequestTool } from './openai-chat.js'
+export { REASONING_FORMATS } from './parts.js'
 export type {
-  ResponsesCallOutputItem, ResponsesCustomCallItem, ResponsesFunctionCallItem, ResponsesInputItem, ResponsesMessageItem, ResponsesRequest, ResponsesTool,
+  AnthropicRedactedThinkingBlock, AnthropicThinkingBlock, ContentPart, DocumentPart, GeminiThoughtPart, ImagePart, ReasoningPart, ReplyPart,
+  ResponsesReasoningItem, TextPart, ToolCallPart,
+} from './parts.js'
+export { checkContentParts, checkReplyParts } from './parts-check.js'
+export { readReply, replyAccumulator, replyFormatOf, REPLY_FORMATS } from './replies/index.js'
+export type { Replies, ReplyFormat } from './replies/index.js'
+export type { ReadReply, ReadReplyOptions, ReplyAccumulator } from './replies/reply.js'
+export type { ChatReply } from './replies/openai-chat-reply.js'
+export type { ResponsesReply } from './replies/openai-responses-reply.js'
+export type { AnthropicReply } from './replies/anthropic-reply.js'
+export type { GeminiReply } from './replies/gemini-reply.js'
+export { buildMessages, toRequestTool } from './openai-chat.js'
+export type { ChatContentPart, ChatRequest, ChatRequestMessage, RequestTool } from './openai-chat.js'
+export type {
+  ResponsesCallOutputItem, ResponsesContentPart, ResponsesCustomCallItem, ResponsesFunctionCallItem, ResponsesInputItem, ResponsesMessageItem, ResponsesRequest, ResponsesTool,
 } from './openai-responses.js'
 export { DEFAULT_MAX_TOKENS } from './anthropic.js'
-export type { AnthropicBlock, AnthropicMessage, AnthropicRequest, AnthropicTextBlock, AnthropicTool, AnthropicToolResultBlock, AnthropicToolUseBlock } from './anthropic.js'
+export type {
+  AnthropicBlock, AnthropicDocumentBlock, AnthropicImageBlock, AnthropicImageType, AnthropicThinkingParam, AnthropicMessage, AnthropicRequest, AnthropicTextBlock,
+  AnthropicTool, AnthropicToolResultBlock, AnthropicToolUseBlock,
+} from './anthropic.js'
 export type { GeminiConfig, GeminiContent, GeminiFunctionDeclaration, GeminiPart, GeminiRequest } from './gemini.js'
 export { LOOKBACK_BLOCKS, MAX_BREAKPOINTS, planBreakpoints } from './breakpoints.js'
 export type { Breakpoint, BreakpointKind, BreakpointOptions, CacheControl, CacheTtl } from './breakpoints.js'

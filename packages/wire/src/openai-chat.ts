@@ -4,7 +4,10 @@
  * system message at the place it was recorded. Pure and Cordis-free.
  * @module
  */
-import { sentEntries, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type WireTool } from './record.js'
+import { checkMedia, dataUrl, sentReplyParts, type ContentPart, type ReplyPart } from './parts.js'
+import {
+  sentEntries, type AssistantMessage, type ChatMessage, type ConversationEntry, type PromptChangePolicy, type SystemMessage, type ToolMessage, type WireTool,
+} from './record.js'
 import { streamPart } from './cache-stream.js'
 import { namedToolParts } from './format-stream.js'
 import type { WireFormatModule } from './format-module.js'
@@ -16,10 +19,19 @@ export interface RequestTool {
   function: { name: string; description?: string; parameters?: Record<string, unknown> }
 }
 
+/** A content part of a chat-completions user message: text, an image (a `data:` URL) or a file. */
+export type ChatContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string } }
+  | { type: 'file'; file: { file_data: string; filename?: string } }
+
+/** A message of a chat-completions request: a record message, or user input with images or files as content parts. */
+export type ChatRequestMessage = SystemMessage | { role: 'user'; content: string | ChatContentPart[] } | AssistantMessage | ToolMessage
+
 /** A chat-completions request body. `tools` is omitted when no tool is visible (providers reject `[]`). */
 export interface ChatRequest {
   model: string
-  messages: ChatMessage[]
+  messages: ChatRequestMessage[]
   tools?: RequestTool[]
 }
 
@@ -28,7 +40,7 @@ export interface ChatRequest {
  * `usage`). The message objects are built once per entry and shared (frozen), so a later request
  * carries the very objects an earlier one did.
  */
-export function buildMessages(record: readonly ConversationEntry[], policy: PromptChangePolicy): ChatMessage[] {
+export function buildMessages(record: readonly ConversationEntry[], policy: PromptChangePolicy): ChatRequestMessage[] {
   return sentEntries(record, policy).map(wire)
 }
 
@@ -44,7 +56,7 @@ export function toRequestTool(tool: WireTool): RequestTool {
  * The `openai-chat` body for the opening system prompt (`messages[0]`) and the other messages
  * (`messages` becomes the body's own list).
  */
-export function chatBody(input: WireInput, opening: ConversationEntry | undefined, messages: ChatMessage[]): ChatRequest {
+export function chatBody(input: WireInput, opening: ConversationEntry | undefined, messages: ChatRequestMessage[]): ChatRequest {
   if (opening !== undefined) messages.unshift(wire(opening))
   const request: ChatRequest = { model: input.model, messages }
   if (input.tools.length) request.tools = input.tools.map(toRequestTool)
@@ -52,18 +64,25 @@ export function chatBody(input: WireInput, opening: ConversationEntry | undefine
 }
 
 /** The messages of one sent entry: its wire message. */
-export function chatElements(item: ConversationEntry): readonly ChatMessage[] {
+export function chatElements(item: ConversationEntry): readonly ChatRequestMessage[] {
   return [wire(item)]
 }
 
-const wires = new WeakMap<ConversationEntry, ChatMessage>()
+const wires = new WeakMap<ConversationEntry, ChatRequestMessage>()
 
-/** The wire message of an entry (without `source` and `usage`), built once per entry and shared (frozen). */
-export function wire(item: ConversationEntry): ChatMessage {
+/**
+ * The wire message of an entry (without `source`, `usage` and `parts`), built once per entry and shared
+ * (frozen). User input with parts is sent as content parts (images as `data:` URLs, documents as
+ * files). A reply's reasoning state (no chat format carries one) stays out; an image or a document
+ * in a reply or a tool result is refused (`WIRE_UNSUPPORTED_PART`: a chat tool message is text only).
+ */
+export function wire(item: ConversationEntry): ChatRequestMessage {
   let message = wires.get(item)
   if (!message) {
-    const { source: _source, usage: _usage, ...rest } = item
-    message = Object.freeze(rest) as ChatMessage
+    const { source: _source, usage: _usage, parts, ...rest } = item as ConversationEntry & { parts?: unknown }
+    if (parts !== undefined && rest.role === 'tool') checkMedia('openai-chat', 'tool', parts as ContentPart[], [])
+    if (parts !== undefined && rest.role === 'assistant') sentReplyParts('openai-chat', parts as ReplyPart[], false)
+    message = Object.freeze(parts !== undefined && rest.role === 'user' ? { role: 'user', content: (parts as ContentPart[]).map(chatPart) } : rest) as ChatRequestMessage
     wires.set(item, message)
   }
   return message
@@ -85,3 +104,9 @@ export const openaiChatFormat: WireFormatModule<ChatRequest> = Object.freeze({
   systemParts: (body: ChatRequest) => (body.messages[0]?.role === 'system' ? [streamPart('system', 0, body.messages[0])] : []),
   toolParts: (body: ChatRequest) => namedToolParts(body.tools ?? [], (tool) => tool.function.name),
 })
+
+function chatPart(part: ContentPart): ChatContentPart {
+  if (part.type === 'text') return { type: 'text', text: part.text }
+  if (part.type === 'image') return { type: 'image_url', image_url: { url: dataUrl(part) } }
+  return { type: 'file', file: part.name === undefined ? { file_data: dataUrl(part) } : { file_data: dataUrl(part), filename: part.name } }
+}

@@ -6,18 +6,23 @@
  * conversation id. Pure and Cordis-free.
  * @module
  */
-import type { ConversationEntry } from './record.js'
 import { streamPart } from './cache-stream.js'
 import { namedToolParts } from './format-stream.js'
 import type { CallLookup, WireFormatModule } from './format-module.js'
+import { dataUrl, sentReplyParts, type ContentPart, type ResponsesReasoningItem } from './parts.js'
+import type { ConversationEntry, ToolCall } from './record.js'
 import type { WireInput } from './input.js'
 
-/** A message input item. */
-export interface ResponsesMessageItem {
-  type: 'message'
-  role: 'system' | 'user' | 'assistant'
-  content: string
-}
+/** Text, an image or a file in user input or a tool result (images and files as `data:` URLs). */
+export type ResponsesContentPart =
+  | { type: 'input_text'; text: string }
+  | { type: 'input_image'; image_url: string; detail: 'auto' }
+  | { type: 'input_file'; file_data: string; filename?: string }
+
+/** A message input item (user input with images or files has content parts). */
+export type ResponsesMessageItem =
+  | { type: 'message'; role: 'system' | 'user' | 'assistant'; content: string }
+  | { type: 'message'; role: 'user'; content: ResponsesContentPart[] }
 
 /** A function call the model made, sent back as an input item. */
 export interface ResponsesFunctionCallItem {
@@ -39,11 +44,11 @@ export interface ResponsesCustomCallItem {
 export interface ResponsesCallOutputItem {
   type: 'function_call_output' | 'custom_tool_call_output'
   call_id: string
-  output: string
+  output: string | ResponsesContentPart[]
 }
 
-/** An input item of a Responses request. */
-export type ResponsesInputItem = ResponsesMessageItem | ResponsesFunctionCallItem | ResponsesCustomCallItem | ResponsesCallOutputItem
+/** An input item of a Responses request (a reasoning item is sent back as the reply gave it). */
+export type ResponsesInputItem = ResponsesMessageItem | ResponsesFunctionCallItem | ResponsesCustomCallItem | ResponsesCallOutputItem | ResponsesReasoningItem
 
 /** A function tool of a Responses request (`strict: false`: the schema is sent as registered). */
 export interface ResponsesTool {
@@ -82,21 +87,28 @@ export function responsesBody(input: WireInput, openingEntry: ConversationEntry 
 export function responsesElements(item: ConversationEntry, calls: CallLookup): ResponsesInputItem[] {
   switch (item.role) {
     case 'system':
-    case 'user':
       return [{ type: 'message', role: item.role, content: item.content }]
+    case 'user':
+      return [item.parts ? { type: 'message', role: 'user', content: item.parts.map(responsesPart) } : { type: 'message', role: 'user', content: item.content }]
     case 'assistant': {
       const out: ResponsesInputItem[] = []
-      if (item.content || !item.tool_calls?.length) out.push({ type: 'message', role: 'assistant', content: item.content ?? '' })
-      for (const call of item.tool_calls ?? []) {
-        out.push(call.type === 'function'
-          ? { type: 'function_call', call_id: call.id, name: call.function.name, arguments: call.function.arguments }
-          : { type: 'custom_tool_call', call_id: call.id, name: call.custom.name, input: call.custom.input })
+      if (item.parts) {
+        // The reply's items in its order: its reasoning items (encrypted content included) before what they led to.
+        const calls = new Map((item.tool_calls ?? []).map((call) => [call.id, call]))
+        for (const part of sentReplyParts('openai-responses', item.parts, false)) {
+          if (part.type === 'reasoning') out.push({ ...(part.item as ResponsesReasoningItem) })
+          else if (part.type === 'text') out.push({ type: 'message', role: 'assistant', content: part.text })
+          else if (part.type === 'tool_call') out.push(callItem(calls.get(part.id)!))
+        }
+        return out
       }
+      if (item.content || !item.tool_calls?.length) out.push({ type: 'message', role: 'assistant', content: item.content ?? '' })
+      for (const call of item.tool_calls ?? []) out.push(callItem(call))
       return out
     }
     case 'tool': {
       const type = calls(item.tool_call_id)?.type === 'custom' ? 'custom_tool_call_output' : 'function_call_output'
-      return [{ type, call_id: item.tool_call_id, output: item.content }]
+      return [{ type, call_id: item.tool_call_id, output: item.parts ? item.parts.map(responsesPart) : item.content }]
     }
   }
 }
@@ -114,3 +126,15 @@ export const openaiResponsesFormat: WireFormatModule<ResponsesRequest> = Object.
   systemParts: (body: ResponsesRequest) => (body.instructions === undefined ? [] : [streamPart('system', 0, { instructions: body.instructions })]),
   toolParts: (body: ResponsesRequest) => namedToolParts(body.tools ?? [], (tool) => tool.name),
 })
+
+function callItem(call: ToolCall): ResponsesFunctionCallItem | ResponsesCustomCallItem {
+  return call.type === 'function'
+    ? { type: 'function_call', call_id: call.id, name: call.function.name, arguments: call.function.arguments }
+    : { type: 'custom_tool_call', call_id: call.id, name: call.custom.name, input: call.custom.input }
+}
+
+function responsesPart(part: ContentPart): ResponsesContentPart {
+  if (part.type === 'text') return { type: 'input_text', text: part.text }
+  if (part.type === 'image') return { type: 'input_image', image_url: dataUrl(part), detail: 'auto' }
+  return part.name === undefined ? { type: 'input_file', file_data: dataUrl(part) } : { type: 'input_file', file_data: dataUrl(part), filename: part.name }
+}

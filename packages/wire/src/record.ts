@@ -5,6 +5,7 @@
  * @module
  */
 import { invalidToolArguments } from './errors.js'
+import type { ContentPart, ReplyPart } from './parts.js'
 import type { Usage } from './usage.js'
 
 /** Where a conversation entry came from. */
@@ -37,6 +38,8 @@ export interface SystemMessage {
 export interface UserMessage {
   role: 'user'
   content: string
+  /** User input's text, images and documents in order, when it holds more than text (`content`: its text). */
+  parts?: ContentPart[]
 }
 
 /** The model's reply: text, tool calls, or both. */
@@ -44,6 +47,11 @@ export interface AssistantMessage {
   role: 'assistant'
   content: string | null
   tool_calls?: ToolCall[]
+  /**
+   * The reply in the provider's order, when it holds more than one text followed by tool calls: text,
+   * tool calls (by id), reasoning state, images. `content` is its text joined, `tool_calls` its calls.
+   */
+  parts?: ReplyPart[]
 }
 
 /** A tool result for the call `tool_call_id`. */
@@ -52,6 +60,8 @@ export interface ToolMessage {
   content: string
   tool_call_id: string
   name?: string
+  /** Text, images and documents in order, when the result holds more than text (`content`: its text). */
+  parts?: ContentPart[]
 }
 
 /**

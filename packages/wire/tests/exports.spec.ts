@@ -10,7 +10,10 @@ describe('dsh-wire: the package root', () => {
     ]) {
       expect(typeof (wire as Record<string, unknown>)[name], name).to.equal('function')
     }
-    expect(Object.keys(wire.WireErrors).sort()).to.deep.equal(['duplicateFormat', 'duplicateProvider', 'invalidBreakpoints', 'invalidToolArguments', 'invalidUsage', 'unknownFormat', 'unknownProvider', 'unmatchedToolResult', 'unsupportedToolCall'])
+    expect(Object.keys(wire.WireErrors).sort()).to.deep.equal([
+      'duplicateFormat', 'duplicateProvider', 'invalidBreakpoints', 'invalidParts', 'invalidReply', 'invalidToolArguments', 'invalidUsage', 'unknownFormat', 'unknownProvider',
+      'unmatchedToolResult', 'unsupportedPart', 'unsupportedReplyItem', 'unsupportedToolCall',
+    ])
   })
 
   it('keeps what the modules are made of in dsh-wire/internal, not at the root (issue 19: splitOpening, callsById and applyBreakpoints are gone)', () => {

@@ -6,7 +6,7 @@
  * SDK does not accept.
  */
 import type Anthropic from '@anthropic-ai/sdk'
-import type { GenerateContentParameters } from '@google/genai'
+import type { GenerateContentParameters, GenerateContentResponse } from '@google/genai'
 import type { Agent } from 'dsh-agent'
 import type { AnthropicRequest, ChatRequest, GeminiRequest, RequestBody, ResponsesRequest } from 'dsh-wire'
 import type OpenAI from 'openai'
@@ -31,4 +31,18 @@ export async function steps(): Promise<void> {
   const asAnthropic: Anthropic.MessageCreateParamsNonStreaming = await agent.step('hi', { format: 'anthropic', maxTokens: 1024 })
   const asGemini: GenerateContentParameters = (await agent.stepDetailed(undefined, { format: 'gemini' })).request
   void [plain, asResponses, asAnthropic, asGemini]
+}
+
+declare const completion: OpenAI.Chat.ChatCompletion
+declare const response: OpenAI.Responses.Response
+declare const message: Anthropic.Message
+declare const generated: GenerateContentResponse
+
+/** Each SDK's reply type is what `agent.record(reply, { format })` takes, without a cast (issue 19). */
+export function records(): void {
+  agent.record(completion, { format: 'openai-chat' })
+  agent.record(response, { format: 'openai-responses' })
+  agent.record(message, { format: 'anthropic' })
+  agent.record(generated, { format: 'gemini' })
+  agent.record(completion.choices[0].message)
 }

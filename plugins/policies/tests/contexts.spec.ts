@@ -150,7 +150,7 @@ describe('dsh-plugin-policies: sandbox:policy and approval:policy', () => {
       const agent = await host.agents.create({ id: 'coder', model: 'm' })
       await agent.step('one')
       const second = await agent.step('two')
-      expect(second.messages.filter((m) => m.content?.startsWith(RUNTIME_CONTEXT_HEADING))).to.have.length(1)
+      expect(second.messages.filter((m) => typeof m.content === 'string' && m.content.startsWith(RUNTIME_CONTEXT_HEADING))).to.have.length(1)
       await fiber.dispose()
       const third = await agent.step('three')
       expect(third.messages.at(-1)).to.deep.equal({ role: 'user', content: RUNTIME_CONTEXT_NONE })

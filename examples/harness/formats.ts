@@ -1,0 +1,58 @@
+/**
+ * The harness example's second part: one tool loop in every wire format, each through its provider's
+ * official client (`openai` for chat completions and the Responses API, `@anthropic-ai/sdk`,
+ * `@google/genai`) against `format-mock.ts` on 127.0.0.1. The first reply (reasoning state and a call
+ * to `read`) goes into the record as the client returned it, `agent.record(reply, { format })`; the
+ * answer comes as a stream, put back together by `replyAccumulator(format)` and recorded the same way.
+ * The mock refuses a second request that does not carry the reasoning state back.
+ * @module
+ */
+import Anthropic from '@anthropic-ai/sdk'
+import { GoogleGenAI } from '@google/genai'
+import OpenAI from 'openai'
+import { replyAccumulator, type Agent, type ProviderReply, type ReplyFormat, type ToolCall } from 'dsh-agent'
+
+
+/** Sends one request of `format` with its provider's client: the reply, or (streamed) the events of its stream. */
+async function send(origin: string, format: ReplyFormat, request: unknown, streamed: boolean): Promise<unknown | AsyncIterable<unknown>> {
+  const apiKey = 'not-used-by-the-mock'
+  switch (format) {
+    case 'openai-chat': {
+      const client = new OpenAI({ baseURL: `${origin}/v1`, apiKey, maxRetries: 0 })
+      const body = request as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming
+      return streamed ? client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }) : client.chat.completions.create(body)
+    }
+    case 'openai-responses': {
+      const client = new OpenAI({ baseURL: `${origin}/v1`, apiKey, maxRetries: 0 })
+      const body = { ...(request as OpenAI.Responses.ResponseCreateParamsNonStreaming), store: false, include: ['reasoning.encrypted_content' as const] }
+      return streamed ? client.responses.create({ ...body, stream: true }) : client.responses.create(body)
+    }
+    case 'anthropic': {
+      const client = new Anthropic({ baseURL: origin, apiKey, maxRetries: 0 })
+      const body = request as Anthropic.MessageCreateParamsNonStreaming
+      return streamed ? client.messages.create({ ...body, stream: true }) : client.messages.create(body)
+    }
+    case 'gemini': {
+      const client = new GoogleGenAI({ apiKey, httpOptions: { baseUrl: origin } })
+      const body = request as Parameters<typeof client.models.generateContent>[0]
+      return streamed ? client.models.generateContentStream(body) : client.models.generateContent(body)
+    }
+  }
+}
+
+/**
+ * One user turn in `format`: step, send, record the reply (its reasoning state and tool calls), run
+ * each call with `run`, step again and record the streamed answer. Resolves to the answer's text.
+ */
+export async function formatTurn(origin: string, agent: Agent, format: ReplyFormat, input: string, run: (call: ToolCall) => Promise<string>): Promise<string> {
+  const first = await agent.step(input, { format })
+  agent.record((await send(origin, format, first, false)) as ProviderReply, { format })
+  const reply = agent.conversation.at(-1)!
+  for (const call of reply.role === 'assistant' ? reply.tool_calls ?? [] : []) agent.record({ role: 'tool', tool_call_id: call.id, content: await run(call) })
+  const second = await agent.step(undefined, { format })
+  const accumulator = replyAccumulator(format)
+  for await (const event of (await send(origin, format, second, true)) as AsyncIterable<unknown>) accumulator.push(event)
+  agent.record(accumulator.result() as ProviderReply, { format })
+  const answer = agent.conversation.at(-1)!
+  return answer.role === 'assistant' ? answer.content ?? '' : ''
+}
