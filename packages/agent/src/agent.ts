@@ -4,10 +4,11 @@ import { renderAssembly, waitingListener, type PromptAssembly, type RenderedProm
 import { abortable, deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
 import {
   buildMessages, entry, WireSession, type SessionBuild, isUsage, normalizeUsage, WIRE_FORMATS, WireErrors, type BreakpointOptions, type RequestBodies, type Usage,
-  type CacheProvider, type CacheReport, type UsageFormat, type WireFormat,
+  type CacheProvider, type CacheReport, type UsageFormat, type WireFormat, type ModelProfile, type ModelProfileOverride,
 } from 'dsh-wire'
 import type { ToolRegistry } from 'dsh-tools'
 import type { DebugLog } from './debug-log.js'
+import { BudgetTracker, type ContextBudget } from './budget.js'
 import { CACHE_PROVIDERS, cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { agentDisposed, invalidInput, invalidRecord, invalidStepTimeout, stepTimedOut, unknownCacheRules } from './errors.js'
 import {
@@ -105,6 +106,8 @@ export interface StepResult<F extends WireFormat = 'openai-chat'> {
    * { usage })` adds the reported cached tokens (and the likely reason when they differ).
    */
   report: CacheReport
+  /** The request's size against the agent's model profile, and the compaction advice (`docs/sessions.md`). */
+  budget: ContextBudget
 }
 
 /**
@@ -126,6 +129,8 @@ export interface AgentOptions<P = Agent | string> {
   parent?: P
   /** How a changed system prompt enters the requests (default: the `agents` service's `promptChange`). */
   promptChange?: PromptChangePolicy
+  /** Overrides of the model's profile (window, input cap, output reserve) over the bundled table's row. */
+  profile?: ModelProfileOverride
 }
 
 /** The fixed facts of an agent as the service builds it: the parent resolved, the policy and the step bound decided. */
@@ -161,6 +166,7 @@ export class Agent {
   /** The latest system-prompt and runtime-context entries, found by reading the record forward once. */
   private readonly latest_ = { read: 0, system: undefined as ConversationEntry | undefined, snapshot: undefined as ConversationEntry | undefined }
   private disposed_ = false
+  private readonly budget_: BudgetTracker
   private scope!: ScopeHandle
   private prompt!: SystemPrompt
   private log!: DebugLog
@@ -179,6 +185,12 @@ export class Agent {
     if (init.parent !== undefined) this.parent = init.parent
     this.promptChange = init.promptChange
     this.stepTimeout = init.stepTimeout ?? DEFAULT_STEP_TIMEOUT
+    this.budget_ = BudgetTracker.of(init.model, init.profile)
+  }
+
+  /** The model profile the agent's requests are measured against: the table's row (or the default) with the deployment's overrides. */
+  get profile(): ModelProfile {
+    return this.budget_.profile
   }
 
   /** @internal Attaches the agent's scope once it exists. */
@@ -268,7 +280,8 @@ export class Agent {
       this.record_.length = before
       throw error
     }
-    const result: StepResult<F> = { get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report }
+    const budget = this.budget_.measure(report.requestTokens, report.tokenizer)
+    const result: StepResult<F> = { get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report, budget }
     this.scope.ctx.emit('agent/step', this, result as StepResult<WireFormat>)
     return result
   }

@@ -141,7 +141,7 @@ export const inAssemblies = (cause: { code: string; message: string; details: ob
   ({ code: cause.code, message: `${cause.message} (in the assembly for ${where.join(', ')})`, details: { ...cause.details, where } })
 
 /** The keys an `agents:` row may have. */
-export const AGENT_KEYS = ['id', 'model', 'provider', 'cwd', 'preset', 'parent', 'promptChange'] as const
+export const AGENT_KEYS = ['id', 'model', 'provider', 'cwd', 'preset', 'parent', 'promptChange', 'profile'] as const
 
 /** `agents:` is not a list. */
 export const agentsNotList = () =>
@@ -249,4 +249,12 @@ export const ledgerLineBreak = (index: number) =>
 export const ledgerInvalidStored = (id: string, stored: unknown, most: number) =>
   Object.assign(new TypeError(`ledger writer for agent "${id}": stored must be the number of ledger lines already in the store, from 0 to ${most} (the header and one line per entry), received ${shown(stored)}`), {
     code: 'AGENT_LEDGER_INVALID_STORED' as const, details: { id, stored, most },
+  })
+
+// ---- context budgets ------------------------------------------------------------------------------
+
+/** `create()` (or an `agents:` row) was given a `profile` override that cannot be a model profile. */
+export const invalidProfile = (id: string, key: string, reason: string) =>
+  Object.assign(new TypeError(`agent "${id}": profile${key ? `.${key}` : ''}: ${reason}`), {
+    code: 'AGENT_INVALID_PROFILE' as const, details: { id, key, reason },
   })
