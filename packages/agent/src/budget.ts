@@ -66,7 +66,7 @@ export interface ContextBudget {
   fill: number
   /** What the harness is advised to do: `none`, compact `soon`, or compact `now`. */
   advice: CompactionAdvice
-  /** Whether `requestTokens` is an exact count (the profile's tokenizer is exact and the counter was not an estimate). */
+  /** Whether `requestTokens` is an exact count: it was made with the tokenizer that is exact for the model (`profile.encoding`). */
   exact: boolean
 }
 
@@ -82,9 +82,9 @@ export class BudgetTracker {
   }
 
   /**
-   * The budget of a request of `requestTokens` counted by the tokenizer named `tokenizer` (a name that
-   * starts with `estimate` is not exact); moves the advice. Called once per step, after the step can no
-   * longer fail.
+   * The budget of a request of `requestTokens` counted by the tokenizer named `tokenizer` (the report's
+   * `tokenizer`: exact when it is the model's own encoding); moves the advice. Called once per step,
+   * after the step can no longer fail.
    */
   measure(requestTokens: number, tokenizer: string): ContextBudget {
     const { profile } = this
@@ -93,7 +93,7 @@ export class BudgetTracker {
     this.advice = nextAdvice(this.advice, requestTokens / budget, this.thresholds)
     return {
       profile: profile.name, origin: profile.origin, window: profile.contextWindow, inputCap: profile.inputCap, outputReserve: profile.outputReserve,
-      budget, requestTokens, fill, advice: this.advice, exact: profile.tokenizer === 'exact' && !tokenizer.startsWith('estimate'),
+      budget, requestTokens, fill, advice: this.advice, exact: profile.encoding !== null && profile.encoding === tokenizer,
     }
   }
 }

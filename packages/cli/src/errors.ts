@@ -366,3 +366,15 @@ export const ledgerUnreadable = (file: string, cause: unknown) => {
 /** `history` refused a ledger: the refusal names the line; the error keeps its code (`AGENT_LEDGER_*`; `CLI_LEDGER_REFUSED` for one without). */
 export const ledgerRefused = (file: string, cause: { message: string; details?: { line?: number } }) =>
   new CliError(`${file}: ${cause.message}`, 'ledger', EXIT.wrong, codeOf(cause) ?? 'CLI_LEDGER_REFUSED', { file, line: cause.details?.line ?? null }, { cause })
+
+// ---- context budgets ----------------------------------------------------------------------------
+
+/**
+ * A warning of `check` and `explain`: the system prompt and tools alone take more than `limit` of the
+ * agent's input budget (its model profile: `docs/sessions.md`).
+ */
+export const headOverBudget = (agent: string, share: { profile: string; origin: string; budget: number; headTokens: number; share: number; limit: number; exact: boolean }) => ({
+  code: 'CLI_HEAD_OVER_BUDGET' as const,
+  message: `the system prompt and tools take ${(Math.round(share.share * 1000) / 10).toFixed(1)}% of the input budget (${share.headTokens.toLocaleString('en-US')} of ${share.budget.toLocaleString('en-US')} tokens${share.exact ? '' : ', estimated'}, profile ${share.profile}${share.origin === 'default' ? ': the conservative default for a model the table does not know' : ''}), above the ${Math.round(share.limit * 100)}% threshold: every request carries them and compaction cannot shrink them (trim sections or tools, or give the agent's row a profile with its model's real window)`,
+  details: { agent, profile: share.profile, origin: share.origin, headTokens: share.headTokens, budget: share.budget, share: share.share, limit: share.limit },
+})

@@ -55,6 +55,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
     CliErrors.scriptEmptyReply(),
     CliErrors.scriptBadArguments('found a list'),
     CliErrors.scriptNoCall('read', ['bash']),
+    CliErrors.headOverBudget('main', { profile: 'default', origin: 'default', budget: 28_672, headTokens: 9_000, share: 0.3139, limit: 0.25, exact: false }),
   ]
 
   it('each usage and render error is a CliError with its code, details, kind and exit code', () => {
@@ -128,6 +129,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       { code: 'CLI_REPLAY_EMPTY_REPLY', details: {} },
       { code: 'CLI_REPLAY_BAD_ARGUMENTS', details: { reason: 'found a list' } },
       { code: 'CLI_REPLAY_NO_CALL', details: { name: 'read', called: ['bash'] } },
+      { code: 'CLI_HEAD_OVER_BUDGET', details: { agent: 'main', profile: 'default', origin: 'default', headTokens: 9_000, budget: 28_672, share: 0.3139, limit: 0.25 } },
     ])
     expect(messages.map((m) => m.message)).to.deep.equal([
       'render shows one agent, but --agent was given twice (a, b); to compare two agents, run "dsh-prompt diff <deployment> --agent a --agent b"',
@@ -152,6 +154,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       'an assistant reply needs text ("assistant: <text>") or tool_calls',
       '"arguments" must be an object or the JSON text of one: found a list',
       'the result of tool "read" answers no call: no earlier assistant reply called it (called so far: "bash")',
+      'the system prompt and tools take 31.4% of the input budget (9,000 of 28,672 tokens, estimated, profile default: the conservative default for a model the table does not know), above the 25% threshold: every request carries them and compaction cannot shrink them (trim sections or tools, or give the agent\'s row a profile with its model\'s real window)',
     ])
   })
 

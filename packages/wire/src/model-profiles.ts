@@ -22,8 +22,10 @@ export interface ModelProfileRow {
   readonly inputCap: number
   /** Tokens kept free for the reply when input and output share the window. */
   readonly outputReserve: number
-  /** `exact` when dsh counts with the provider's tokenizer (`tokenizers.ts`), else `estimate`. */
+  /** `exact` when dsh can count with the provider's tokenizer (`tokenizers.ts`), else `estimate`. */
   readonly tokenizer: TokenizerExactness
+  /** The tokenizer that is exact for this model (`o200k_base`, `deepseek-v3`), as `TokenCounter.name` names it; absent when none is. */
+  readonly encoding?: string
   /** The provider document the figures come from. */
   readonly source: string
   /** The day the figures were checked against `source` (`yyyy-mm-dd`). */
@@ -52,6 +54,8 @@ export interface ModelProfile {
   readonly inputCap: number
   readonly outputReserve: number
   readonly tokenizer: TokenizerExactness
+  /** The tokenizer that counts this model exactly, or `null` (every count is an estimate). A count is exact when it was made with this one. */
+  readonly encoding: string | null
   /** The provider document behind the table row (`null` for the default). */
   readonly source: string | null
   /** The day the row was checked (`null` for the default). */
@@ -103,7 +107,7 @@ export const MODEL_PROFILES: readonly ModelProfileRow[] = Object.freeze([
  * for the reply, so compaction is advised early rather than never.
  */
 export const DEFAULT_MODEL_PROFILE: ModelProfile = Object.freeze({
-  name: 'default', origin: 'default', contextWindow: 32_768, inputCap: 32_768, outputReserve: 4_096, tokenizer: 'estimate', source: null, checked: null,
+  name: 'default', origin: 'default', contextWindow: 32_768, inputCap: 32_768, outputReserve: 4_096, tokenizer: 'estimate', encoding: null, source: null, checked: null,
 })
 
 /** The table row for `model`: an exact `match` first, then the first pattern that matches; `undefined` when none does. */
@@ -120,7 +124,7 @@ export function profileRow(model: string, table: readonly ModelProfileRow[] = MO
 export function modelProfile(model: string, override: ModelProfileOverride = {}, table: readonly ModelProfileRow[] = MODEL_PROFILES): ModelProfile {
   const found = profileRow(model, table)
   const base: ModelProfile = found
-    ? { name: found.match, origin: 'table', contextWindow: found.contextWindow, inputCap: found.inputCap, outputReserve: found.outputReserve, tokenizer: found.tokenizer, source: found.source, checked: found.checked }
+    ? { name: found.match, origin: 'table', contextWindow: found.contextWindow, inputCap: found.inputCap, outputReserve: found.outputReserve, tokenizer: found.tokenizer, encoding: found.encoding ?? null, source: found.source, checked: found.checked }
     : DEFAULT_MODEL_PROFILE
   const { contextWindow, inputCap, outputReserve } = override
   if (contextWindow === undefined && inputCap === undefined && outputReserve === undefined) return base
@@ -160,7 +164,9 @@ export function overrideProblem(override: unknown, model: string): { key: string
 }
 
 function row(match: string, contextWindow: number, inputCap: number, outputReserve: number, tokenizer: TokenizerExactness, source: string, note?: string): ModelProfileRow {
-  return Object.freeze({ match, contextWindow, inputCap, outputReserve, tokenizer, source, checked: CHECKED, ...(note === undefined ? {} : { note }) })
+  // The exact tokenizers dsh has: DeepSeek's own (an optional peer) and o200k_base for OpenAI's models.
+  const encoding = tokenizer === 'exact' ? (match.startsWith('deepseek') ? 'deepseek-v3' : 'o200k_base') : undefined
+  return Object.freeze({ match, contextWindow, inputCap, outputReserve, tokenizer, ...(encoding ? { encoding } : {}), source, checked: CHECKED, ...(note === undefined ? {} : { note }) })
 }
 
 function globOf(pattern: string): RegExp {
