@@ -7,6 +7,7 @@
  */
 import { codeOf, LoaderErrors, type LoaderMessage } from 'dsh-loader'
 import { PromptErrors } from 'dsh-system-prompt/internal'
+import { formatCount, formatShare } from './table.js'
 
 /** Exit codes: 0 ok, 1 the deployment (or the check) is wrong, 2 a usage error. `diff` adds 1 = differ. */
 export const EXIT = { ok: 0, wrong: 1, usage: 2 } as const
@@ -375,6 +376,6 @@ export const ledgerRefused = (file: string, cause: { message: string; details?: 
  */
 export const headOverBudget = (agent: string, share: { profile: string; origin: string; budget: number; headTokens: number; share: number; limit: number; exact: boolean }) => ({
   code: 'CLI_HEAD_OVER_BUDGET' as const,
-  message: `the system prompt and tools take ${(Math.round(share.share * 1000) / 10).toFixed(1)}% of the input budget (${share.headTokens.toLocaleString('en-US')} of ${share.budget.toLocaleString('en-US')} tokens${share.exact ? '' : ', estimated'}, profile ${share.profile}${share.origin === 'default' ? ': the conservative default for a model the table does not know' : ''}), above the ${Math.round(share.limit * 100)}% threshold: every request carries them and compaction cannot shrink them (trim sections or tools, or give the agent's row a profile with its model's real window)`,
+  message: `the system prompt and tools take ${formatShare(share.share)} of the input budget (${formatCount(share.headTokens)} of ${formatCount(share.budget)} tokens${share.exact ? '' : ', estimated'}, profile ${share.profile}${share.origin === 'default' ? ': the conservative default for a model the table does not know' : ''}), above the ${Math.round(share.limit * 100)}% threshold: every request carries them and compaction cannot shrink them (trim sections or tools, or give the agent's row a profile with its model's real window)`,
   details: { agent, profile: share.profile, origin: share.origin, headTokens: share.headTokens, budget: share.budget, share: share.share, limit: share.limit },
 })

@@ -8,7 +8,7 @@
  */
 import { inputBudget, type Agent, type ModelProfile } from 'dsh-agent'
 import { headOverBudget } from './errors.js'
-import { formatCount } from './table.js'
+import { formatCount, formatShare } from './table.js'
 import type { Tokenizer } from './tokens.js'
 
 /**
@@ -61,10 +61,5 @@ export function headWarning(agent: Agent, share: HeadShare): ReturnType<typeof h
 export function headLine(share: HeadShare): string {
   const origin = share.origin === 'default' ? 'the conservative default for a model the table does not know' : share.origin === 'deployment' ? 'overridden by the deployment' : 'from the bundled table'
   return `Budget: profile ${share.profile} (${origin}): window ${formatCount(share.window)}, input cap ${formatCount(share.inputCap)}, output reserve ${formatCount(share.outputReserve)}; `
-    + `system prompt + tools ${formatCount(share.headTokens)} tokens${share.exact ? '' : ' (estimated)'} = ${percent(share.share)} of the ${formatCount(share.budget)}-token input budget (warning above ${percent(share.limit)})`
-}
-
-/** `0.3127` as `31.3%`. */
-export function percent(share: number): string {
-  return `${(Math.round(share * 1000) / 10).toFixed(1)}%`
+    + `system prompt + tools ${formatCount(share.headTokens)} tokens${share.exact ? '' : ' (estimated)'} = ${formatShare(share.share)} of the ${formatCount(share.budget)}-token input budget (warning above ${formatShare(share.limit)})`
 }
