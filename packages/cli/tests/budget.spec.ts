@@ -1,10 +1,14 @@
 import { expect } from 'chai'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { cli, EXAMPLE, fixture, lines, runBeforeAll } from './helpers.js'
 
 /** The context-budget warning of `check` and `explain` (docs/sessions.md): the head's share of an agent's input budget. */
 describe('dsh-prompt check and explain: the system prompt and tools against the agent\'s input budget', function () {
   this.timeout(60000)
   const heavy = fixture('budget-heavy.yml')
+  const page = join(mkdtempSync(join(tmpdir(), 'dsh-budget-')), 'explain.html')
   const r = runBeforeAll({
     check: () => cli(['check', heavy]),
     checkJson: () => cli(['check', heavy, '--json']),
@@ -12,6 +16,7 @@ describe('dsh-prompt check and explain: the system prompt and tools against the 
     explainJson: () => cli(['explain', heavy, '--agent', 'small', '--json']),
     roomy: () => cli(['explain', heavy, '--agent', 'roomy', '--json']),
     coding: () => cli(['check', EXAMPLE.coding]),
+    html: () => cli(['explain', heavy, '--agent', 'small', '--html', page]),
   })
 
   it('check warns, naming the agent, its row, the share and the threshold, and does not fail', () => {
@@ -37,6 +42,13 @@ describe('dsh-prompt check and explain: the system prompt and tools against the 
     expect(json.budget.headTokens).to.equal(json.totals.system.tokens + json.totals.tools.tokens)
     expect(json.budget.share).to.be.above(0.25)
     expect(json.warnings.map((w: { code: string; details: { agent: string } }) => [w.code, w.details.agent])).to.deep.equal([['CLI_HEAD_OVER_BUDGET', 'small']])
+  })
+
+  it('explain --html puts the budget line and the warning in the page header', () => {
+    expect(r.html.code).to.equal(0)
+    const html = readFileSync(page, 'utf8')
+    expect(html).to.match(/<p class="sub" id="budget">Budget: profile deepseek-chat \(overridden by the deployment\): window 4,000, /)
+    expect(html).to.match(/<p class="sub" id="budget-warning"><strong>warning:<\/strong> the system prompt and tools take \d+\.\d% of the input budget/)
   })
 
   it('gives no warning where the head fits: the same prompt on the table\'s 128,000-token profile, and the coding example', () => {

@@ -45,7 +45,8 @@ export async function explainCommand(file: string, options: ExplainOptions, outp
     const file = booted.deployment.displayFile
     if (options.html !== undefined) {
       const shown = format ?? DEFAULT_FORMAT
-      writePage(options.html, explainPage({ file, target: describeTarget(target), format: shown, order: streamOrder(shown), explanation, stream: stream?.parts }))
+      const budgetLine = budget ? { line: headLine(budget), ...(warning ? { warning: warning.message } : {}) } : undefined
+      writePage(options.html, explainPage({ file, target: describeTarget(target), format: shown, order: streamOrder(shown), explanation, stream: stream?.parts, budget: budgetLine }))
     }
     if (options.json) {
       output.json({
