@@ -62,8 +62,11 @@ export function validateAgents(value: unknown): { value: AgentSpec[] } | { issue
       issues.push(issue(invalidAgentRow(index, path, error), [index, ...path]))
       return
     }
-    // schemastery fills an absent object with `{}`: a row without `profile` keeps none.
-    if ((item as { profile?: unknown }).profile === undefined) delete row.profile
+    // schemastery fills an absent object with `{}` and drops unknown keys: a row without `profile` keeps
+    // none, and one with a key the schema does not know keeps it, for create() to refuse by name.
+    const profile = (item as { profile?: unknown }).profile
+    if (profile === undefined) delete row.profile
+    else row.profile = profile as AgentSpec['profile']
     for (const key of ['cwd', 'provider'] as const) {
       if (row[key] === '') issues.push(issue(emptyAgentValue(index, key), [index, key]))
     }

@@ -35,6 +35,13 @@ describe('the agents: section', () => {
     })
   })
 
+  it('checks a profile\'s figures, and keeps a key it does not know for agents.create() to refuse by name', () => {
+    expect(validateAgents([{ id: 'a', model: 'm', profile: { contextWindow: 0 } }])).to.deep.equal({
+      issues: [{ code: 'AGENT_INVALID_ROW', message: '$[0].profile.contextWindow expected number >= 1 but got 0', path: [0, 'profile', 'contextWindow'] }],
+    })
+    expect(validateAgents([{ id: 'b', model: 'm', profile: { window: 5 } }])).to.deep.equal({ value: [{ id: 'b', model: 'm', profile: { window: 5 } }] })
+  })
+
   it('refuses a section that is not a list', () => {
     expect(validateAgents({ main: {} })).to.deep.equal({ issues: [{ code: 'AGENT_ROWS_NOT_LIST', message: 'expected a list of agents like "- { id: main, model: deepseek-chat }"', path: [] }] })
   })

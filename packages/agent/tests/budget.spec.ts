@@ -109,7 +109,7 @@ describe('dsh-agent: profiles in the deployment file', () => {
       expect([main.profile.origin, main.profile.contextWindow, main.profile.inputCap, main.profile.outputReserve]).to.deep.equal(['deployment', 64_000, 64_000, 8_192])
       expect([local.profile.name, local.profile.origin]).to.deep.equal(['default', 'default'])
       expect((await main.stepDetailed('Hi.')).budget).to.include({ profile: 'deepseek-chat', origin: 'deployment', window: 64_000, budget: 64_000 - 8_192 })
-      expect(booted.problems.map((problem) => [problem.code, problem.key, problem.line])).to.deep.equal([['AGENT_INVALID_PROFILE', 'agents[2].profile.outputReserve', 20]])
+      expect(booted.problems.map((problem) => [problem.code, problem.key, problem.line])).to.deep.equal([['AGENT_INVALID_PROFILE', 'agents[2].profile.outputReserve', 21], ['AGENT_INVALID_PROFILE', 'agents[3].profile.window', 25]])
     } finally {
       await booted.dispose()
     }
