@@ -5,10 +5,11 @@ import { abortable, deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
 import {
   buildMessages, checkContentParts, entry, WireSession, type SessionBuild, isProvider, normalizeUsage, providerNames, readReply, replyFormatOf, wireFormat,
   type BreakpointOptions, type ChatRequestMessage, type ContentPart, type Replies, type ReplyFormat, type ReplyPart, type RequestBodies, type Usage, type CacheProvider, type CacheReport,
-  type UsageFormat, type WireFormat,
+  type UsageFormat, type WireFormat, type ModelProfile, type ModelProfileOverride,
 } from 'dsh-wire'
 import type { ToolRegistry } from 'dsh-tools'
 import type { DebugLog } from './debug-log.js'
+import { BudgetTracker, type ContextBudget } from './budget.js'
 import { emitStep } from './step-event.js'
 import { EntryShapeError, fail, replyShape, toolResultShape, usageShape } from './entry-shape.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
@@ -118,6 +119,8 @@ export interface StepResult<F extends WireFormat = 'openai-chat'> {
    * { usage })` adds the reported cached tokens (and the likely reason when they differ).
    */
   report: CacheReport
+  /** The request's size against the agent's model profile, and the compaction advice (`docs/sessions.md`). */
+  budget: ContextBudget
 }
 
 /**
@@ -139,6 +142,8 @@ export interface AgentOptions<P = Agent | string> {
   parent?: P
   /** How a changed system prompt enters the requests (default: the `agents` service's `promptChange`). */
   promptChange?: PromptChangePolicy
+  /** Overrides of the model's profile (window, input cap, output reserve) over the bundled table's row. */
+  profile?: ModelProfileOverride
 }
 
 /** The fixed facts of an agent as the service builds it: the parent resolved, the policy and the step bound decided. */
@@ -176,6 +181,7 @@ export class Agent {
   private disposed_ = false
   /** The number of replies recorded (Gemini's ids for calls without one count them). */
   private replies = 0
+  private readonly budget_: BudgetTracker
   private scope!: ScopeHandle
   private prompt!: SystemPrompt
   private log!: DebugLog
@@ -194,6 +200,12 @@ export class Agent {
     if (init.parent !== undefined) this.parent = init.parent
     this.promptChange = init.promptChange
     this.stepTimeout = init.stepTimeout ?? DEFAULT_STEP_TIMEOUT
+    this.budget_ = BudgetTracker.of(init.model, init.profile)
+  }
+
+  /** The model profile the agent's requests are measured against: the table's row (or the default) with the deployment's overrides. */
+  get profile(): ModelProfile {
+    return this.budget_.profile
   }
 
   /** @internal Attaches the agent's scope once it exists. */
@@ -286,7 +298,8 @@ export class Agent {
       this.record_.length = before
       throw error
     }
-    const result: StepResult<F> = { get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report }
+    const budget = this.budget_.measure(report.requestTokens, report.tokenizer)
+    const result: StepResult<F> = { get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report, budget }
     // The step is whole: its listeners cannot undo it or make it reject (their failures are logged).
     emitStep(this.scope.ctx, this, result as StepResult<WireFormat>, (error) => this.log.warn(error))
     return result

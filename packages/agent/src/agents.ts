@@ -1,12 +1,13 @@
 import { Context, Service } from 'cordis'
 import z from 'schemastery'
 import { createScope, markNoShadow, ownEffect, type ScopeHandle, type ScopeKey } from 'dsh-scope'
+import { overrideProblem } from 'dsh-wire'
 import type { SystemPrompt } from 'dsh-system-prompt'
 import { Agent, DEFAULT_STEP_TIMEOUT, type AgentOptions } from './agent.js'
 import { debugLog } from './debug-log.js'
 import type { PromptChangePolicy } from './conversation.js'
 import {
-  duplicateAgent, duplicatePreset, invalidAgentId, invalidModel, invalidPresetId, invalidPromptChange, invalidParent, unknownParent,
+  duplicateAgent, duplicatePreset, invalidAgentId, invalidModel, invalidPresetId, invalidPromptChange, invalidParent, invalidProfile, unknownParent,
   unknownPreset,
 } from './errors.js'
 import { readLedger, type LedgerInput, type ReadLedgerOptions } from './ledger-read.js'
@@ -74,6 +75,8 @@ export class Agents extends Service {
     if (this.live.has(id)) throw duplicateAgent(id)
     const promptChange = options.promptChange ?? this.config.promptChange
     if (promptChange !== 'append' && promptChange !== 'replace') throw invalidPromptChange(promptChange)
+    const profileProblem = options.profile === undefined ? undefined : overrideProblem(options.profile, model)
+    if (profileProblem) throw invalidProfile(id, profileProblem.key, profileProblem.reason)
     let parentKey: ScopeKey | undefined
     if (preset !== undefined) {
       const handle = this.presets.get(preset)
@@ -87,7 +90,7 @@ export class Agents extends Service {
       if (!parent || parent.disposed) throw unknownParent(id, typeof options.parent === 'string' ? options.parent : options.parent.id)
       parentKey ??= parent
     }
-    const agent = new Agent({ id, model, provider, cwd, preset, parent, promptChange, stepTimeout: this.config.stepTimeout ?? DEFAULT_STEP_TIMEOUT })
+    const agent = new Agent({ id, model, provider, cwd, preset, parent, promptChange, stepTimeout: this.config.stepTimeout ?? DEFAULT_STEP_TIMEOUT, profile: options.profile })
     const scope = createScope(this.ctx, agent, { parent: parentKey, label: `agent:${id}` })
     const logger = this.ctx.logger('dsh-agent')
     agent.attach(scope, this.ctx.reflect.trace(this.prompt) as SystemPrompt, debugLog(logger, `agent=${id} `))

@@ -207,3 +207,11 @@ export const stepListenerFailed = (id: string, plugin: string, cause: unknown) =
   Object.assign(new Error(`agent "${id}": agent/step listener of plugin "${plugin}" failed: ${PromptErrors.messageOf(cause)} (the step is recorded and its request returned)`, { cause }), {
     code: 'AGENT_STEP_LISTENER_FAILED' as const, details: { id, plugin },
   })
+
+// ---- context budgets ------------------------------------------------------------------------------
+
+/** `create()` (or an `agents:` row) was given a `profile` override that cannot be a model profile. */
+export const invalidProfile = (id: string, key: string, reason: string) =>
+  Object.assign(new TypeError(`agent "${id}": profile${key ? `.${key}` : ''}: ${reason}`), {
+    code: 'AGENT_INVALID_PROFILE' as const, details: { id, key, reason },
+  })

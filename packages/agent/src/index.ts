@@ -12,6 +12,10 @@ export type { CreateAgentOptions, PresetHandle } from './agents.js'
 export { Agent } from './agent.js'
 export type { AgentOptions, ProviderReply, RecordedMessage, RecordOptions, StepOptions, StepResult, AgentInit } from './agent.js'
 export { stepEntries } from './conversation.js'
+export { ADVICE_THRESHOLDS, nextAdvice } from './budget.js'
+export type { AdviceThresholds, CompactionAdvice, ContextBudget } from './budget.js'
+export { DEFAULT_MODEL_PROFILE, inputBudget, MODEL_PROFILES, modelProfile } from 'dsh-wire'
+export type { ModelProfile, ModelProfileOverride } from 'dsh-wire'
 export { buildMessages, normalizeUsage, readReply, replyAccumulator, REPLY_FORMATS, toRequestTool, WIRE_FORMATS } from 'dsh-wire'
 export type {
   ChatContentPart, ChatRequest, ChatRequestMessage, ContentPart, ReadReply, ReplyAccumulator, ReplyFormat, ReplyPart, RequestBodies, RequestBody, RequestTool, Usage, UsageFormat, WireFormat,

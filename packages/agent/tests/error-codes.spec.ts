@@ -18,6 +18,7 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
     AgentErrors.unknownCacheRules('main', 'cohere', ['openai', 'anthropic', 'deepseek', 'gemini']),
     AgentErrors.stepTimedOut('main', 50, []),
     AgentErrors.invalidStepTimeout('main', -1),
+    AgentErrors.invalidProfile('main', 'outputReserve', 'the output reserve 200000 leaves nothing of the window 128000'),
   ]
 
   it('each factory makes its error class with its code and details, and the message unchanged', () => {
@@ -37,6 +38,7 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
       { name: 'TypeError', code: 'AGENT_UNKNOWN_CACHE_RULES', details: { id: 'main', rules: 'cohere', known: ['openai', 'anthropic', 'deepseek', 'gemini'] }, message: 'agent "main" step(): unknown cacheRules "cohere"; known: openai, anthropic, deepseek, gemini' },
       { name: 'Error', code: 'AGENT_STEP_TIMEOUT', details: { id: 'main', ms: 50, listeners: [] }, message: 'agent "main" step(): the assembly did not finish within 50 ms; no assemble listener runs, so a tool or text provider is holding it (raise the bound with the step\'s timeout option or the agents service\'s stepTimeout)' },
       { name: 'TypeError', code: 'AGENT_INVALID_STEP_TIMEOUT', details: { id: 'main', received: -1 }, message: 'agent "main" step(): timeout must be a number of milliseconds, 0 or more (0: no bound), received -1' },
+      { name: 'TypeError', code: 'AGENT_INVALID_PROFILE', details: { id: 'main', key: 'outputReserve', reason: 'the output reserve 200000 leaves nothing of the window 128000' }, message: 'agent "main": profile.outputReserve: the output reserve 200000 leaves nothing of the window 128000' },
     ])
   })
 

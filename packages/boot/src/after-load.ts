@@ -29,7 +29,7 @@ export interface HookState {
   problems: Problem[]
 }
 
-const AGENT_KEY_OF_CODE: ReadonlyMap<string, string> = new Map([['AGENT_UNKNOWN_PRESET', 'preset'], ['AGENT_INVALID_PROMPT_CHANGE', 'promptChange']])
+const AGENT_KEY_OF_CODE: ReadonlyMap<string, string> = new Map([['AGENT_UNKNOWN_PRESET', 'preset'], ['AGENT_INVALID_PROMPT_CHANGE', 'promptChange'], ['AGENT_INVALID_PROFILE', 'profile']])
 
 /** The assembly errors reported after loading: an unregistered `toolOrder` name, a provider returning the reserved name. */
 const TOOL_ORDER = 'PROMPT_TOOL_ORDER_UNREGISTERED'
@@ -80,9 +80,12 @@ async function createAgents(agents: Agents, specs: readonly AgentSpec[], state: 
   return problems
 }
 
-/** The `agents:` key a refusal of `agents.create()` points at, by the refusal's code: `preset`, `promptChange`, else `id`. */
+/** The `agents:` key a refusal of `agents.create()` points at, by the refusal's code: `preset`, `promptChange`, `profile.<figure>`, else `id`. */
 export function agentKeyOf(error: unknown): string {
-  return AGENT_KEY_OF_CODE.get(codeOf(error) ?? '') ?? 'id'
+  const key = AGENT_KEY_OF_CODE.get(codeOf(error) ?? '') ?? 'id'
+  // A profile refusal names the figure at fault (`profile.outputReserve`).
+  const figure = detailsOf<{ key: string }>(error, 'AGENT_INVALID_PROFILE')?.key
+  return figure ? `${key}.${figure}` : key
 }
 
 /**

@@ -24,6 +24,11 @@ export const AgentRow: z<AgentSpec> = z.object({
   preset: z.string().description('A preset id defined by a plugin of the deployment (e.g. `dsh-presets`): its scope becomes the agent\'s parent scope.'),
   parent: z.string().description('The id of an agent listed before this one: this agent is its sub-agent and sees its registrations.'),
   promptChange: z.union(['append', 'replace'] as const).description('How a changed system prompt enters the requests; overrides the `dsh-agent` row\'s setting.'),
+  profile: z.object({
+    contextWindow: z.natural().min(1).description('Tokens the model attends to, input and output together.'),
+    inputCap: z.natural().min(1).description('The most input tokens a request may carry (default: the window, or the table row\'s lower cap).'),
+    outputReserve: z.natural().min(1).description('Tokens kept free for the reply when input and output share the window.'),
+  }).description('Overrides of the model\'s profile over the bundled table (docs/sessions.md): what the step\'s budget and compaction advice measure against.'),
 }) as any
 
 /** One issue, in the Standard Schema shape the loader reads, with its stable code (which the problem takes). */
@@ -57,6 +62,11 @@ export function validateAgents(value: unknown): { value: AgentSpec[] } | { issue
       issues.push(issue(invalidAgentRow(index, path, error), [index, ...path]))
       return
     }
+    // schemastery fills an absent object with `{}` and drops unknown keys: a row without `profile` keeps
+    // none, and one with a key the schema does not know keeps it, for create() to refuse by name.
+    const profile = (item as { profile?: unknown }).profile
+    if (profile === undefined) delete row.profile
+    else row.profile = profile as AgentSpec['profile']
     for (const key of ['cwd', 'provider'] as const) {
       if (row[key] === '') issues.push(issue(emptyAgentValue(index, key), [index, key]))
     }

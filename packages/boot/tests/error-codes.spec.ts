@@ -39,7 +39,7 @@ describe('dsh-boot: the messages of a deployment file\'s agents carry a stable c
       'agent "main" could not be created: no',
       'expected a list of agents like "- { id: main, model: deepseek-chat }"',
       '$[1].model missing required value',
-      '$[0].modle is not a key of an agent (allowed: id, model, provider, cwd, preset, parent, promptChange)',
+      '$[0].modle is not a key of an agent (allowed: id, model, provider, cwd, preset, parent, promptChange, profile)',
       '$[2].id "a" is already the id of agents[0] (agent ids are unique in the file)',
       '$[2].parent "c" is not an agent listed before "a" (list parents before their children)',
       '$[0].cwd is empty, so {{cwd}} would render as nothing (set a value or leave cwd out; a ${VAR} that is set but empty gives "", ${VAR:-default} falls back to the default)',
@@ -62,6 +62,8 @@ describe('dsh-boot: the boot decides by codes and details, never the words', () 
     expect(agentKeyOf(new Error('unknown preset "auditor"; known presets: (none)'))).to.equal('id')
     expect(agentKeyOf(new TypeError('promptChange must be "append" or "replace", received "merge"'))).to.equal('id')
     expect(agentKeyOf(coded('constructor'))).to.equal('id')
+    // A profile refusal points at the figure its details name.
+    expect(agentKeyOf(coded('AGENT_INVALID_PROFILE', { id: 'main', key: 'inputCap', reason: 'r' }))).to.equal('profile.inputCap')
   })
 
   it('the load reports an assembly error by its PROMPT_ code, not by how its message starts', () => {

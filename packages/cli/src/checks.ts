@@ -17,11 +17,15 @@ import { codeOf } from './codes.js'
 import { assemblyFailed, completeSections, inEntry, placementsTooClose, unstableText, valuelessAt, volatileBeforeStable } from './errors.js'
 import { firstDifferentByte } from './prefix.js'
 import { bounded } from './deadline.js'
+import type { Tokenizer } from './tokens.js'
 import { unsendableTools, type Target } from './view.js'
 import { ownersOf } from './owners.js'
+import { headShare, headWarning } from './head-share.js'
+import { loadTokenizer } from './tokens.js'
+import { toRequestTool } from 'dsh-agent'
 
 /** Which rule found a finding (its `code` says exactly what is wrong). */
-export type FindingKind = 'load' | 'agent' | 'assembly' | 'complete' | 'variable' | 'placement' | 'unstable' | 'preset' | 'request' | 'volatility'
+export type FindingKind = 'load' | 'agent' | 'assembly' | 'complete' | 'variable' | 'placement' | 'unstable' | 'preset' | 'request' | 'volatility' | 'budget'
 
 /** One problem `check` found, before it is placed in the file. */
 export interface RawFinding {
@@ -70,6 +74,7 @@ export async function checkTarget(booted: Booted, target: Target, gap: number, c
     return { first, second, unstable: unstableFindings(booted, first, second, volatile), overDay: dayBoundaryBetween(start, clock.now()) }
   }
   let pair: Awaited<ReturnType<typeof renderPair>>
+  const tokenizer = await loadTokenizer()
   try {
     pair = await renderPair()
     if (pair.unstable.length && pair.overDay) pair = await renderPair()
@@ -79,7 +84,15 @@ export async function checkTarget(booted: Booted, target: Target, gap: number, c
   return [
     ...variableFindings(booted, pair.first), ...placementFindings(booted, pair.first), ...requestFindings(booted, target, pair.first), ...pair.unstable,
     ...safely(() => volatilityWarnings(booted, inspection, pair.first)),
+    ...safely(() => budgetWarnings(target, pair.first, tokenizer)),
   ]
+}
+
+/** A warning when the system prompt and tools alone take more than a share of the agent's input budget (`head-share.ts`). */
+export function budgetWarnings(target: Target, assembly: PromptAssembly, tokenizer: Tokenizer): RawFinding[] {
+  if (!target.agent) return []
+  const warning = headWarning(target.agent, headShare(target.agent, renderAssembly(assembly).system, assembly.tools.map(toRequestTool), tokenizer))
+  return warning ? [{ kind: 'budget', ...warning, origin: { scope: target.agent } }] : []
 }
 
 /**

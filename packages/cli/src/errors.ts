@@ -10,6 +10,7 @@
  */
 import { codeOf, LoaderErrors, type LoaderMessage } from 'dsh-loader'
 import { PromptErrors } from 'dsh-system-prompt/internal'
+import { formatCount, formatShare } from './table.js'
 
 /** Exit codes: 0 ok, 1 the deployment (or the check) is wrong, 2 a usage error. `diff` adds 1 = differ. */
 export const EXIT = { ok: 0, wrong: 1, usage: 2 } as const
@@ -391,3 +392,15 @@ export const scriptTooManyTurns = (turns: number, limit: number) => ({
  */
 export const ledgerNotRead = (file: string, cause: { code: string; message: string; details?: object }) =>
   new CliError(cause.message, 'ledger', EXIT.wrong, cause.code, { file, ...cause.details }, { cause })
+
+// ---- context budgets ----------------------------------------------------------------------------
+
+/**
+ * A warning of `check` and `explain`: the system prompt and tools alone take more than `limit` of the
+ * agent's input budget (its model profile: `docs/sessions.md`).
+ */
+export const headOverBudget = (agent: string, share: { profile: string; origin: string; budget: number; headTokens: number; share: number; limit: number; exact: boolean }) => ({
+  code: 'CLI_HEAD_OVER_BUDGET' as const,
+  message: `the system prompt and tools take ${formatShare(share.share)} of the input budget (${formatCount(share.headTokens)} of ${formatCount(share.budget)} tokens${share.exact ? '' : ', estimated'}, profile ${share.profile}${share.origin === 'default' ? ': the conservative default for a model the table does not know' : ''}), above the ${Math.round(share.limit * 100)}% threshold: every request carries them and compaction cannot shrink them (trim sections or tools, or give the agent's row a profile with its model's real window)`,
+  details: { agent, profile: share.profile, origin: share.origin, headTokens: share.headTokens, budget: share.budget, share: share.share, limit: share.limit },
+})

@@ -47,6 +47,11 @@ export function formatCount(value: number): string {
   return Math.round(value).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',')
 }
 
+/** A share as a percentage with one decimal: `0.3127` as `31.3%`. */
+export function formatShare(share: number): string {
+  return `${(Math.round(share * 1000) / 10).toFixed(1)}%`
+}
+
 /** `1 section`, `2 sections`. */
 export function plural(count: number, one: string, many = one + 's'): string {
   return `${formatCount(count)} ${count === 1 ? one : many}`

@@ -57,6 +57,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
     CliErrors.scriptNoCall('read', ['bash']),
     CliErrors.scriptCallAnswered('read'),
     CliErrors.scriptUnanswered(['read (call_1_1)']),
+    CliErrors.headOverBudget('main', { profile: 'default', origin: 'default', budget: 28_672, headTokens: 9_000, share: 0.3139, limit: 0.25, exact: false }),
   ]
 
   it('each usage and render error is a CliError with its code, details, kind and exit code', () => {
@@ -136,6 +137,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       { code: 'CLI_REPLAY_NO_CALL', details: { name: 'read', called: ['bash'] } },
       { code: 'CLI_REPLAY_CALL_ANSWERED', details: { name: 'read' } },
       { code: 'CLI_REPLAY_UNANSWERED_CALL', details: { calls: ['read (call_1_1)'] } },
+      { code: 'CLI_HEAD_OVER_BUDGET', details: { agent: 'main', profile: 'default', origin: 'default', headTokens: 9_000, budget: 28_672, share: 0.3139, limit: 0.25 } },
     ])
     expect(messages.map((m) => m.message)).to.deep.equal([
       'odd',
@@ -158,6 +160,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       'the result of tool "read" answers no call: no earlier assistant reply called it (called so far: "bash")',
       'every call of tool "read" in the last assistant reply has its result already (a reply that calls a tool twice gets one tool: turn per call, in order)',
       'the last assistant reply\'s call read (call_1_1) has no result before the next request: every call needs its tool: turn first (providers refuse a conversation with an unanswered call)',
+      'the system prompt and tools take 31.4% of the input budget (9,000 of 28,672 tokens, estimated, profile default: the conservative default for a model the table does not know), above the 25% threshold: every request carries them and compaction cannot shrink them (trim sections or tools, or give the agent\'s row a profile with its model\'s real window)',
     ])
   })
 

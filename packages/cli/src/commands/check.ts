@@ -50,8 +50,8 @@ export async function checkCommand(file: string, options: CheckOptions, output: 
       : (booted.deployment.sections.agents ?? []).length ? [] : [{ label: 'the deployment' }]
     const warnings: Finding[] = []
     for (const target of targets) {
-      // Volatility-order findings are warnings: shown, never failing the check (R-CACHE-9).
-      for (const raw of await checkTarget(booted, target, gap)) add(raw.kind === 'volatility' ? warnings : findings, place(booted, raw, target.label))
+      // Volatility-order and budget findings are warnings: shown, never failing the check (R-CACHE-9).
+      for (const raw of await checkTarget(booted, target, gap)) add(raw.kind === 'volatility' || raw.kind === 'budget' ? warnings : findings, place(booted, raw, target.label))
     }
     for (const raw of presetFindings(booted)) add(findings, place(booted, raw, undefined))
     findings.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0))

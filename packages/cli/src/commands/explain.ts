@@ -17,6 +17,7 @@ import { MAX_PIECE } from 'dsh-wire'
 import { explainPage } from '../html/explain-page.js'
 import { writePage } from '../html/page.js'
 import { streamOf, streamOrder, streamRows, wireFormat, type StreamRow, type WireFormat } from '../stream.js'
+import { headLine, headShare, headWarning } from '../head-share.js'
 
 /** Options of `explain`. */
 export interface ExplainOptions extends CommonOptions {
@@ -39,14 +40,19 @@ export async function explainCommand(file: string, options: ExplainOptions, outp
     const view = await viewOf(booted, target, undefined)
     const explanation = explain(booted, view, tokenizer)
     const stream = format && { order: streamOrder(format), ...measured(streamRows(booted, view, streamOf(booted, view, format))) }
+    // The agent's input budget against its model profile, and the warning when the head takes too much of it.
+    const budget = target.agent ? headShare(target.agent, view.system, view.tools, tokenizer) : null
+    const warning = budget && target.agent ? headWarning(target.agent, budget) : undefined
     const file = booted.deployment.displayFile
     if (options.html !== undefined) {
       const shown = format ?? DEFAULT_FORMAT
-      writePage(options.html, explainPage({ file, target: describeTarget(target), format: shown, order: streamOrder(shown), explanation, stream: stream?.parts }))
+      const budgetLine = budget ? { line: headLine(budget), ...(warning ? { warning: warning.message } : {}) } : undefined
+      writePage(options.html, explainPage({ file, target: describeTarget(target), format: shown, order: streamOrder(shown), explanation, stream: stream?.parts, budget: budgetLine }))
     }
     if (options.json) {
       output.json({
-        ok: true, command: 'explain', file, agent: target.agent?.id ?? null, ...explanation,
+        ok: true, command: 'explain', file, agent: target.agent?.id ?? null, ...explanation, budget,
+        ...(warning ? { warnings: [warning] } : {}),
         ...(stream ? { format, stream } : {}), ...(options.html !== undefined ? { html: options.html } : {}),
       })
     } else if (options.html !== undefined) {
@@ -58,6 +64,8 @@ export async function explainCommand(file: string, options: ExplainOptions, outp
         output.line(`token counts of ${terminalSafe(explanation.estimatedTokens.join(', '))} are estimates: each holds an unbroken run of more than ${MAX_PIECE} characters, counted in pieces`)
       }
       printExplanation(output, explanation)
+      if (budget) output.line(headLine(budget))
+      if (warning) output.line(output.colors.yellow(`warning: ${target.label}: ${warning.message} [${warning.code}]`))
       if (stream) printStream(output, format!, stream.parts, stream.bytes)
     }
     return 0

@@ -26,6 +26,8 @@ export interface ExplainPageInput {
   explanation: Explanation
   /** With `--format`: the request's cache stream, part by part, with byte offsets. */
   stream?: readonly StreamRow[]
+  /** An agent's budget line and, above the threshold, its warning (`head-share.ts`). */
+  budget?: { line: string; warning?: string }
 }
 
 /** One band: a section, a runtime context or a tool. */
@@ -98,6 +100,7 @@ export function explainPage(input: ExplainPageInput): string {
 <p class="sub">${escapeHtml(input.target)}</p>
 <p class="sub">Request order for <code>${escapeHtml(input.format)}</code>: ${input.order.map((part) => escapeHtml(GROUP_TITLES[part].toLowerCase())).join(' → ')}. Sized by tokens (${escapeHtml(x.encoding)}), coloured by owner.</p>
 <p class="sub" id="total"${attributes({ 'data-tokens': x.totals.all.tokens, 'data-bytes': x.totals.all.bytes })}>Request total: ${count(x.totals.all.bytes)} bytes, ${count(x.totals.all.tokens)} tokens in system prompt + runtime context + tools.</p>
+${input.budget ? `<p class="sub" id="budget">${escapeHtml(input.budget.line)}</p>${input.budget.warning ? `\n<p class="sub" id="budget-warning"><strong>warning:</strong> ${escapeHtml(input.budget.warning)}</p>` : ''}` : ''}
 </header>
 <div class="strip" aria-label="the whole request, sized by tokens">${strip}</div>
 <h2>Owners</h2>
