@@ -87,6 +87,8 @@ const CASES: Case[] = [
     argv: (dir) => ['replay', fixture('replay-deployment.yml'), '--script', join(dir, 'bad-script.yml')], exit: 2,
     codes: ['CLI_REPLAY_SCRIPT_INVALID', 'CLI_REPLAY_WRONG_TYPE', 'CLI_REPLAY_EMPTY_REPLY', 'CLI_REPLAY_NO_CALL', 'CLI_REPLAY_BAD_CLOCK', 'CLI_REPLAY_ITEM_KIND', 'CLI_REPLAY_UNKNOWN_KEY', 'CLI_REPLAY_BAD_ARGUMENTS'],
   },
+  { argv: (dir) => ['replay', fixture('replay-deployment.yml'), '--script', join(dir, 'calls-script.yml')], codes: ['CLI_REPLAY_CALL_ANSWERED', 'CLI_REPLAY_UNANSWERED_CALL'], exit: 2 },
+  { argv: (dir) => ['replay', fixture('replay-deployment.yml'), '--script', join(dir, 'two-turns-script.yml'), '--max-turns', '1'], codes: ['CLI_REPLAY_TOO_MANY_TURNS'], exit: 2 },
   { argv: () => ['replay', fixture('replay-deployment.yml'), '--script', `${MISSING}/script.yml`], codes: ['CLI_REPLAY_UNREADABLE'], exit: 2 },
   { argv: (dir) => ['replay', fixture('replay-deployment.yml'), '--script', join(dir, 'syntax-script.yml')], codes: ['CLI_REPLAY_YAML'], exit: 2 },
   { argv: (dir) => ['replay', fixture('replay-deployment.yml'), '--script', join(dir, 'list-script.yml')], codes: ['CLI_REPLAY_SHAPE'], exit: 2 },
