@@ -67,28 +67,27 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
     const pristine = complete && { ...complete }
     const recorder = new ProvenanceRecorder()
     // Built from one resolved view, so it is well formed and its names are unique: the waterfall's
-    // checks start from its snapshot.
+    // checks start from its snapshot, read from what is known of the view, not from the entries.
+    const facts = (view.facts ??= { sections: entryFacts(view.sections), contexts: entryFacts(view.contexts) }) as ViewFacts
+    const known: AssemblySnapshot = {
+      // Sections shown with a tool may have been left out, so the view's facts do not line up.
+      sections: view.withTool ? textsSnapshot(sections) : builtSnapshot(sections, facts.sections, sectionTexts),
+      contexts: runtimeOn ? builtSnapshot(contexts, facts.contexts, contextTexts) : builtSnapshot(contexts, NO_FACTS, NO_VALUES),
+      tools: builtSnapshot(tools, shapes.facts, shapes.descriptions),
+    }
     // While it runs, `waitingListener(signal)` tells which listener's plugin the assembly waits on.
     const watch: Watch = {}
     let final: Stage
     if (signal) watching.set(signal, watch)
     try {
-      // Built from the view: the first snapshot is read from what is known of it, not from the entries.
-      const facts = (view.facts ??= { sections: entryFacts(view.sections), contexts: entryFacts(view.contexts) }) as ViewFacts
-      const known: AssemblySnapshot = {
-        // Sections shown with a tool may have been left out, so the view's facts do not line up.
-        sections: view.withTool ? textsSnapshot(sections) : builtSnapshot(sections, facts.sections, sectionTexts),
-        contexts: runtimeOn ? builtSnapshot(contexts, facts.contexts, contextTexts) : builtSnapshot(contexts, NO_FACTS, NO_VALUES),
-        tools: builtSnapshot(tools, shapes.facts, shapes.descriptions),
-      }
       final = await abortable(runWaterfall(input.listeners, assembly, known, context, recorder, watch), signal)
     } finally {
       if (signal && watching.get(signal) === watch) watching.delete(signal)
     }
     signal?.throwIfAborted()
     assembly = final.assembly
-    provenance = recorder.result(final.snap)
-    assembly = detach(assembly, tools, check.tools, shapes)
+    provenance = recorder.result(final.snap, runtimeOn)
+    assembly = detach(assembly, known.tools.items, check.tools, shapes)
     if (pristine) assembly.sections = [pristine]
     if (!runtimeOn) assembly.contexts = []
   } else if (complete) {

@@ -74,21 +74,24 @@ function collect(value: object, depth: number, path: string, ancestors: Set<obje
 }
 
 /**
- * A listener's result, copied one level down (new arrays, section/context objects and variable record)
- * so a listener that keeps a reference cannot change it later; tools are frozen instead (see below).
- * `copies` are the tool copies the assembly handed to the waterfall, `originals` the frozen schemas
- * they were copied from and `shapes` what is known of each original, index for index: a copy still
- * holding exactly its original's fields is replaced by the original, which is already frozen (so a
- * symbol-keyed property a listener set on it, which no request body carries, is not kept).
+ * A listener's result, copied one level down (new arrays, section/context/tool objects and variable
+ * record) so a listener that keeps a reference cannot change it later. The result is exactly as
+ * mutable as an assembly no listener saw: every entry and tool is its own object, a tool's top-level
+ * fields are writable and what they hold is deeply frozen (see `docs/guarantees.md`, "mutability").
+ * `handed` are the tool copies as the assembly handed them to the waterfall (a snapshot taken then, not
+ * the array the listeners received, which they may have changed in place), `originals` the frozen
+ * schemas they were copied from and `shapes` what is known of each original, index for index: a plain
+ * copy still holding exactly its original's fields is copied by one literal (so a symbol-keyed property
+ * a listener set on it, which no request body carries, is not kept).
  */
-export function detach(assembly: PromptAssembly, copies: readonly ToolSchema[], originals: readonly ToolSchema[], shapes: ToolShapes): PromptAssembly {
+export function detach(assembly: PromptAssembly, handed: readonly ToolSchema[], originals: readonly ToolSchema[], shapes: ToolShapes): PromptAssembly {
   const tools = assembly.tools
   const detached = new Array<ToolSchema>(tools.length)
   for (let i = 0; i < tools.length; i++) {
     const tool = tools[i]
-    const untouched = i < copies.length && copies[i] === tool &&
-      (shapes.plain[i] ? samePlainFields(tool, originals[i]) : sameFields(tool, originals[i], shapes.counts[i]))
-    detached[i] = untouched ? originals[i] : detachTool(tool)
+    detached[i] = i < handed.length && handed[i] === tool && shapes.plain[i] && samePlainFields(tool, originals[i])
+      ? { name: tool.name, description: tool.description, parameters: tool.parameters }
+      : { ...freezeToolValues(tool, undefined) }
   }
   const sections = assembly.sections.map(copyEntry)
   const contexts = assembly.contexts.map(copyEntry)
@@ -125,15 +128,6 @@ function samePlainFields(copy: ToolSchema, original: ToolSchema): boolean {
   return count === 3
 }
 
-/** Whether `copy` holds exactly the `count` enumerable string-keyed fields of `original`, with the same values. */
-function sameFields(copy: ToolSchema, original: ToolSchema, count: number): boolean {
-  for (const key in copy) {
-    if (copy[key] !== original[key] || !Object.hasOwn(original, key)) return false
-    count--
-  }
-  return count === 0
-}
-
 /**
  * The tool schemas as an assembly hands them out: a shallow copy of each registered, deeply frozen
  * schema, so a listener may reassign its top-level fields (`description += ' (beta)'`, as plugins
@@ -149,15 +143,6 @@ export function copyTools(tools: readonly ToolSchema[], shapes: ToolShapes): Too
     copies[i] = shapes.plain[i] ? { name: tool.name, description: tool.description, parameters: tool.parameters } : { ...tool }
   }
   return copies
-}
-
-/**
- * A tool as the waterfall's result keeps it: frozen, top level included, so a listener that kept a
- * reference cannot change the result after the fact (each assembly's tools are its own copies, so
- * freezing them costs nothing to the registry or to later assemblies).
- */
-function detachTool(tool: ToolSchema): ToolSchema {
-  return Object.isFrozen(tool) ? tool : Object.freeze(freezeToolValues(tool, undefined))
 }
 
 /**

@@ -30,6 +30,8 @@ export interface Provenance {
 
 type Named = { readonly name: string }
 
+const NO_NAMES: readonly string[] = Object.freeze([])
+
 /** An assembly no listener changed. */
 export const NO_CHANGES: Provenance = Object.freeze({ sections: new Map(), contexts: new Map(), tools: new Map() })
 
@@ -49,11 +51,14 @@ export class ProvenanceRecorder {
     diff(before, after, kept, (key === 'tools' ? descriptionOf : textOf) as (entry: Named) => unknown, by, into)
   }
 
-  /** The provenance of the waterfall's result, described by `final`: only changes that still show in it. */
-  result(final: AssemblySnapshot): Provenance {
+  /**
+   * The provenance of the waterfall's result, described by `final`: only changes that still show in the
+   * assembly handed back, whose contexts are emptied when `contextsKept` is false (runtime context off).
+   */
+  result(final: AssemblySnapshot, contextsKept: boolean): Provenance {
     return {
       sections: this.sections ? settle(this.sections, final.sections.names) : NO_CHANGES.sections,
-      contexts: this.contexts ? settle(this.contexts, final.contexts.names) : NO_CHANGES.contexts,
+      contexts: this.contexts ? settle(this.contexts, contextsKept ? final.contexts.names : NO_NAMES) : NO_CHANGES.contexts,
       tools: this.tools ? settle(this.tools, final.tools.names) : NO_CHANGES.tools,
     }
   }
