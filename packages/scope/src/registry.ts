@@ -106,9 +106,9 @@ interface Attached<E> {
  * (`ctx.emit(name, event)` and `ctx.root.events.emit(name, event)` reach the same listeners: Cordis
  * filters only by an object passed before the name.)
  */
-export class ScopedRegistry<E extends RegistryEntry> {
-  /** Every filed entry, by layer; read it for views (`memo(scopeChain(ctx, scope), ...)`) and lookups. */
-  readonly layers = new ScopedLayers<E>()
+export class ScopedRegistry<E extends RegistryEntry, M = unknown> {
+  /** Every filed entry, by layer; read it for views (`memo(scopeChain(ctx, scope), ...)`, memoising an `M`) and lookups. */
+  readonly layers = new ScopedLayers<E, M>()
   private ids = 0
   private readonly prefixes = new Map<string, string>()
   /** The one teardown every plain registration shares (a registration costs one closure, its disposer). */

@@ -7,12 +7,12 @@ import type { ScopedListener } from 'dsh-scope'
 import {
   listenerFailed, listenerNextTwice, malformedAssembly, multipleComplete, providerFailed, providerReturned, PromptError,
 } from './errors.js'
-import { builtSnapshot, entryFacts, examine, textsSnapshot, type AssemblySnapshot, type ListFacts } from './hand-off.js'
+import { builtSnapshot, examine, textsSnapshot, type AssemblySnapshot, type ListFacts } from './hand-off.js'
 import { NO_CHANGES, ProvenanceRecorder, type Provenance } from './provenance.js'
 import { copyTools, detach, freezeToolValues } from './freeze.js'
 import type { ResolvedView, TextEntry } from './registry.js'
 import { checkTools, toolShapes, type ToolCheck } from './tool-check.js'
-import { kRenderMemo, readNotes, stampNotes, type RenderMemoHolder } from './notes.js'
+import { kRenderMemo, readNotes, stampNotes } from './notes.js'
 import { abortable, isAbort, quiet, settleQuietly } from './promises.js'
 import type {
   AssembleContext, AssembleListener, AssembledContext, AssembledSection, PromptAssembly,
@@ -68,7 +68,7 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
     const recorder = new ProvenanceRecorder()
     // Built from one resolved view, so it is well formed and its names are unique: the waterfall's
     // checks start from its snapshot, read from what is known of the view, not from the entries.
-    const facts = (view.facts ??= { sections: entryFacts(view.sections), contexts: entryFacts(view.contexts) }) as ViewFacts
+    const facts = view.compiled
     const known: AssemblySnapshot = {
       // Sections shown with a tool may have been left out, so the view's facts do not line up.
       sections: view.withTool ? textsSnapshot(sections) : builtSnapshot(sections, facts.sections, sectionTexts),
@@ -93,7 +93,7 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
   } else if (complete) {
     assembly.sections = [complete]
   }
-  const notes = { hiddenWithTool, tools: check, provenance, [kRenderMemo]: (view.renderMemo ??= { memo: undefined }) satisfies RenderMemoHolder }
+  const notes = { hiddenWithTool, tools: check, provenance, [kRenderMemo]: view.compiled.render }
   stampNotes(assembly, notes satisfies AssemblyNotes)
   return assembly
 }
@@ -117,8 +117,8 @@ export interface HiddenSection {
 
 /*
  * An assembly keeps its notes in a private field installed on it (`notes.ts`), so copies, JSON and deep
- * comparisons never see them. The notes also carry the view's render memo (`render.ts`), which lives on
- * the view, not in a module-wide table.
+ * comparisons never see them. The notes also carry the view's render memo (`render.ts`), a member of the
+ * view's `CompiledView`, not of a module-wide table.
  */
 const NONE_HIDDEN: readonly HiddenSection[] = Object.freeze([])
 
@@ -141,12 +141,6 @@ function hideWithoutTool(entries: readonly TextEntry[], sections: AssembledSecti
   }
   sections.length = kept
   return hidden
-}
-
-/** The facts of a view's sections and contexts (see `ResolvedView.facts`). */
-interface ViewFacts {
-  readonly sections: ListFacts
-  readonly contexts: ListFacts
 }
 
 const NO_FACTS: ListFacts = Object.freeze({ names: Object.freeze([]), extras: Object.freeze([]) })

@@ -45,8 +45,8 @@ interface ProviderResult {
   readonly layers: ReadonlyMap<string, ScopeKey | undefined> | undefined
 }
 
-/** The last tool check of a view, and the provider results it was made from. */
-interface ToolCache {
+/** The last tool check of a view, and the provider results it was made from (kept in the view's `CompiledView`). */
+export interface ToolCache {
   readonly results: readonly ProviderResult[]
   readonly check: ToolCheck
   /** The shapes of `check.tools`, once asked for. */
@@ -70,7 +70,7 @@ export function checkTools(view: ResolvedView, context: AssembleContext, order: 
   const results: ProviderResult[] = providers.map((entry) => providerResult(entry, context))
   // Providers usually hand back the same (frozen) schemas assembly after assembly: when every result
   // holds exactly the same elements as last time, the last check still holds.
-  const cache = view.toolCache as ToolCache | undefined
+  const cache = view.compiled.tools
   if (cache && results.every((r, i) => sameResult(r, cache.results[i]))) return cache.check
   const tools: ToolSchema[] = []
   // Every provider of each name: a clash is reported the same whatever order the providers came in.
@@ -124,7 +124,7 @@ export function checkTools(view: ResolvedView, context: AssembleContext, order: 
   }
   // Copies: a provider may refill its own arrays in place before the next assembly.
   const kept = results.map((r) => ({ schemas: r.schemas.slice(), knownNames: r.knownNames?.slice(), layers: r.layers }))
-  view.toolCache = { results: kept, check } satisfies ToolCache
+  view.compiled.tools = { results: kept, check }
   return check
 }
 
@@ -191,7 +191,7 @@ const PLAIN_KEYS = ['name', 'description', 'parameters']
  * assembly whose providers returned the same schemas looks at none of them.
  */
 export function toolShapes(view: ResolvedView, check: ToolCheck): ToolShapes {
-  const cache = view.toolCache as ToolCache | undefined
+  const cache = view.compiled.tools
   if (cache?.check === check && cache.shapes) return cache.shapes
   const counts: number[] = []
   const plain: boolean[] = []
