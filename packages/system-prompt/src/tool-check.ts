@@ -122,8 +122,9 @@ export function checkTools(view: ResolvedView, context: AssembleContext, order: 
       problem: unregistered.length ? toolOrderUnregistered(unregistered, sortedKnown) : undefined,
     }
   }
-  // Copies: a provider may refill its own arrays in place before the next assembly.
-  const kept = results.map((r) => ({ schemas: r.schemas.slice(), knownNames: r.knownNames?.slice(), layers: r.layers }))
+  // Copies: a provider may refill its own arrays, or move a tool to another layer in its Map, in place
+  // before the next assembly.
+  const kept = results.map((r) => ({ schemas: r.schemas.slice(), knownNames: r.knownNames?.slice(), layers: r.layers && new Map(r.layers) }))
   view.compiled.tools = { results: kept, check }
   return check
 }
@@ -159,7 +160,15 @@ function providerResult(entry: ResolvedView['tools'][number], context: AssembleC
 }
 
 function sameResult(a: ProviderResult, b: ProviderResult | undefined): boolean {
-  return b !== undefined && a.layers === b.layers && sameElements(a.schemas, b.schemas) && sameElements(a.knownNames, b.knownNames)
+  return b !== undefined && sameElements(a.schemas, b.schemas) && sameElements(a.knownNames, b.knownNames) && sameLayers(a.layers, b.layers)
+}
+
+/** Whether two `layers` maps hold the same entries (a Map is not frozen: the same Map may hold others now). */
+function sameLayers(a: ReadonlyMap<string, ScopeKey | undefined> | undefined, b: ReadonlyMap<string, ScopeKey | undefined> | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b
+  if (a.size !== b.size) return false
+  for (const [name, layer] of a) if (b.get(name) !== layer || !b.has(name)) return false
+  return true
 }
 
 function sameElements(a: unknown, b: readonly unknown[] | undefined): boolean {

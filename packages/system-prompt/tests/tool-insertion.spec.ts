@@ -57,3 +57,22 @@ describe('dsh-system-prompt: a listener inserting a tool in place', () => {
     })
   }
 })
+
+// The tool check is kept with the view while the providers return the same elements (compiled-view.ts):
+// a provider's `layers` is compared by content, as its schemas' names are, since a Map is not frozen.
+describe('dsh-system-prompt: the kept tool check and a provider\'s layers', () => {
+  it('follows a provider that moves a tool to another layer in the same Map', async () => {
+    const { app, host } = await bootApp({ systemPrompt: BARE, host: { name: 'layered' } })
+    const agent = scope(host, 'agent')
+    const schemas = [{ name: 'read', description: 'Read a file.', parameters: { type: 'object' } }]
+    const layers = new Map<string, object | undefined>([['read', undefined]])
+    host.systemPrompt.tools(() => ({ schemas, layers }))
+    agent.ctx.systemPrompt.section({ name: 'read-guide', order: 1, text: 'How to read.', tool: 'read' })
+    const shown = async () => (await app.systemPrompt.assemble({ scope: agent.key })).sections.some((s) => s.name === 'read-guide')
+    expect(await shown()).to.equal(false)
+    layers.set('read', agent.key)
+    expect(await shown()).to.equal(true)
+    layers.set('read', undefined)
+    expect(await shown()).to.equal(false)
+  })
+})
