@@ -14,6 +14,16 @@ import { messageOf, schemaAccessor, schemaNotJson, schemaTooDeep, schemaUnreadab
 import type { ToolShapes } from './tool-check.js'
 import type { AssembledContext, AssembledSection, PromptAssembly, ToolSchema } from './types.js'
 
+/*
+ * The two module-wide tables of the assembly path (the others are `watching` in `assemble.ts`, whose
+ * entries go when their assembly ends, and the text cache of `interpolate.ts`, bounded at 2,048 texts).
+ * Module-wide on purpose: "deeply frozen by dsh" and "refused" are facts about an object, whoever
+ * holds it, and two services in one process may share schemas. Keyed by the schema objects (and what
+ * they hold); an entry goes when its object is collected, and the table keeps its high-water size. The
+ * keys are what providers return, which they keep for their life on the fast path, plus the values of
+ * tools a listener adds (new objects at each assembly only if the listener makes them so).
+ * See `.agents/notes/2026-12-01-assembly-model-test.md`, "Module-wide tables".
+ */
 const frozen = new WeakSet<object>()
 /** Schemas found unfreezable, with the error each failed with: they fail the same way every time. */
 const refused = new WeakMap<object, Error>()

@@ -14,7 +14,7 @@ import { BARE } from './helpers.js'
 // programs (`assembly-programs.ts`). Every assembly compares the result, or the error's code and
 // details (the plugin blamed), and the provenance; every result must be as mutable as the rule says.
 
-const RUNS = SOAK ? 20_000 : 300
+const RUNS = SOAK ? 5_000 : 300
 
 interface World {
   app: Context
@@ -184,10 +184,10 @@ function attempt(run: () => string): { ok: string } | { error: string } {
   }
 }
 
-describe('dsh-system-prompt: the assembly path against a naive reference (model)', function () {
+describe('dsh-system-prompt: the assembly path against a naive reference (model) (soak)', function () {
   this.timeout(SOAK ? 0 : 120_000)
 
-  it(`assembles what the reference does, fails as it does (code and plugin), records the same provenance, and hands back an equally mutable result, over random registrations and listener programs (${RUNS} cases${SOAK ? ', soak' : ''}) (property${SOAK ? ', soak' : ''})`, async () => {
+  it(`assembles what the reference does, fails as it does (code and plugin), records the same provenance, and hands back an equally mutable result, over random registrations and listener programs (${RUNS} cases) (property)`, async () => {
     await fc.assert(fc.asyncProperty(assemblyCase, runCase), { numRuns: RUNS })
   })
 
