@@ -180,8 +180,6 @@ function sameElements(a: unknown, b: readonly unknown[] | undefined): boolean {
 
 /** What detaching the tools of a check needs to know of each, index for index. */
 export interface ToolShapes {
-  /** How many enumerable string-keyed fields each tool has. */
-  readonly counts: readonly number[]
   /**
    * Whether each tool is a plain schema: its own keys exactly `name`, `description`, `parameters`, in
    * that order, the last two defined (what nearly every provider returns). Such a tool is copied with
@@ -202,18 +200,16 @@ const PLAIN_KEYS = ['name', 'description', 'parameters']
 export function toolShapes(view: ResolvedView, check: ToolCheck): ToolShapes {
   const cache = view.compiled.tools
   if (cache?.check === check && cache.shapes) return cache.shapes
-  const counts: number[] = []
   const plain: boolean[] = []
   for (const tool of check.tools) {
     const keys = Reflect.ownKeys(tool)
     let count = 0
     for (const _ in tool) count++
-    counts.push(count)
     plain.push(count === 3 && keys.length === 3 && keys.every((key, i) => key === PLAIN_KEYS[i]) && tool.description !== undefined && tool.parameters !== undefined)
   }
   const tools = check.tools
   const facts = { names: tools.map((tool) => tool.name), extras: tools.map((tool) => tool.parameters) }
-  const shapes = { counts, plain, facts, descriptions: tools.map((tool) => tool.description) }
+  const shapes = { plain, facts, descriptions: tools.map((tool) => tool.description) }
   if (cache?.check === check) cache.shapes = shapes
   return shapes
 }
