@@ -35,7 +35,10 @@ function register(world: World, registration: Registration): void {
     case 'section':
     case 'context': {
       const text = registration.dynamic ? () => registration.text : registration.text
-      const entry = { name: registration.name, order: registration.order, text, ...(registration.band ? { band: registration.band } : {}) }
+      const entry = {
+        name: registration.name, order: registration.order, text,
+        ...(registration.band ? { band: registration.band } : {}), ...(registration.kind === 'section' && registration.tool ? { tool: registration.tool } : {}),
+      }
       dispose = registration.kind === 'section' ? prompt.section(entry) : prompt.context(entry)
       break
     }
@@ -105,7 +108,7 @@ function errorOf(error: unknown): RefError {
 }
 
 async function runCase(c: Case): Promise<void> {
-  const { app, host } = await bootApp({ systemPrompt: BARE, host: { name: 'g1' } })
+  const { app, host } = await bootApp({ systemPrompt: { ...BARE, toolOrder: c.toolOrder }, host: { name: 'g1' } })
   const g2 = await pluginContext(app, 'g2', ['systemPrompt'])
   const scopes: Record<string, ScopeHandle> = {}
   scopes.A = scope(host, 'A')
@@ -156,7 +159,7 @@ async function runCase(c: Case): Promise<void> {
         } catch (error) {
           failure = error
         }
-        const expected: RefOutcome = referenceAssembly(world.live.map((l) => l.registration), c.listeners, step.target)
+        const expected: RefOutcome = referenceAssembly(world.live.map((l) => l.registration), c.listeners, step.target, c.toolOrder)
         if ('error' in expected) {
           expect(failure && errorOf(failure).code, `${where}: the error code (got ${real ? 'an assembly' : ''})`).to.equal(expected.error.code)
           const details = errorOf(failure).details
@@ -193,6 +196,7 @@ describe('dsh-system-prompt: the assembly path against a naive reference (model)
 
   it('keeps the published tool-push pattern (a listener pushing a tool before next()) as a fixed case', async () => {
     await runCase({
+      toolOrder: undefined,
       registrations: [{ kind: 'tools', layer: 'global', plugin: 'g1', schemas: [schemaOf({ name: 't0', description: 'Read.', title: 'p' })] }],
       listeners: [{ layer: 'global', plugin: 'g2', before: [{ edit: 'insert', list: 'tools', at: 'push', index: 0, name: 'n0' }], next: 'same', after: [], returns: 'it' }],
       steps: [{ step: 'assemble', target: 'global', mutate: true }, { step: 'assemble', target: 'B', mutate: false }],

@@ -7,7 +7,7 @@
  * @module
  */
 import fc from 'fast-check'
-import type { PromptAssembly, ToolSchema } from 'dsh-system-prompt'
+import { TOOL_ORDER_REST, type PromptAssembly, type ToolSchema } from 'dsh-system-prompt'
 
 /** Where a registration or a listener lives: the global layer (through plugin `g1` or `g2`) or a scope. */
 export type Layer = 'global' | 'A' | 'B' | 'C'
@@ -38,7 +38,7 @@ export function schemaOf(spec: ToolSpec): ToolSchema {
 }
 
 export type Registration =
-  | { kind: 'section' | 'context'; layer: Layer; plugin: Plugin; name: string; order: number; band?: 'first' | 'last'; text: string; dynamic: boolean }
+  | { kind: 'section' | 'context'; layer: Layer; plugin: Plugin; name: string; order: number; band?: 'first' | 'last'; tool?: string; text: string; dynamic: boolean }
   | { kind: 'variable'; layer: Layer; plugin: Plugin; name: string; value: string }
   | { kind: 'tools'; layer: Layer; plugin: Plugin; schemas: ToolSchema[] }
   | { kind: 'suppress'; layer: Layer; plugin: Plugin }
@@ -82,6 +82,8 @@ export interface ListenerProgram {
 }
 
 export interface Case {
+  /** The deployment's `toolOrder` (with the rest entry), or none. */
+  toolOrder: string[] | undefined
   registrations: Registration[]
   listeners: ListenerProgram[]
   steps: Step[]
@@ -112,8 +114,10 @@ const registration: fc.Arbitrary<Registration> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom<'section' | 'context'>('section', 'section', 'context').chain((kind) => fc.record({
     kind: fc.constant(kind), layer, plugin, name: kind === 'section' ? sectionName : contextName, order,
     band: fc.option(fc.constantFrom<'first' | 'last'>('first', 'last'), { nil: undefined, freq: 4 }), text: word, dynamic: fc.boolean(),
+    tool: fc.option(fc.constantFrom('t0', 't1', 't2'), { nil: undefined, freq: 5 }),
   }, { requiredKeys: ['kind', 'layer', 'plugin', 'name', 'order', 'text', 'dynamic'] }).map((r) => {
     if (r.band === undefined || kind === 'context') delete r.band
+    if (r.tool === undefined || kind === 'context') delete r.tool
     return r
   })) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant<'variable'>('variable'), layer, plugin, name: variableName, value: fc.constantFrom('x', 'y', '') }) },
@@ -156,7 +160,15 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 )
 
 /** A case: registrations, listeners (none to four, one in two cases at least one) and steps, ending with an assembly of each target. */
+/** A `toolOrder`: some tool names (rarely one no provider offers) with the rest entry somewhere. */
+const toolOrder = fc.option(fc.tuple(fc.shuffledSubarray(['t3', 't1', 't0']), fc.nat(3), fc.boolean(), fc.nat(5)).map(([names, at, unknown, odds]) => {
+  const order = unknown && odds === 0 ? [...names, 't9'] : names.slice()
+  order.splice(at % (order.length + 1), 0, TOOL_ORDER_REST)
+  return order
+}), { nil: undefined, freq: 2 })
+
 export const assemblyCase: fc.Arbitrary<Case> = fc.record({
+  toolOrder,
   registrations: fc.array(registration, { maxLength: 10 }),
   listeners: fc.array(listener, { maxLength: 4 }),
   steps: fc.array(step, { minLength: 1, maxLength: 8 }),

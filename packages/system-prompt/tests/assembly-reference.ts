@@ -8,12 +8,14 @@
  * @module
  */
 import {
-  PERSONA_ORDER, PERSONA_SECTION, PERSONA_SUFFIX_ORDER, PERSONA_SUFFIX_SECTION, type PromptAssembly,
+  PERSONA_ORDER, PERSONA_SECTION, PERSONA_SUFFIX_ORDER, PERSONA_SUFFIX_SECTION, TOOL_ORDER_REST, type PromptAssembly,
 } from 'dsh-system-prompt'
 import { chainOf, ownerOf, runEdits, type Layer, type ListenerProgram, type ListKey, type Registration } from './assembly-programs.js'
 
 /** The key every reference object keeps its identity under (stripped before comparing). */
 export const ID = '~id'
+/** The key a reference section keeps the tool it is shown with under, until tools are known. */
+const TOOL = '~tool'
 
 export interface RefError {
   readonly code: string
@@ -42,8 +44,11 @@ type TextRegistration = Extract<Registration, { kind: 'section' | 'context' }>
 type VariableRegistration = Extract<Registration, { kind: 'variable' }>
 const byCodeUnits = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0
 
-/** The reference assembly of `live` (in registration order) with `listeners` (in registration order) for `target`. */
-export function referenceAssembly(live: readonly Registration[], listeners: readonly ListenerProgram[], target: Layer): RefOutcome {
+/**
+ * The reference assembly of `live` (in registration order) with `listeners` (in registration order) for
+ * `target`, under the deployment's `toolOrder`.
+ */
+export function referenceAssembly(live: readonly Registration[], listeners: readonly ListenerProgram[], target: Layer, toolOrder: readonly string[] | undefined): RefOutcome {
   let ids = 0
   const mint = <T extends object>(value: T): T => Object.assign(value, { [ID]: ++ids })
   const layers: Layer[] = [...chainOf(target), 'global']
@@ -62,6 +67,7 @@ export function referenceAssembly(live: readonly Registration[], listeners: read
     const entry: Item = { name: r.name, order: r.order, text: r.text, owner: ownerOf(r.layer, r.plugin) }
     if (r.layer !== 'global') entry.scope = r.layer
     if (r.band) entry.band = r.band
+    if (r.kind === 'section' && r.tool !== undefined) entry[TOOL] = r.tool
     return mint(entry)
   }
   const sections = [
@@ -91,12 +97,21 @@ export function referenceAssembly(live: readonly Registration[], listeners: read
   const clash = [...owners].filter(([, list]) => list.length > 1).map(([name]) => name).sort(byCodeUnits)[0]
   if (clash !== undefined) return { error: { code: 'PROMPT_DUPLICATE_TOOL', details: { tool: clash, owners: owners.get(clash)!.sort(byCodeUnits) } } }
   tools.sort((a, b) => byCodeUnits(a.name, b.name))
+  if (toolOrder) {
+    const missing = toolOrder.filter((name) => name !== TOOL_ORDER_REST && !owners.has(name))
+    if (missing.length) return { error: { code: 'PROMPT_TOOL_ORDER_UNREGISTERED', details: { missing, known: [...owners.keys()].sort(byCodeUnits) } } }
+    const listed = toolOrder.flatMap((name) => name === TOOL_ORDER_REST ? tools.filter((t) => !toolOrder.includes(t.name)) : tools.filter((t) => t.name === name))
+    tools.splice(0, tools.length, ...listed)
+  }
+  // A section shown with a tool is left out when the assembly does not show that tool.
+  const shown = sections.filter((s) => s[TOOL] === undefined || owners.has(s[TOOL] as string))
+  for (const s of shown) delete s[TOOL]
 
   const changes: Record<ListKey, Map<string, [string, string]>> = { sections: new Map(), contexts: new Map(), tools: new Map() }
   const admitted = listeners.filter((l) => layers.includes(l.layer))
   let result: PromptAssembly
   try {
-    result = waterfall(admitted, 0, copy({ sections, contexts, tools, variables } as unknown as PromptAssembly), mint, changes)
+    result = waterfall(admitted, 0, copy({ sections: shown, contexts, tools, variables } as unknown as PromptAssembly), mint, changes)
   } catch (error) {
     if (error instanceof RefFailure) return { error: error.failure }
     throw error
