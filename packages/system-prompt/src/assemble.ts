@@ -86,7 +86,7 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
     }
     signal?.throwIfAborted()
     assembly = final.assembly
-    provenance = recorder.result(final.snap, runtimeOn)
+    provenance = recorder.result(final.snap, !pristine, runtimeOn)
     assembly = detach(assembly, known.tools.items, check.tools, shapes)
     if (pristine) assembly.sections = [pristine]
     if (!runtimeOn) assembly.contexts = []

@@ -30,8 +30,6 @@ export interface Provenance {
 
 type Named = { readonly name: string }
 
-const NO_NAMES: readonly string[] = Object.freeze([])
-
 /** An assembly no listener changed. */
 export const NO_CHANGES: Provenance = Object.freeze({ sections: new Map(), contexts: new Map(), tools: new Map() })
 
@@ -53,12 +51,14 @@ export class ProvenanceRecorder {
 
   /**
    * The provenance of the waterfall's result, described by `final`: only changes that still show in the
-   * assembly handed back, whose contexts are emptied when `contextsKept` is false (runtime context off).
+   * assembly handed back. A list the service puts back after the waterfall (the sections when a complete
+   * section is restored, `sectionsKept` false; the contexts while the runtime context is off,
+   * `contextsKept` false) shows no listener's change, so its provenance is empty.
    */
-  result(final: AssemblySnapshot, contextsKept: boolean): Provenance {
+  result(final: AssemblySnapshot, sectionsKept: boolean, contextsKept: boolean): Provenance {
     return {
-      sections: this.sections ? settle(this.sections, final.sections.names) : NO_CHANGES.sections,
-      contexts: this.contexts ? settle(this.contexts, contextsKept ? final.contexts.names : NO_NAMES) : NO_CHANGES.contexts,
+      sections: this.sections && sectionsKept ? settle(this.sections, final.sections.names) : NO_CHANGES.sections,
+      contexts: this.contexts && contextsKept ? settle(this.contexts, final.contexts.names) : NO_CHANGES.contexts,
       tools: this.tools ? settle(this.tools, final.tools.names) : NO_CHANGES.tools,
     }
   }

@@ -38,6 +38,7 @@ function register(world: World, registration: Registration): void {
       const entry = {
         name: registration.name, order: registration.order, text,
         ...(registration.band ? { band: registration.band } : {}), ...(registration.kind === 'section' && registration.tool ? { tool: registration.tool } : {}),
+        ...(registration.kind === 'section' && registration.complete ? { complete: true } : {}),
       }
       dispose = registration.kind === 'section' ? prompt.section(entry) : prompt.context(entry)
       break

@@ -38,7 +38,7 @@ export function schemaOf(spec: ToolSpec): ToolSchema {
 }
 
 export type Registration =
-  | { kind: 'section' | 'context'; layer: Layer; plugin: Plugin; name: string; order: number; band?: 'first' | 'last'; tool?: string; text: string; dynamic: boolean }
+  | { kind: 'section' | 'context'; layer: Layer; plugin: Plugin; name: string; order: number; band?: 'first' | 'last'; tool?: string; complete?: boolean; text: string; dynamic: boolean }
   | { kind: 'variable'; layer: Layer; plugin: Plugin; name: string; value: string }
   | { kind: 'tools'; layer: Layer; plugin: Plugin; schemas: ToolSchema[] }
   | { kind: 'suppress'; layer: Layer; plugin: Plugin }
@@ -115,9 +115,11 @@ const registration: fc.Arbitrary<Registration> = fc.oneof(
     kind: fc.constant(kind), layer, plugin, name: kind === 'section' ? sectionName : contextName, order,
     band: fc.option(fc.constantFrom<'first' | 'last'>('first', 'last'), { nil: undefined, freq: 4 }), text: word, dynamic: fc.boolean(),
     tool: fc.option(fc.constantFrom('t0', 't1', 't2'), { nil: undefined, freq: 5 }),
+    complete: fc.option(fc.constant(true), { nil: undefined, freq: 12 }),
   }, { requiredKeys: ['kind', 'layer', 'plugin', 'name', 'order', 'text', 'dynamic'] }).map((r) => {
     if (r.band === undefined || kind === 'context') delete r.band
     if (r.tool === undefined || kind === 'context') delete r.tool
+    if (r.complete === undefined || kind === 'context') delete r.complete
     return r
   })) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant<'variable'>('variable'), layer, plugin, name: variableName, value: fc.constantFrom('x', 'y', '') }) },

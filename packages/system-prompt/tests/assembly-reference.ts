@@ -67,6 +67,7 @@ export function referenceAssembly(live: readonly Registration[], listeners: read
     const entry: Item = { name: r.name, order: r.order, text: r.text, owner: ownerOf(r.layer, r.plugin) }
     if (r.layer !== 'global') entry.scope = r.layer
     if (r.band) entry.band = r.band
+    if (r.kind === 'section' && r.complete) entry.complete = true
     if (r.kind === 'section' && r.tool !== undefined) entry[TOOL] = r.tool
     return mint(entry)
   }
@@ -75,6 +76,9 @@ export function referenceAssembly(live: readonly Registration[], listeners: read
     mint({ name: PERSONA_SUFFIX_SECTION, order: PERSONA_SUFFIX_ORDER, text: '', owner: 'SystemPrompt', band: 'last' }) as Item,
     ...nearest<TextRegistration>('section').map(text),
   ].sort((a, b) => (BAND_RANK[a.band as string] ?? 0) - (BAND_RANK[b.band as string] ?? 0) || (a.order as number) - (b.order as number) || byCodeUnits(a.name, b.name))
+  // A complete section claims the whole prompt; two in effect fail before anything is evaluated.
+  const completes = sections.filter((s) => s.complete)
+  if (completes.length > 1) return { error: { code: 'PROMPT_MULTIPLE_COMPLETE', details: { names: completes.map((s) => s.name) } } }
   const suppressed = visible.some((r) => r.kind === 'suppress')
   const contexts = suppressed ? [] : nearest<TextRegistration>('context').map(text)
     .sort((a, b) => (a.order as number) - (b.order as number) || byCodeUnits(a.name, b.name))
@@ -106,6 +110,8 @@ export function referenceAssembly(live: readonly Registration[], listeners: read
   // A section shown with a tool is left out when the assembly does not show that tool.
   const shown = sections.filter((s) => s[TOOL] === undefined || owners.has(s[TOOL] as string))
   for (const s of shown) delete s[TOOL]
+  const complete = shown.find((s) => s.complete)
+  const pristine = complete && structuredClone(complete)
 
   const changes: Record<ListKey, Map<string, [string, string]>> = { sections: new Map(), contexts: new Map(), tools: new Map() }
   const admitted = listeners.filter((l) => layers.includes(l.layer))
@@ -117,7 +123,15 @@ export function referenceAssembly(live: readonly Registration[], listeners: read
     throw error
   }
   result = copy(result)
-  if (suppressed) result.contexts = []
+  // What the service puts back after the waterfall shows no listener's change: its provenance is empty.
+  if (suppressed) {
+    result.contexts = []
+    changes.contexts.clear()
+  }
+  if (pristine) {
+    result.sections = [pristine as unknown as PromptAssembly['sections'][number]]
+    changes.sections.clear()
+  }
   const provenance = {} as RefProvenance
   for (const key of LISTS) {
     const present = new Set(result[key].map((e) => e.name))
