@@ -91,15 +91,15 @@ function collect(value: object, depth: number, path: string, ancestors: Set<obje
  * `handed` are the tool copies as the assembly handed them to the waterfall (a snapshot taken then, not
  * the array the listeners received, which they may have changed in place), `originals` the frozen
  * schemas they were copied from and `shapes` what is known of each original, index for index: a plain
- * copy still holding exactly its original's fields is copied by one literal (so a symbol-keyed property
- * a listener set on it, which no request body carries, is not kept).
+ * copy that is still plain is copied by one literal (so a symbol-keyed property a listener set on it,
+ * which no request body carries, is not kept); any other tool is spread once what it holds is frozen.
  */
 export function detach(assembly: PromptAssembly, handed: readonly ToolSchema[], originals: readonly ToolSchema[], shapes: ToolShapes): PromptAssembly {
   const tools = assembly.tools
   const detached = new Array<ToolSchema>(tools.length)
   for (let i = 0; i < tools.length; i++) {
     const tool = tools[i]
-    detached[i] = i < handed.length && handed[i] === tool && shapes.plain[i] && samePlainFields(tool, originals[i])
+    detached[i] = i < handed.length && handed[i] === tool && shapes.plain[i] && stillPlain(tool, originals[i])
       ? { name: tool.name, description: tool.description, parameters: tool.parameters }
       : { ...freezeToolValues(tool, undefined) }
   }
@@ -130,9 +130,13 @@ function copyEntry<E extends AssembledSection | AssembledContext>(entry: E): E {
   return { ...entry }
 }
 
-/** {@link sameFields} for a plain schema's copy (see `ToolShapes.plain`): three reads and a key count. */
-function samePlainFields(copy: ToolSchema, original: ToolSchema): boolean {
-  if (copy.name !== original.name || copy.description !== original.description || copy.parameters !== original.parameters) return false
+/**
+ * Whether a plain schema's copy (see `ToolShapes.plain`) is still plain: its `name`, `description` and
+ * `parameters` only, the last two defined, and its original's `parameters` (deeply frozen), so one
+ * literal copies it whole. Its name and description may have been rewritten: the literal copies them.
+ */
+function stillPlain(copy: ToolSchema, original: ToolSchema): boolean {
+  if (copy.parameters !== original.parameters || copy.description === undefined) return false
   let count = 0
   for (const _ in copy) count++
   return count === 3
