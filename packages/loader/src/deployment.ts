@@ -3,23 +3,12 @@ import { disposeRows } from './mount.js'
 import { DEFAULT_TIMEOUTS } from './timeouts.js'
 import { addRow, reconfigureRow, removeRow, type RowState } from './reconfigure.js'
 import type { DeploymentSource } from './source.js'
-import type { Deployment, DeploymentEntry, DisabledEntry, SectionSchemas, SectionValues } from './types.js'
+import type { Deployment, DeploymentEntry, DisabledEntry, EntryInit, SectionSchemas, SectionValues } from './types.js'
+
+export type { EntryInit } from './types.js'
 
 const DISPOSED = 4
 
-/** What the loader knows about a mounted row when it builds the {@link Deployment}. */
-export interface EntryInit {
-  index: number
-  id: string
-  name: string
-  path: string
-  plugin: Plugin
-  config: unknown
-  fiber: Fiber
-  /** The file, and how long its disposal may take (a row that takes longer is a `DeploymentError`). */
-  source: DeploymentSource
-  disposeMs: number
-}
 
 const inits = new WeakMap<DeploymentEntry, EntryInit>()
 

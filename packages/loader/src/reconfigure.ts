@@ -9,7 +9,6 @@
  */
 import type { Context, Fiber, Plugin } from 'cordis'
 import { strayKeys } from './config-keys.js'
-import type { EntryInit } from './deployment.js'
 import {
   applyFailed, configNotStandard, deploymentDisposed, describeError, describeValue, duplicateId, emptyString, importFailed, invalidConfig,
   missingName, noPlugin, PLUGIN_LOGGER_REASON, protoKey, ROW_KEYS, rowDisturbed, rowNotObject, typeScriptUnsupported, unknownConfigKey,
@@ -20,7 +19,7 @@ import { DeploymentError, rowLabel, type Problem, type RowRef } from './problems
 import { exportNames, importModule, pluginOf, resolvePluginModule } from './resolve.js'
 import { isStandardSchema, validate } from './schema.js'
 import { displayPath, formatKeyPath, type DeploymentSource, type KeyPath } from './source.js'
-import type { DeploymentEntry, DisabledEntry, RowInput } from './types.js'
+import type { DeploymentEntry, DisabledEntry, EntryInit, RowInput } from './types.js'
 
 const ACTIVE = 2
 

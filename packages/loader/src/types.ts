@@ -1,7 +1,7 @@
 import type { Context, Fiber, FiberState, Plugin } from 'cordis'
 import type { Environment } from './env.js'
 import type { SchemaOutput, StandardSchemaLike } from './schema.js'
-import type { KeyPath, Position } from './source.js'
+import type { DeploymentSource, KeyPath, Position } from './source.js'
 import type { Timeouts } from './timeouts.js'
 
 declare module 'cordis' {
@@ -181,4 +181,18 @@ export interface Deployment<S extends SectionSchemas = {}> {
   removeRow(id: string): Promise<void>
   /** Unloads every entry, last first. Idempotent. */
   dispose(): Promise<void>
+}
+
+/** What the loader knows about a mounted row when it builds the {@link Deployment} (`deployment.ts` builds it). */
+export interface EntryInit {
+  index: number
+  id: string
+  name: string
+  path: string
+  plugin: Plugin
+  config: unknown
+  fiber: Fiber
+  /** The file, and how long its disposal may take (a row that takes longer is a `DeploymentError`). */
+  source: DeploymentSource
+  disposeMs: number
 }

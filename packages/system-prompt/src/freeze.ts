@@ -11,7 +11,7 @@
  */
 
 import { messageOf, schemaAccessor, schemaNotJson, schemaTooDeep, schemaUnreadable, toolSchemaUnfreezable } from './errors.js'
-import type { ToolShapes } from './tool-check.js'
+import type { ListFacts } from './hand-off.js'
 import type { AssembledContext, AssembledSection, PromptAssembly, ToolSchema } from './types.js'
 
 /*
@@ -81,6 +81,19 @@ function collect(value: object, depth: number, path: string, ancestors: Set<obje
     collect(child, depth + 1, at, ancestors, found)
   }
   ancestors.delete(value)
+}
+
+/** What detaching the tools of a check needs to know of each, index for index. */
+export interface ToolShapes {
+  /**
+   * Whether each tool is a plain schema: its own keys exactly `name`, `description`, `parameters`, in
+   * that order, the last two defined (what nearly every provider returns). Such a tool is copied with
+   * one object literal, so every copy has one shape, and compared field by field.
+   */
+  readonly plain: readonly boolean[]
+  /** The tools' names and parameters, and their descriptions, for the first snapshot of the waterfall. */
+  readonly facts: ListFacts
+  readonly descriptions: readonly unknown[]
 }
 
 /**

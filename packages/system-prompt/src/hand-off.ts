@@ -8,7 +8,6 @@
  * @module
  */
 import { listProblem, variablesProblem } from './assembly-shape.js'
-import type { ProvenanceRecorder } from './provenance.js'
 import type { AssembledContext, AssembledSection, PromptAssembly, ToolSchema } from './types.js'
 
 type Named = { readonly name: string }
@@ -107,11 +106,16 @@ function toolsSnapshot(list: readonly ToolSchema[], known?: ListSnapshot<ToolSch
   return { items, names, values, extras }
 }
 
+/** What a hand-off reports a changed list to (the assembly's `ProvenanceRecorder`, in `provenance.ts`). */
+export interface ChangeRecorder {
+  record(key: 'sections' | 'contexts' | 'tools', before: ListSnapshot<Named>, after: readonly Named[], kept: number, by: string): void
+}
+
 /**
  * Checks `value`, handed on or returned by the listener of plugin `by`, against `before` (what that
  * listener received or got back), and records in `recorder` what it changed.
  */
-export function examine(before: AssemblySnapshot, value: unknown, by: string, recorder: ProvenanceRecorder): HandOff {
+export function examine(before: AssemblySnapshot, value: unknown, by: string, recorder: ChangeRecorder): HandOff {
   if (typeof value !== 'object' || value === null) {
     return { problem: `expected an assembly object, got ${value === null ? 'null' : typeof value}`, snap: before, changed: false, toolsFrom: 0 }
   }

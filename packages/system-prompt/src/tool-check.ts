@@ -9,7 +9,7 @@ import {
   duplicateToolName, PromptError, providerFailed, providerReturned, reservedToolName, toolSchemaUnfreezable, toolOrderUnregistered,
   type CodedError,
 } from './errors.js'
-import { deepFreeze } from './freeze.js'
+import { deepFreeze, type ToolShapes } from './freeze.js'
 import type { ListFacts } from './hand-off.js'
 import { settleQuietly } from './promises.js'
 import type { ResolvedView } from './registry.js'
@@ -178,18 +178,7 @@ function sameElements(a: unknown, b: readonly unknown[] | undefined): boolean {
   return true
 }
 
-/** What detaching the tools of a check needs to know of each, index for index. */
-export interface ToolShapes {
-  /**
-   * Whether each tool is a plain schema: its own keys exactly `name`, `description`, `parameters`, in
-   * that order, the last two defined (what nearly every provider returns). Such a tool is copied with
-   * one object literal, so every copy has one shape, and compared field by field.
-   */
-  readonly plain: readonly boolean[]
-  /** The tools' names and parameters, and their descriptions, for the first snapshot of the waterfall. */
-  readonly facts: ListFacts
-  readonly descriptions: readonly unknown[]
-}
+export type { ToolShapes } from './freeze.js'
 
 const PLAIN_KEYS = ['name', 'description', 'parameters']
 
