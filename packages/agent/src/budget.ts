@@ -48,8 +48,8 @@ export function nextAdvice(previous: CompactionAdvice, fill: number, thresholds:
   return ADVICE[Math.max(reached, held)]
 }
 
-/** One request's size against the agent's profile (the step result's and the `agent/step` event's `budget`). */
-export interface ContextBudget {
+/** A profile's figures as a budget reports them (a step's `budget`, `explain`'s budget line). */
+export interface ProfileFigures {
   /** The profile's name: its table row (`deepseek-chat`, `gpt-4.1*`) or `default` for an unknown model. */
   profile: string
   /** `table`, `default` (conservative figures for an unknown model) or `deployment` (overridden). */
@@ -60,6 +60,15 @@ export interface ContextBudget {
   outputReserve: number
   /** The input the request may take: the input cap, or the window less the output reserve when smaller. */
   budget: number
+}
+
+/** The {@link ProfileFigures} of `profile`. */
+export function profileFigures(profile: ModelProfile): ProfileFigures {
+  return { profile: profile.name, origin: profile.origin, window: profile.contextWindow, inputCap: profile.inputCap, outputReserve: profile.outputReserve, budget: inputBudget(profile) }
+}
+
+/** One request's size against the agent's profile (the step result's and the `agent/step` event's `budget`). */
+export interface ContextBudget extends ProfileFigures {
   /** The request's tokens, as the step's reuse report counted them (`report.requestTokens`). */
   requestTokens: number
   /** `requestTokens / budget`, to four decimals (above 1: the request does not fit). */
@@ -88,12 +97,9 @@ export class BudgetTracker {
    */
   measure(requestTokens: number, tokenizer: string): ContextBudget {
     const { profile } = this
-    const budget = inputBudget(profile)
-    const fill = Math.round((requestTokens / budget) * 10_000) / 10_000
-    this.advice = nextAdvice(this.advice, requestTokens / budget, this.thresholds)
-    return {
-      profile: profile.name, origin: profile.origin, window: profile.contextWindow, inputCap: profile.inputCap, outputReserve: profile.outputReserve,
-      budget, requestTokens, fill, advice: this.advice, exact: profile.encoding !== null && profile.encoding === tokenizer,
-    }
+    const figures = profileFigures(profile)
+    const fill = Math.round((requestTokens / figures.budget) * 10_000) / 10_000
+    this.advice = nextAdvice(this.advice, requestTokens / figures.budget, this.thresholds)
+    return { ...figures, requestTokens, fill, advice: this.advice, exact: profile.encoding !== null && profile.encoding === tokenizer }
   }
 }

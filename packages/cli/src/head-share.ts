@@ -6,7 +6,7 @@
  * CLI's o200k tokenizer, exact for OpenAI's models and an estimate for the others.
  * @module
  */
-import { inputBudget, type Agent, type ModelProfile } from 'dsh-agent'
+import { profileFigures, type Agent, type ProfileFigures } from 'dsh-agent'
 import { headOverBudget } from './errors.js'
 import { formatCount, formatShare } from './table.js'
 import type { Tokenizer } from './tokens.js'
@@ -19,15 +19,7 @@ import type { Tokenizer } from './tokens.js'
 export const HEAD_SHARE_LIMIT = 0.25
 
 /** The head of one agent's request measured against its profile (`explain --json`'s `budget`). */
-export interface HeadShare {
-  /** The profile's name (`deepseek-chat`, `gpt-4.1*`, `default`) and where its figures come from. */
-  profile: string
-  origin: ModelProfile['origin']
-  window: number
-  inputCap: number
-  outputReserve: number
-  /** The input a request may take under the profile (`inputBudget`). */
-  budget: number
+export interface HeadShare extends ProfileFigures {
   /** Tokens of the system prompt and of the tools' JSON together. */
   headTokens: number
   /** `headTokens / budget`, to four decimals. */
@@ -43,11 +35,10 @@ export interface HeadShare {
 /** The head share of `agent`'s request whose system prompt is `system` and tools are `tools` (as sent). */
 export function headShare(agent: Agent, system: string, tools: readonly unknown[], tokenizer: Tokenizer): HeadShare {
   const profile = agent.profile
-  const budget = inputBudget(profile)
+  const figures = profileFigures(profile)
   const headTokens = tokenizer.count(system) + (tools.length ? tokenizer.count(JSON.stringify(tools)) : 0)
   return {
-    profile: profile.name, origin: profile.origin, window: profile.contextWindow, inputCap: profile.inputCap, outputReserve: profile.outputReserve,
-    budget, headTokens, share: Math.round((headTokens / budget) * 10_000) / 10_000, limit: HEAD_SHARE_LIMIT,
+    ...figures, headTokens, share: Math.round((headTokens / figures.budget) * 10_000) / 10_000, limit: HEAD_SHARE_LIMIT,
     exact: profile.encoding !== null && profile.encoding === tokenizer.encoding, source: profile.source,
   }
 }

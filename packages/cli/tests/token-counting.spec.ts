@@ -1,8 +1,8 @@
 import { expect } from 'chai'
+import { longestEncoded as encoderSpy } from 'dsh-testing'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { BytePairEncodingCore } from 'gpt-tokenizer/BytePairEncodingCore'
 import { bootDeployment } from 'dsh-boot'
 import { MAX_PIECE } from 'dsh-wire'
 import { replayDeployment } from '../src/commands/replay.js'
@@ -16,23 +16,8 @@ import { fixture } from './helpers.js'
 // hex dump) made every count quadratic: a step, render, explain and replay took minutes. The tests count
 // the work, never the time: the longest text gpt-tokenizer's encoder is handed at once.
 
-/** Runs `body` recording the longest text handed to gpt-tokenizer's encoder; refuses one far over the bound at once (so the old code fails instead of running for minutes). */
-async function longestEncoded(body: () => Promise<unknown>): Promise<number> {
-  const prototype = BytePairEncodingCore.prototype as unknown as { encodeNative(text: string, allowed: unknown): number[] }
-  const original = prototype.encodeNative
-  let longest = 0
-  prototype.encodeNative = function (this: unknown, text: string, allowed: unknown) {
-    longest = Math.max(longest, text.length)
-    if (text.length > 16 * MAX_PIECE) throw new Error(`the encoder was handed ${text.length} characters at once`)
-    return original.call(this, text, allowed)
-  }
-  try {
-    await body()
-  } finally {
-    prototype.encodeNative = original
-  }
-  return longest
-}
+/** The longest text handed to gpt-tokenizer's encoder while `body` runs; one far over the bound fails at once. */
+const longestEncoded = (body: () => unknown) => encoderSpy(body, 16 * MAX_PIECE)
 
 const RUN = 'q'.repeat(256 * 1024)
 const QUIET = { logLevel: 'silent' as const, env: {} }

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
+import { longestEncoded as encoderSpy } from 'dsh-testing'
 import fc from 'fast-check'
-import { BytePairEncodingCore } from 'gpt-tokenizer/BytePairEncodingCore'
 import { encode } from 'gpt-tokenizer/encoding/o200k_base'
 import { loadO200k, MAX_PIECE, tokenCounter } from 'dsh-wire'
 import { boundedPieces, countInPieces, countIsEstimate, encodeInPieces, FULL_PIECES, SAMPLE_STRIDE } from 'dsh-wire/internal'
@@ -9,23 +9,8 @@ import { boundedPieces, countInPieces, countIsEstimate, encodeInPieces, FULL_PIE
 // with the square of one pre-token's length, so the encoder is handed bounded pieces. The tests count
 // the work (the longest text that reaches gpt-tokenizer's encoder), never the time.
 
-/** Runs `body` while recording the longest text gpt-tokenizer's encoder is handed; refuses one far above the bound (so the old code fails at once instead of running for minutes). */
-async function longestEncoded(body: () => unknown | Promise<unknown>): Promise<number> {
-  const prototype = BytePairEncodingCore.prototype as unknown as { encodeNative(text: string, allowed: unknown): number[] }
-  const original = prototype.encodeNative
-  let longest = 0
-  prototype.encodeNative = function (this: unknown, text: string, allowed: unknown) {
-    longest = Math.max(longest, text.length)
-    if (text.length > 16 * MAX_PIECE) throw new Error(`the encoder was handed ${text.length} characters at once`)
-    return original.call(this, text, allowed)
-  }
-  try {
-    await body()
-  } finally {
-    prototype.encodeNative = original
-  }
-  return longest
-}
+/** The longest text handed to gpt-tokenizer's encoder while `body` runs; one far over the bound fails at once. */
+const longestEncoded = (body: () => unknown) => encoderSpy(body, 16 * MAX_PIECE)
 
 const NO_SPECIAL = { disallowedSpecial: new Set<string>() }
 const whole = (text: string) => encode(text, NO_SPECIAL).length
