@@ -29,3 +29,4 @@ export {
   qwen, QWEN_EXPLICIT_MINIMUM, QWEN_IMPLICIT_MINIMUM, QWEN_LOOKBACK, QWEN_MAX_MARKERS, qwenExplicitCachedTokens, qwenImplicitCachedTokens,
 } from './providers/qwen.js'
 export { CHARACTERS_ESTIMATE, deepseekCounter, labelled, loadO200k } from './tokenizers.js'
+export { ANTHROPIC_TOOL_RULES, assertTools, GEMINI_TOOL_RULES, OPENAI_TOOL_RULES, problemsUnder } from './tool-rules.js'
