@@ -10,13 +10,18 @@ import type { BootedDeployment as Booted } from 'dsh-boot'
 import { assemblyNotes, type PromptAssembly } from 'dsh-system-prompt'
 import type { ScopeKey } from 'dsh-scope'
 import { toolProblems } from 'dsh-wire'
-import type { RawFinding } from './checks.js'
 import { toolRefused } from './errors.js'
 import { ownersOf } from './owners.js'
 import { toolSources, type Target } from './view.js'
 
+/** A `request` finding of `check` (a `RawFinding` of `checks.ts`, which calls this). */
+export interface ToolRuleFinding extends ReturnType<typeof toolRefused> {
+  readonly kind: 'request'
+  readonly origin?: { readonly owner: string; readonly scope?: ScopeKey }
+}
+
 /** A finding per tool and broken rule, with the formats whose providers refuse the tool for it. */
-export function toolRuleFindings(booted: Booted, target: Target, assembly: PromptAssembly): RawFinding[] {
+export function toolRuleFindings(booted: Booted, target: Target, assembly: PromptAssembly): ToolRuleFinding[] {
   const problems = toolProblems('all', assembly.tools)
   if (!problems.length) return []
   const groups = new Map<string, { code: string; tool: string; what: string; formats: string[] }>()
