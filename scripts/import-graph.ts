@@ -49,7 +49,15 @@ export function importEdges(src: string): ImportEdge[] {
   return edges
 }
 
-/** Every cycle of `edges` as a list of files (the first repeated at the end), one per strongly connected group. */
+/** A cycle `[a, b, …, a]` written from its smallest file, so it reads the same whichever file the walk met first. */
+function rotated(cycle: string[]): string[] {
+  const ring = cycle.slice(0, -1)
+  const first = ring.indexOf([...ring].sort()[0])
+  const turned = [...ring.slice(first), ...ring.slice(0, first)]
+  return [...turned, turned[0]]
+}
+
+/** Every cycle of `edges` as a list of files (the smallest first, and repeated at the end), one per strongly connected group. */
 export function cycles(edges: readonly ImportEdge[]): string[][] {
   const next = new Map<string, string[]>()
   for (const edge of edges) next.set(edge.from, [...next.get(edge.from) ?? [], edge.to])
@@ -76,7 +84,7 @@ export function cycles(edges: readonly ImportEdge[]): string[][] {
     }
     const cycle = walk(start)
     if (cycle) {
-      found.push(cycle)
+      found.push(rotated(cycle))
       for (const file of cycle) done.add(file)
     }
   }

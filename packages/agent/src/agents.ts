@@ -1,7 +1,7 @@
 import { Context, Service } from 'cordis'
 import z from 'schemastery'
 import { createScope, markNoShadow, ownEffect, type ScopeHandle, type ScopeKey } from 'dsh-scope'
-import { overrideProblem } from 'dsh-wire'
+import { overrideProblem } from 'dsh-wire/internal'
 import type { SystemPrompt } from 'dsh-system-prompt'
 import { Agent, DEFAULT_STEP_TIMEOUT, type AgentOptions } from './agent.js'
 import { debugLog } from './debug-log.js'

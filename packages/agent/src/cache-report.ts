@@ -9,10 +9,10 @@ import { scopeLabel, type ScopeKey } from 'dsh-scope'
 import { assemblyNotes, type PromptAssembly, type RenderedPrompt } from 'dsh-system-prompt'
 import { templateVariables } from 'dsh-system-prompt/internal'
 import {
-  cacheProviderFor, commonPrefix, countIsEstimate, providerFamily, tokenCounter, wireFormat, type Breakpoint, type CacheBreak, type CacheEntry, type CachePoint, type CacheProvider,
+  cacheProviderFor, commonPrefix, providerFamily, tokenCounter, wireFormat, type Breakpoint, type CacheBreak, type CacheEntry, type CachePoint, type CacheProvider,
   type CacheReport, type SessionBuild, type StreamPart, type TokenCounter, type Usage, type WireFormat,
 } from 'dsh-wire'
-import { mismatchReason } from 'dsh-wire/internal'
+import { countIsEstimate, mismatchReason } from 'dsh-wire/internal'
 import type { Context } from 'cordis'
 
 export { cacheProviderFor }

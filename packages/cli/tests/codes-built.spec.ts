@@ -44,6 +44,11 @@ const FILES: Record<string, string> = {
   'syntax-script.yml': 'turns: [\n',
   'hi-script.yml': 'turns:\n  - user: hi\n',
   'refused-script.yml': 'turns:\n  - user: hi\n  - change: { row: dsh-system-prompt, config: { persona: 3 } }\n',
+  'calls-script.yml': [
+    'turns:', '  - user: read it', '  - assistant:', '    tool_calls: [{ name: read, arguments: { path: a } }]', '  - tool: { name: read, result: A }',
+    '  - tool: { name: read, result: B }', '  - assistant:', '    tool_calls: [{ name: read, arguments: { path: b } }]', '  - user: next', '',
+  ].join('\n'),
+  'two-turns-script.yml': 'turns:\n  - user: hi\n  - user: again\n',
   'gone-script.yml': 'turns:\n  - user: hi\n  - change: { row: dsh-agent, config: { promptChange: replace } }\n  - user: again\n',
 }
 
@@ -82,6 +87,8 @@ const CASES: Case[] = [
     argv: (dir) => ['replay', fixture('replay-deployment.yml'), '--script', join(dir, 'bad-script.yml')], exit: 2,
     codes: ['CLI_REPLAY_SCRIPT_INVALID', 'CLI_REPLAY_WRONG_TYPE', 'CLI_REPLAY_EMPTY_REPLY', 'CLI_REPLAY_NO_CALL', 'CLI_REPLAY_BAD_CLOCK', 'CLI_REPLAY_ITEM_KIND', 'CLI_REPLAY_UNKNOWN_KEY', 'CLI_REPLAY_BAD_ARGUMENTS'],
   },
+  { argv: (dir) => ['replay', fixture('replay-deployment.yml'), '--script', join(dir, 'calls-script.yml')], codes: ['CLI_REPLAY_CALL_ANSWERED', 'CLI_REPLAY_UNANSWERED_CALL'], exit: 2 },
+  { argv: (dir) => ['replay', fixture('replay-deployment.yml'), '--script', join(dir, 'two-turns-script.yml'), '--max-turns', '1'], codes: ['CLI_REPLAY_TOO_MANY_TURNS'], exit: 2 },
   { argv: () => ['replay', fixture('replay-deployment.yml'), '--script', `${MISSING}/script.yml`], codes: ['CLI_REPLAY_UNREADABLE'], exit: 2 },
   { argv: (dir) => ['replay', fixture('replay-deployment.yml'), '--script', join(dir, 'syntax-script.yml')], codes: ['CLI_REPLAY_YAML'], exit: 2 },
   { argv: (dir) => ['replay', fixture('replay-deployment.yml'), '--script', join(dir, 'list-script.yml')], codes: ['CLI_REPLAY_SHAPE'], exit: 2 },
@@ -93,6 +100,7 @@ const CASES: Case[] = [
     codes: ['CLI_REPLAY_LEDGER_UNWRITABLE'], exit: 1,
   },
   { argv: () => ['history', `${MISSING}/ledger.jsonl`], codes: ['CLI_LEDGER_UNREADABLE'], exit: 1 },
+  { argv: () => ['check', fixture('budget-heavy.yml')], codes: ['CLI_HEAD_OVER_BUDGET'], exit: 0 },
 ]
 
 /** The CLI's own codes, as its catalogue writes them (quoted `CLI_*` literals). */
@@ -141,8 +149,9 @@ describe('dsh-prompt (built): every code the CLI can produce reaches --json', fu
       const run = runs[i]
       expect(run.timedOut, run.stderr).to.equal(false)
       const doc = JSON.parse(run.stdout)
-      // `check` reports its findings with `ok: false` and no `exitCode` member; a failure document has both.
-      expect({ exit: run.code, ok: doc.ok, docExit: doc.exitCode ?? c.exit }, run.stdout).to.deep.equal({ exit: c.exit, ok: false, docExit: c.exit })
+      // `check` reports its findings with `ok: false` and no `exitCode` member (a check whose findings are
+      // all warnings passes: `ok: true`, exit 0); a failure document has both.
+      expect({ exit: run.code, ok: doc.ok, docExit: doc.exitCode ?? c.exit }, run.stdout).to.deep.equal({ exit: c.exit, ok: c.exit === 0, docExit: c.exit })
       expect(codesIn(doc)).to.include.members(c.codes)
     })
   })

@@ -52,9 +52,6 @@ const BUILDS_OUTSIDE: Record<string, string> = {
   // An internal signal, never a user's error: record() and readLedger() catch it and throw their coded
   // AGENT_INVALID_RECORD / AGENT_LEDGER_INVALID_ENTRY naming the agent or line.
   'packages/agent/src/entry-shape.ts': 'new EntryShapeError(problem): caught and rethrown as a coded error',
-  // Issue 19: owned by the dsh-system-prompt work; reported there (toolOrder's schema check throws words
-  // without a code, so a deployment shows LOADER_INVALID_CONFIG: a PROMPT_* factory of its catalogue should make it).
-  'packages/system-prompt/src/config.ts': 'new z.ValidationError(toolOrderProblem(value), {})',
 }
 
 /** Every `.ts` file under `packages/<p>/src` and `plugins/<p>/src`, relative to the repository root. */

@@ -159,7 +159,7 @@ describe('dsh-loader: every problem carries the code of its cause', () => {
     try {
       const file = join(folder, 'deployment.yml')
       writeFileSync(file, [
-        'plugins:', '  - name: dsh-system-prompt', '  - name: dsh-tools',
+        'plugins:', '  - name: dsh-system-prompt', '    config: { toolOrder: [read, read] }', '  - name: dsh-tools',
         '  - name: dsh-plugin-filesystem', '    config: { tools: [read, read] }',
         '  - name: dsh-plugin-date', '    config: { timeZone: Mars/Olympus }',
         '  - name: dsh-plugin-shell', '    config: { defaultTimeoutMs: 9000, maxTimeoutMs: 5000 }', '',
@@ -167,6 +167,7 @@ describe('dsh-loader: every problem carries the code of its cause', () => {
       const { host } = await bootApp()
       const error = await rejection(() => loadDeployment(host, file, { env: {} })) as DeploymentError
       expect(error.problems.map(({ code, key }) => ({ code, key }))).to.deep.equal([
+        { code: 'PROMPT_INVALID_TOOL_ORDER', key: 'plugins[0].config' },
         { code: 'FS_REPEATED_TOOL', key: 'plugins[2].config' },
         { code: 'DATE_UNKNOWN_TIME_ZONE', key: 'plugins[3].config' },
         { code: 'SHELL_TIMEOUT_ABOVE_MAX', key: 'plugins[4].config' },

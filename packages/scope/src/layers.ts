@@ -34,11 +34,12 @@ export function forgetScopeMemos(key: ScopeKey): void {
  * A layered store: one global layer plus one layer per scope, each a map from key to value. A scope's
  * layer exists only while it holds something. Reading for a scope chain merges the layers, nearest
  * first, so a scope shadows its ancestors and the global layer by key. Every layer carries a stamp that
- * changes with each edit, so results derived from a chain can be memoised until one of its layers changes.
+ * changes with each edit, so the one value `M` its owner derives from a chain (its view) can be memoised
+ * until one of the chain's layers changes.
  */
-export class ScopedLayers<V> {
+export class ScopedLayers<V, M = unknown> {
   private readonly layers = new Map<ScopeKey | typeof GLOBAL, Layer<V>>()
-  private readonly memos = new WeakMap<object, Memo<unknown>>()
+  private readonly memos = new WeakMap<object, Memo<M>>()
   private readonly globalMemo: object = {}
   private counter = 0
   private scopeMemos = 0
@@ -87,10 +88,10 @@ export class ScopedLayers<V> {
    * `compute()` memoised for `chain` (nearest first; `[]` for the global layer alone): recomputed only
    * when a layer on the chain, or the global layer, changed since the last call for the same chain head.
    */
-  memo<T>(chain: readonly ScopeKey[], compute: () => T): T {
+  memo(chain: readonly ScopeKey[], compute: () => M): M {
     const head = chain.length ? chain[0] : this.globalMemo
     const stamps = this.stamps(chain)
-    const memo = this.memos.get(head) as Memo<T> | undefined
+    const memo = this.memos.get(head)
     if (memo && sameChain(memo.chain, chain) && sameStamps(memo.stamps, stamps)) return memo.value
     const value = compute()
     if (!memo && chain.length) {

@@ -80,7 +80,7 @@ interface Attached<E> {
  * name; `tools` and `suppress` by id; `PromptRegistry` keeps its views on `registry.layers`):
  *
  * ```ts
- * readonly registry = new ScopedRegistry<Entry>({
+ * readonly registry = new ScopedRegistry<Entry, ResolvedView>({
  *   onDuplicate: (entry, scoped) => (scoped ? duplicateScoped : duplicateGlobal)(entry.kind as TextKind | 'variable', entry.name),
  *   onChange: ({ action, entry }) => events.emit('system-prompt/change', changeEvent(entry, action)),
  *   changeFailed: ({ action, entry }, error) => changeListenerFailed(changeEvent(entry, action), error),
@@ -94,7 +94,7 @@ interface Attached<E> {
  * is attached, so it is registered after the duplicate check and removed first):
  *
  * ```ts
- * private readonly registry = new ScopedRegistry<ToolEntry | RestrictionEntry>({
+ * private readonly registry = new ScopedRegistry<ToolEntry | RestrictionEntry, ToolView>({
  *   onDuplicate: (entry, scoped) => (scoped ? duplicateScopedTool : duplicateGlobalTool)(entry.name),
  *   onChange: ({ action, entry }) => ctx.root.events.emit('tools/change', toolChange(entry, action)),
  *   changeFailed: ({ action, entry }, error) => toolChangeListenerFailed(toolChange(entry, action), error),
@@ -106,9 +106,9 @@ interface Attached<E> {
  * (`ctx.emit(name, event)` and `ctx.root.events.emit(name, event)` reach the same listeners: Cordis
  * filters only by an object passed before the name.)
  */
-export class ScopedRegistry<E extends RegistryEntry> {
-  /** Every filed entry, by layer; read it for views (`memo(scopeChain(ctx, scope), ...)`) and lookups. */
-  readonly layers = new ScopedLayers<E>()
+export class ScopedRegistry<E extends RegistryEntry, M = unknown> {
+  /** Every filed entry, by layer; read it for views (`memo(scopeChain(ctx, scope), ...)`, memoising an `M`) and lookups. */
+  readonly layers = new ScopedLayers<E, M>()
   private ids = 0
   private readonly prefixes = new Map<string, string>()
   /** The one teardown every plain registration shares (a registration costs one closure, its disposer). */

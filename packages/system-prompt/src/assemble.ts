@@ -7,12 +7,12 @@ import type { ScopedListener } from 'dsh-scope'
 import {
   listenerFailed, listenerNextTwice, malformedAssembly, multipleComplete, providerFailed, providerReturned, PromptError,
 } from './errors.js'
-import { builtSnapshot, entryFacts, examine, textsSnapshot, type AssemblySnapshot, type ListFacts } from './hand-off.js'
+import { builtSnapshot, examine, textsSnapshot, type AssemblySnapshot, type ListFacts } from './hand-off.js'
 import { NO_CHANGES, ProvenanceRecorder, type Provenance } from './provenance.js'
 import { copyTools, detach, freezeToolValues } from './freeze.js'
 import type { ResolvedView, TextEntry } from './registry.js'
 import { checkTools, toolShapes, type ToolCheck } from './tool-check.js'
-import { kRenderMemo, readNotes, stampNotes, type RenderMemoHolder } from './notes.js'
+import { kRenderMemo, readNotes, stampNotes } from './notes.js'
 import { abortable, isAbort, quiet, settleQuietly } from './promises.js'
 import type {
   AssembleContext, AssembleListener, AssembledContext, AssembledSection, PromptAssembly,
@@ -69,34 +69,33 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
     const pristine = complete && { ...complete }
     const recorder = new ProvenanceRecorder()
     // Built from one resolved view, so it is well formed and its names are unique: the waterfall's
-    // checks start from its snapshot.
+    // checks start from its snapshot, read from what is known of the view, not from the entries.
+    const facts = view.compiled
+    const known: AssemblySnapshot = {
+      // Sections shown with a tool may have been left out, so the view's facts do not line up.
+      sections: view.withTool ? textsSnapshot(sections) : builtSnapshot(sections, facts.sections, sectionTexts),
+      contexts: runtimeOn ? builtSnapshot(contexts, facts.contexts, contextTexts) : builtSnapshot(contexts, NO_FACTS, NO_VALUES),
+      tools: builtSnapshot(tools, shapes.facts, shapes.descriptions),
+    }
     // While it runs, `waitingListener(signal)` tells which listener's plugin the assembly waits on.
     const watch: Watch = input.watch ?? {}
     let final: Stage
     if (signal) watching.set(signal, watch)
     try {
-      // Built from the view: the first snapshot is read from what is known of it, not from the entries.
-      const facts = (view.facts ??= { sections: entryFacts(view.sections), contexts: entryFacts(view.contexts) }) as ViewFacts
-      const known: AssemblySnapshot = {
-        // Sections shown with a tool may have been left out, so the view's facts do not line up.
-        sections: view.withTool ? textsSnapshot(sections) : builtSnapshot(sections, facts.sections, sectionTexts),
-        contexts: runtimeOn ? builtSnapshot(contexts, facts.contexts, contextTexts) : builtSnapshot(contexts, NO_FACTS, NO_VALUES),
-        tools: builtSnapshot(tools, shapes.facts, shapes.descriptions),
-      }
       final = await abortable(runWaterfall(input.listeners, assembly, known, context, recorder, watch), signal)
     } finally {
       if (signal && watching.get(signal) === watch) watching.delete(signal)
     }
     signal?.throwIfAborted()
     assembly = final.assembly
-    provenance = recorder.result(final.snap)
-    assembly = detach(assembly, tools, check.tools, shapes)
+    provenance = recorder.result(final.snap, !pristine, runtimeOn)
+    assembly = detach(assembly, known.tools.items, check.tools, shapes)
     if (pristine) assembly.sections = [pristine]
     if (!runtimeOn) assembly.contexts = []
   } else if (complete) {
     assembly.sections = [complete]
   }
-  const notes = { hiddenWithTool, tools: check, provenance, [kRenderMemo]: (view.renderMemo ??= { memo: undefined }) satisfies RenderMemoHolder }
+  const notes = { hiddenWithTool, tools: check, provenance, [kRenderMemo]: view.compiled.render }
   stampNotes(assembly, notes satisfies AssemblyNotes)
   return assembly
 }
@@ -120,8 +119,8 @@ export interface HiddenSection {
 
 /*
  * An assembly keeps its notes in a private field installed on it (`notes.ts`), so copies, JSON and deep
- * comparisons never see them. The notes also carry the view's render memo (`render.ts`), which lives on
- * the view, not in a module-wide table.
+ * comparisons never see them. The notes also carry the view's render memo (`render.ts`), a member of the
+ * view's `CompiledView`, not of a module-wide table.
  */
 const NONE_HIDDEN: readonly HiddenSection[] = Object.freeze([])
 
@@ -144,12 +143,6 @@ function hideWithoutTool(entries: readonly TextEntry[], sections: AssembledSecti
   }
   sections.length = kept
   return hidden
-}
-
-/** The facts of a view's sections and contexts (see `ResolvedView.facts`). */
-interface ViewFacts {
-  readonly sections: ListFacts
-  readonly contexts: ListFacts
 }
 
 const NO_FACTS: ListFacts = Object.freeze({ names: Object.freeze([]), extras: Object.freeze([]) })

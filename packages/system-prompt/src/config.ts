@@ -1,5 +1,6 @@
 import z from 'schemastery'
 import { TOOL_ORDER_REST, toolOrderProblem } from './tool-order.js'
+import { invalidToolOrder } from './errors.js'
 
 /** The identity line registered as `harness:identity` unless turned off. */
 export const DEFAULT_IDENTITY = 'You are an AI agent powered by the DeepSeek Harness SDK.'
@@ -30,7 +31,7 @@ export interface ResolvedConfig extends Required<Omit<Config, 'toolOrder'>> {
 
 const toolOrder = z.transform(z.array(z.string()), (value: string[]) => {
   const problem = toolOrderProblem(value)
-  if (problem) throw new z.ValidationError(problem, {})
+  if (problem) throw invalidToolOrder(value, problem)
   return value
 })
 

@@ -4,6 +4,8 @@
  * @module
  */
 
+import z from 'schemastery'
+
 /** `section` or `context`: the two kinds of named, ordered text. */
 export type TextKind = 'section' | 'context'
 
@@ -129,6 +131,13 @@ export const toolOrderDuplicate = (name: string) => `toolOrder lists ${JSON.stri
 /** The load-time `toolOrder` problem of a list without the rest entry, `[]` included (R-SP-9). A config message. */
 export const toolOrderMissingRest = (rest: string) =>
   `toolOrder must contain the ${JSON.stringify(rest)} rest entry (where unlisted tools are inserted)`
+
+/**
+ * A `toolOrder` the config schema refuses (a name listed twice, no rest entry: R-SP-9), thrown as the
+ * schema's own error with a code, so a deployment's problem keeps `PROMPT_INVALID_TOOL_ORDER`.
+ */
+export const invalidToolOrder = (order: readonly string[], problem: string) =>
+  Object.assign(new z.ValidationError(problem, {}), { code: 'PROMPT_INVALID_TOOL_ORDER' as const, details: { order: [...order], problem } })
 
 /** An assembly whose `toolOrder` lists names no provider knows; singular or plural wording, `(none)` when nothing is known (R-TOOL-3). */
 export const toolOrderUnregistered = (missing: readonly string[], known: readonly string[]) =>

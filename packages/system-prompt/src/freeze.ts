@@ -14,6 +14,16 @@ import { messageOf, schemaAccessor, schemaNotJson, schemaTooDeep, schemaUnreadab
 import type { ToolShapes } from './tool-check.js'
 import type { AssembledContext, AssembledSection, PromptAssembly, ToolSchema } from './types.js'
 
+/*
+ * The two module-wide tables of the assembly path (the others are `watching` in `assemble.ts`, whose
+ * entries go when their assembly ends, and the text cache of `interpolate.ts`, bounded at 2,048 texts).
+ * Module-wide on purpose: "deeply frozen by dsh" and "refused" are facts about an object, whoever
+ * holds it, and two services in one process may share schemas. Keyed by the schema objects (and what
+ * they hold); an entry goes when its object is collected, and the table keeps its high-water size. The
+ * keys are what providers return, which they keep for their life on the fast path, plus the values of
+ * tools a listener adds (new objects at each assembly only if the listener makes them so).
+ * See `.agents/notes/2026-12-01-assembly-model-test.md`, "Module-wide tables".
+ */
 const frozen = new WeakSet<object>()
 /** Schemas found unfreezable, with the error each failed with: they fail the same way every time. */
 const refused = new WeakMap<object, Error>()
@@ -74,21 +84,24 @@ function collect(value: object, depth: number, path: string, ancestors: Set<obje
 }
 
 /**
- * A listener's result, copied one level down (new arrays, section/context objects and variable record)
- * so a listener that keeps a reference cannot change it later; tools are frozen instead (see below).
- * `copies` are the tool copies the assembly handed to the waterfall, `originals` the frozen schemas
- * they were copied from and `shapes` what is known of each original, index for index: a copy still
- * holding exactly its original's fields is replaced by the original, which is already frozen (so a
- * symbol-keyed property a listener set on it, which no request body carries, is not kept).
+ * A listener's result, copied one level down (new arrays, section/context/tool objects and variable
+ * record) so a listener that keeps a reference cannot change it later. The result is exactly as
+ * mutable as an assembly no listener saw: every entry and tool is its own object, a tool's top-level
+ * fields are writable and what they hold is deeply frozen (see `docs/guarantees.md`, "mutability").
+ * `handed` are the tool copies as the assembly handed them to the waterfall (a snapshot taken then, not
+ * the array the listeners received, which they may have changed in place), `originals` the frozen
+ * schemas they were copied from and `shapes` what is known of each original, index for index: a plain
+ * copy that is still plain is copied by one literal (so a symbol-keyed property a listener set on it,
+ * which no request body carries, is not kept); any other tool is spread once what it holds is frozen.
  */
-export function detach(assembly: PromptAssembly, copies: readonly ToolSchema[], originals: readonly ToolSchema[], shapes: ToolShapes): PromptAssembly {
+export function detach(assembly: PromptAssembly, handed: readonly ToolSchema[], originals: readonly ToolSchema[], shapes: ToolShapes): PromptAssembly {
   const tools = assembly.tools
   const detached = new Array<ToolSchema>(tools.length)
   for (let i = 0; i < tools.length; i++) {
     const tool = tools[i]
-    const untouched = i < copies.length && copies[i] === tool &&
-      (shapes.plain[i] ? samePlainFields(tool, originals[i]) : sameFields(tool, originals[i], shapes.counts[i]))
-    detached[i] = untouched ? originals[i] : detachTool(tool)
+    detached[i] = i < handed.length && handed[i] === tool && shapes.plain[i] && stillPlain(tool, originals[i])
+      ? { name: tool.name, description: tool.description, parameters: tool.parameters }
+      : { ...freezeToolValues(tool, undefined) }
   }
   const sections = assembly.sections.map(copyEntry)
   const contexts = assembly.contexts.map(copyEntry)
@@ -117,21 +130,16 @@ function copyEntry<E extends AssembledSection | AssembledContext>(entry: E): E {
   return { ...entry }
 }
 
-/** {@link sameFields} for a plain schema's copy (see `ToolShapes.plain`): three reads and a key count. */
-function samePlainFields(copy: ToolSchema, original: ToolSchema): boolean {
-  if (copy.name !== original.name || copy.description !== original.description || copy.parameters !== original.parameters) return false
+/**
+ * Whether a plain schema's copy (see `ToolShapes.plain`) is still plain: its `name`, `description` and
+ * `parameters` only, the last two defined, and its original's `parameters` (deeply frozen), so one
+ * literal copies it whole. Its name and description may have been rewritten: the literal copies them.
+ */
+function stillPlain(copy: ToolSchema, original: ToolSchema): boolean {
+  if (copy.parameters !== original.parameters || copy.description === undefined) return false
   let count = 0
   for (const _ in copy) count++
   return count === 3
-}
-
-/** Whether `copy` holds exactly the `count` enumerable string-keyed fields of `original`, with the same values. */
-function sameFields(copy: ToolSchema, original: ToolSchema, count: number): boolean {
-  for (const key in copy) {
-    if (copy[key] !== original[key] || !Object.hasOwn(original, key)) return false
-    count--
-  }
-  return count === 0
 }
 
 /**
@@ -149,15 +157,6 @@ export function copyTools(tools: readonly ToolSchema[], shapes: ToolShapes): Too
     copies[i] = shapes.plain[i] ? { name: tool.name, description: tool.description, parameters: tool.parameters } : { ...tool }
   }
   return copies
-}
-
-/**
- * A tool as the waterfall's result keeps it: frozen, top level included, so a listener that kept a
- * reference cannot change the result after the fact (each assembly's tools are its own copies, so
- * freezing them costs nothing to the registry or to later assemblies).
- */
-function detachTool(tool: ToolSchema): ToolSchema {
-  return Object.isFrozen(tool) ? tool : Object.freeze(freezeToolValues(tool, undefined))
 }
 
 /**

@@ -49,11 +49,16 @@ export class ProvenanceRecorder {
     diff(before, after, kept, (key === 'tools' ? descriptionOf : textOf) as (entry: Named) => unknown, by, into)
   }
 
-  /** The provenance of the waterfall's result, described by `final`: only changes that still show in it. */
-  result(final: AssemblySnapshot): Provenance {
+  /**
+   * The provenance of the waterfall's result, described by `final`: only changes that still show in the
+   * assembly handed back. A list the service puts back after the waterfall (the sections when a complete
+   * section is restored, `sectionsKept` false; the contexts while the runtime context is off,
+   * `contextsKept` false) shows no listener's change, so its provenance is empty.
+   */
+  result(final: AssemblySnapshot, sectionsKept: boolean, contextsKept: boolean): Provenance {
     return {
-      sections: this.sections ? settle(this.sections, final.sections.names) : NO_CHANGES.sections,
-      contexts: this.contexts ? settle(this.contexts, final.contexts.names) : NO_CHANGES.contexts,
+      sections: this.sections && sectionsKept ? settle(this.sections, final.sections.names) : NO_CHANGES.sections,
+      contexts: this.contexts && contextsKept ? settle(this.contexts, final.contexts.names) : NO_CHANGES.contexts,
       tools: this.tools ? settle(this.tools, final.tools.names) : NO_CHANGES.tools,
     }
   }

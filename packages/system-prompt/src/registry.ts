@@ -5,7 +5,7 @@
  */
 import { ScopedRegistry, type ScopedLayers, type ScopedRegistryOptions, type ScopeKey } from 'dsh-scope'
 import { compareCodeUnits } from './tool-order.js'
-import type { RenderMemoHolder } from './notes.js'
+import { CompiledView } from './compiled-view.js'
 import type { PromptText, SectionBand, ToolProvider, VariableProvider, Volatility } from './types.js'
 
 /** A section or context registration. */
@@ -68,14 +68,11 @@ export interface ResolvedView {
   /** Whether any section is shown only with a tool (`tool:`), so the assembly must look. */
   readonly withTool: boolean
   /**
-   * The assembly's cache of this view's ordered tools (see assemble.ts). Kept on the view rather than in a
-   * WeakMap keyed by it: views come and go with scopes, and a WeakMap's table never shrinks by collection.
+   * What the assembly path keeps for this view (facts, tool check, render memo), typed, with one lifetime
+   * (the view's) and one staleness rule (`compiled-view.ts`). On the view rather than in a WeakMap keyed
+   * by it: views come and go with scopes, and a WeakMap's table never shrinks by collection.
    */
-  toolCache?: unknown
-  /** The last rendering of this view's sections (`render.ts`); on the view for the same reason. */
-  renderMemo?: RenderMemoHolder
-  /** The names and orders of its sections and contexts, for the first snapshot of the waterfall (`assemble.ts`). */
-  facts?: unknown
+  readonly compiled: CompiledView
 }
 
 const BAND_RANK = { first: -1, last: 1 } as const
@@ -136,14 +133,14 @@ export interface Inspection {
  */
 export class PromptRegistry {
   /** The scoped registry the service registers through. */
-  readonly store: ScopedRegistry<Entry>
+  readonly store: ScopedRegistry<Entry, ResolvedView>
 
   constructor(options: ScopedRegistryOptions<Entry>) {
-    this.store = new ScopedRegistry<Entry>(options)
+    this.store = new ScopedRegistry<Entry, ResolvedView>(options)
   }
 
   /** The layers the entries are filed in. */
-  get layers(): ScopedLayers<Entry> {
+  get layers(): ScopedLayers<Entry, ResolvedView> {
     return this.store.layers
   }
 
@@ -203,6 +200,9 @@ export class PromptRegistry {
     contexts.sort(compareText)
     variables.sort((a, b) => compareCodeUnits(a.name, b.name))
     tools.sort((a, b) => a.id - b.id)
-    return { sections, complete: sections.filter((s) => s.complete), contexts, variables, tools, suppressed, withTool: sections.some((s) => s.tool !== undefined) }
+    return {
+      sections, complete: sections.filter((s) => s.complete), contexts, variables, tools, suppressed, withTool: sections.some((s) => s.tool !== undefined),
+      compiled: new CompiledView({ sections, contexts }),
+    }
   }
 }

@@ -45,8 +45,8 @@ interface ProviderResult {
   readonly layers: ReadonlyMap<string, ScopeKey | undefined> | undefined
 }
 
-/** The last tool check of a view, and the provider results it was made from. */
-interface ToolCache {
+/** The last tool check of a view, and the provider results it was made from (kept in the view's `CompiledView`). */
+export interface ToolCache {
   readonly results: readonly ProviderResult[]
   readonly check: ToolCheck
   /** The shapes of `check.tools`, once asked for. */
@@ -70,7 +70,7 @@ export function checkTools(view: ResolvedView, context: AssembleContext, order: 
   const results: ProviderResult[] = providers.map((entry) => providerResult(entry, context))
   // Providers usually hand back the same (frozen) schemas assembly after assembly: when every result
   // holds exactly the same elements as last time, the last check still holds.
-  const cache = view.toolCache as ToolCache | undefined
+  const cache = view.compiled.tools
   if (cache && results.every((r, i) => sameResult(r, cache.results[i]))) return cache.check
   const tools: ToolSchema[] = []
   // Every provider of each name: a clash is reported the same whatever order the providers came in.
@@ -122,9 +122,10 @@ export function checkTools(view: ResolvedView, context: AssembleContext, order: 
       problem: unregistered.length ? toolOrderUnregistered(unregistered, sortedKnown) : undefined,
     }
   }
-  // Copies: a provider may refill its own arrays in place before the next assembly.
-  const kept = results.map((r) => ({ schemas: r.schemas.slice(), knownNames: r.knownNames?.slice(), layers: r.layers }))
-  view.toolCache = { results: kept, check } satisfies ToolCache
+  // Copies: a provider may refill its own arrays, or move a tool to another layer in its Map, in place
+  // before the next assembly.
+  const kept = results.map((r) => ({ schemas: r.schemas.slice(), knownNames: r.knownNames?.slice(), layers: r.layers && new Map(r.layers) }))
+  view.compiled.tools = { results: kept, check }
   return check
 }
 
@@ -159,7 +160,15 @@ function providerResult(entry: ResolvedView['tools'][number], context: AssembleC
 }
 
 function sameResult(a: ProviderResult, b: ProviderResult | undefined): boolean {
-  return b !== undefined && a.layers === b.layers && sameElements(a.schemas, b.schemas) && sameElements(a.knownNames, b.knownNames)
+  return b !== undefined && sameElements(a.schemas, b.schemas) && sameElements(a.knownNames, b.knownNames) && sameLayers(a.layers, b.layers)
+}
+
+/** Whether two `layers` maps hold the same entries (a Map is not frozen: the same Map may hold others now). */
+function sameLayers(a: ReadonlyMap<string, ScopeKey | undefined> | undefined, b: ReadonlyMap<string, ScopeKey | undefined> | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b
+  if (a.size !== b.size) return false
+  for (const [name, layer] of a) if (b.get(name) !== layer || !b.has(name)) return false
+  return true
 }
 
 function sameElements(a: unknown, b: readonly unknown[] | undefined): boolean {
@@ -171,8 +180,6 @@ function sameElements(a: unknown, b: readonly unknown[] | undefined): boolean {
 
 /** What detaching the tools of a check needs to know of each, index for index. */
 export interface ToolShapes {
-  /** How many enumerable string-keyed fields each tool has. */
-  readonly counts: readonly number[]
   /**
    * Whether each tool is a plain schema: its own keys exactly `name`, `description`, `parameters`, in
    * that order, the last two defined (what nearly every provider returns). Such a tool is copied with
@@ -191,20 +198,18 @@ const PLAIN_KEYS = ['name', 'description', 'parameters']
  * assembly whose providers returned the same schemas looks at none of them.
  */
 export function toolShapes(view: ResolvedView, check: ToolCheck): ToolShapes {
-  const cache = view.toolCache as ToolCache | undefined
+  const cache = view.compiled.tools
   if (cache?.check === check && cache.shapes) return cache.shapes
-  const counts: number[] = []
   const plain: boolean[] = []
   for (const tool of check.tools) {
     const keys = Reflect.ownKeys(tool)
     let count = 0
     for (const _ in tool) count++
-    counts.push(count)
     plain.push(count === 3 && keys.length === 3 && keys.every((key, i) => key === PLAIN_KEYS[i]) && tool.description !== undefined && tool.parameters !== undefined)
   }
   const tools = check.tools
   const facts = { names: tools.map((tool) => tool.name), extras: tools.map((tool) => tool.parameters) }
-  const shapes = { counts, plain, facts, descriptions: tools.map((tool) => tool.description) }
+  const shapes = { plain, facts, descriptions: tools.map((tool) => tool.description) }
   if (cache?.check === check) cache.shapes = shapes
   return shapes
 }

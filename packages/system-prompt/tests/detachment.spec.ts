@@ -98,7 +98,7 @@ describe('dsh-system-prompt: detached assemblies', () => {
     expect(schema.parameters).to.deep.equal({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] })
   })
 
-  it('keeps what a listener did to a tool copy in place (rewrite, add, delete a field): the frozen original comes back only for an untouched copy', async () => {
+  it('keeps what a listener did to a tool copy in place (rewrite, add, delete a field), and hands every tool back as a writable copy of its own', async () => {
     let edit = 'none'
     plugin.on('system-prompt/assemble', async (assembly, _context, next) => {
       const read = assembly.tools.find((t) => t.name === 'read')!
@@ -110,18 +110,19 @@ describe('dsh-system-prompt: detached assemblies', () => {
     })
     const readOf = async () => (await app.systemPrompt.assemble()).tools.find((t) => t.name === 'read')!
     const untouched = await readOf()
-    expect([untouched === schema, Object.isFrozen(untouched)]).to.deep.equal([true, true])
+    expect([untouched === schema, Object.isFrozen(untouched), untouched.parameters === schema.parameters]).to.deep.equal([false, false, true])
+    expect(untouched).to.deep.equal(schema)
     edit = 'rewrite'
     expect((await readOf()).description).to.equal('Read a file (beta).')
     edit = 'add'
     const added = await readOf()
-    expect([added.strict, added === schema, Object.isFrozen(added)]).to.deep.equal([true, false, true])
+    expect([added.strict, added === schema, Object.isFrozen(added), Object.isFrozen(added.parameters)]).to.deep.equal([true, false, false, true])
     edit = 'delete'
     expect('description' in await readOf()).to.equal(false)
     edit = 'swap'
     expect(Object.keys(await readOf())).to.deep.equal(['name', 'parameters', 'other'])
     edit = 'none'
-    expect(await readOf()).to.equal(schema)
+    expect(await readOf()).to.deep.equal(schema)
     expect(schema.description).to.equal('Read a file.')
   })
 
@@ -145,8 +146,10 @@ describe('dsh-system-prompt: detached assemblies', () => {
       expect(copy, shape.name).to.not.equal(shape)
       expect(Reflect.ownKeys(copy), shape.name).to.deep.equal(Reflect.ownKeys(shape))
       expect(Object.isFrozen(copy), shape.name).to.equal(false)
-      // Untouched, so the frozen original comes back.
-      expect(result.tools.find((t) => t.name === shape.name), shape.name).to.equal(shape)
+      // Untouched: a copy of the original with its fields, as writable as one no listener saw.
+      const returned = result.tools.find((t) => t.name === shape.name)!
+      expect([returned === shape, Object.isFrozen(returned)], shape.name).to.deep.equal([false, false])
+      expect(Reflect.ownKeys(returned), shape.name).to.deep.equal(Reflect.ownKeys(shape))
     }
   })
 

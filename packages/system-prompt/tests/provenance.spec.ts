@@ -26,6 +26,24 @@ describe('dsh-system-prompt: provenance through the waterfall (R-WF-8)', () => {
     expect(changes(await notes())).to.deep.equal([])
   })
 
+  it('records no section change when a complete section is restored, and no context change while the runtime context is off', async () => {
+    const plugin = await pluginContext(app, 'editor', ['systemPrompt'])
+    plugin.on('system-prompt/assemble', (assembly, _c, next) => next({
+      ...assembly,
+      sections: assembly.sections.map((s) => s.name === 'a' || s.name === 'b' ? { ...s, text: `${s.text} (edited)` } : s),
+      contexts: [...assembly.contexts, { name: 'added', text: 'Added.' }],
+      tools: [...assembly.tools, { name: 'added' }],
+    }))
+    expect(changes(await notes())).to.deep.equal([
+      'sections/a: rewritten by editor', 'sections/b: rewritten by editor', 'contexts/added: added by editor', 'tools/added: added by editor',
+    ])
+    app.systemPrompt.section({ name: 'whole', order: 3, text: 'The whole prompt.', complete: true })
+    app.systemPrompt.suppressRuntimeContext()
+    const assembly = await app.systemPrompt.assemble()
+    expect([assembly.sections.map((s) => s.text), assembly.contexts]).to.deep.equal([['The whole prompt.'], []])
+    expect(changes(assemblyNotes(assembly)!.provenance)).to.deep.equal(['tools/added: added by editor'])
+  })
+
   it('names the plugin that added, rewrote (by spreading or in place) or removed each entry', async () => {
     const adder = await pluginContext(app, 'adder', ['systemPrompt'])
     const editor = await pluginContext(app, 'editor', ['systemPrompt'])

@@ -93,7 +93,7 @@ export class ToolRegistry extends Service {
   static Config: z<{}> = z.object({})
   declare ctx: Context
   /** Tools by name and restrictions by id, filed by `dsh-scope`'s scoped registry. */
-  private readonly registry: ScopedRegistry<ToolEntry | RestrictionEntry>
+  private readonly registry: ScopedRegistry<ToolEntry | RestrictionEntry, ToolView>
   private readonly prompt: SystemPrompt
 
   constructor(ctx: Context) {
@@ -101,7 +101,7 @@ export class ToolRegistry extends Service {
     markNoShadow(this)
     this.prompt = ctx.systemPrompt
     // A change notification is news, not a veto: a throwing listener is reported, the change stands.
-    this.registry = new ScopedRegistry<ToolEntry | RestrictionEntry>({
+    this.registry = new ScopedRegistry<ToolEntry | RestrictionEntry, ToolView>({
       onDuplicate: (entry, scoped) => (scoped ? duplicateScopedTool : duplicateGlobalTool)(entry.name),
       onChange: ({ action, entry }) => ctx.root.events.emit('tools/change', changeEvent(entry, action)),
       changeFailed: ({ action, entry }, error) => changeListenerFailed(changeEvent(entry, action), error),

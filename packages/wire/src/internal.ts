@@ -29,4 +29,6 @@ export {
   qwen, QWEN_EXPLICIT_MINIMUM, QWEN_IMPLICIT_MINIMUM, QWEN_LOOKBACK, QWEN_MAX_MARKERS, qwenExplicitCachedTokens, qwenImplicitCachedTokens,
 } from './providers/qwen.js'
 export { CHARACTERS_ESTIMATE, deepseekCounter, labelled, loadO200k } from './tokenizers.js'
+export { boundedPieces, countInPieces, countIsEstimate, encodeInPieces, FULL_PIECES, SAMPLE_STRIDE } from './bounded-count.js'
+export { overrideProblem, profileRow } from './model-profiles.js'
 export { ANTHROPIC_TOOL_RULES, assertTools, GEMINI_TOOL_RULES, OPENAI_TOOL_RULES, problemsUnder } from './tool-rules.js'

@@ -2,7 +2,8 @@ import { expect } from 'chai'
 import fc from 'fast-check'
 import { BytePairEncodingCore } from 'gpt-tokenizer/BytePairEncodingCore'
 import { encode } from 'gpt-tokenizer/encoding/o200k_base'
-import { boundedPieces, countInPieces, countIsEstimate, encodeInPieces, FULL_PIECES, loadO200k, MAX_PIECE, SAMPLE_STRIDE, tokenCounter } from 'dsh-wire'
+import { loadO200k, MAX_PIECE, tokenCounter } from 'dsh-wire'
+import { boundedPieces, countInPieces, countIsEstimate, encodeInPieces, FULL_PIECES, SAMPLE_STRIDE } from 'dsh-wire/internal'
 
 // Token counts cost linear time whatever the text's shape (issue 20, item 1): a BPE encoder's cost grows
 // with the square of one pre-token's length, so the encoder is handed bounded pieces. The tests count

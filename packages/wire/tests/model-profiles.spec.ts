@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { DEFAULT_MODEL_PROFILE, inputBudget, MODEL_PROFILES, MODEL_PROFILES_CHECKED, modelProfile, overrideProblem, profileRow } from 'dsh-wire'
+import { DEFAULT_MODEL_PROFILE, inputBudget, MODEL_PROFILES, MODEL_PROFILES_CHECKED, modelProfile } from 'dsh-wire'
+import { overrideProblem, profileRow } from 'dsh-wire/internal'
 
 describe('dsh-wire: model profiles', () => {
   it('finds a model by its exact id before any pattern', () => {
