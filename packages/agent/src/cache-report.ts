@@ -12,7 +12,7 @@ import {
   cacheProviderFor, commonPrefix, providerFamily, tokenCounter, wireFormat, type Breakpoint, type CacheBreak, type CacheEntry, type CachePoint, type CacheProvider,
   type CacheReport, type SessionBuild, type StreamPart, type TokenCounter, type Usage, type WireFormat,
 } from 'dsh-wire'
-import { mismatchReason } from 'dsh-wire/internal'
+import { countIsEstimate, mismatchReason } from 'dsh-wire/internal'
 import type { Context } from 'cordis'
 
 export { cacheProviderFor }
@@ -28,6 +28,8 @@ interface Elements {
   readonly bytes: number[]
   readonly through: number[]
   readonly blocks: number[]
+  /** How many of elements `0..i` were counted as an estimate (an unbroken run cut: `countIsEstimate`). */
+  readonly cuts: number[]
 }
 
 /** The registration behind each visible tool, by name. */
@@ -39,6 +41,8 @@ const NO_ORIGINS: ToolOrigins = new Map()
 interface Previous {
   readonly head: readonly StreamPart[]
   readonly headTokens: readonly number[]
+  /** Whether each head part's count is an estimate. */
+  readonly headCuts: readonly boolean[]
   /** The element parts as that build gave them (only the first `count` are read). */
   readonly parts: readonly StreamPart[]
   readonly elements: Elements
@@ -97,11 +101,16 @@ export class ReuseTracker {
     const tools = this.toolOrigins() ?? NO_ORIGINS
     const previous = this.previous.get(input.format)
     const head = build.head
-    const headTokens = head.map((part, i) => (previous?.head[i]?.text === part.text ? previous.headTokens[i] : counter.count(part.text)))
+    const same = (i: number) => previous?.head[i]?.text === head[i].text
+    const headTokens = head.map((part, i) => (same(i) ? previous!.headTokens[i] : counter.count(part.text)))
+    const cut = estimateOf(counter)
+    const headCuts = head.map((part, i) => (same(i) ? previous!.headCuts[i] : cut(part.text)))
     // `kept`: the session's word that this build kept the previous build's elements unchanged and in place.
     const elements = previous && build.kept >= 0 ? carried(previous.elements, build.kept) : recount(build.elements, previous)
-    extend(elements, build.elements, build.elementCount, counter)
+    extend(elements, build.elements, build.elementCount, counter, cut)
     const n = build.elementCount
+    // The label says so when any count of this request is an estimate (carried counts included).
+    const estimate = headCuts.includes(true) || (n > 0 && elements.cuts[n - 1] > 0)
     const headBytes = sum(head.map((part) => part.bytes))
     const headTokenTotal = sum(headTokens)
     const requestBytes = headBytes + (n ? elements.bytes[n - 1] : 0)
@@ -138,12 +147,12 @@ export class ReuseTracker {
       : []
     const report: CacheReport = {
       format: input.format, provider: input.provider, turn: this.turn, requestBytes, reusableBytes: shared.bytes,
-      requestTokens, reusableTokens, predictedCachedTokens, tokenizer: counter.name, breaks,
+      requestTokens, reusableTokens, predictedCachedTokens, tokenizer: estimate ? `${counter.name}, estimate` : counter.name, breaks,
       ...(previous && predictedCachedTokens < reusableTokens && limit !== undefined ? { limit } : {}),
     }
     this.last = { report, at: input.now, ...(previous ? { previousAt: previous.at } : {}) }
     this.previous.set(input.format, {
-      head, headTokens, parts: build.elements, elements, count: n, requestBytes, requestTokens, rendered: input.rendered, assembly: input.assembly, entries, at: input.now, tools,
+      head, headTokens, headCuts, parts: build.elements, elements, count: n, requestBytes, requestTokens, rendered: input.rendered, assembly: input.assembly, entries, at: input.now, tools,
     })
     return report
   }
@@ -299,25 +308,38 @@ function changedVariable(
 
 /** The previous sums, valid for the first `kept` elements (the session kept them unchanged and in place). */
 function carried(elements: Elements, kept: number): Elements {
-  for (const sums of [elements.tokens, elements.bytes, elements.through, elements.blocks]) if (sums.length > kept) sums.length = kept
+  for (const sums of [elements.tokens, elements.bytes, elements.through, elements.blocks, elements.cuts]) if (sums.length > kept) sums.length = kept
   return elements
 }
 
 /** The element sums of `parts` (a new element list), reusing the previous counts where an element reads the same. */
 function recount(parts: readonly StreamPart[], previous: Previous | undefined): Elements {
-  const elements: Elements = { tokens: [], bytes: [], through: [], blocks: [] }
+  const elements: Elements = { tokens: [], bytes: [], through: [], blocks: [], cuts: [] }
   const before = previous?.parts
-  for (let i = 0; i < parts.length && before && i < previous!.elements.tokens.length && before[i].text === parts[i].text; i++) push(elements, parts, i, previous!.elements.tokens[i])
+  for (let i = 0; i < parts.length && before && i < previous!.elements.tokens.length && before[i].text === parts[i].text; i++) {
+    const cuts = previous!.elements.cuts
+    push(elements, parts, i, previous!.elements.tokens[i], cuts[i] > (i ? cuts[i - 1] : 0))
+  }
   return elements
 }
 
 /** Counts the elements up to `count` that have no sums yet. */
-function extend(elements: Elements, parts: readonly StreamPart[], count: number, counter: TokenCounter): void {
-  for (let i = elements.tokens.length; i < count; i++) push(elements, parts, i, counter.count(parts[i].text))
+function extend(elements: Elements, parts: readonly StreamPart[], count: number, counter: TokenCounter, cut: (text: string) => boolean): void {
+  for (let i = elements.tokens.length; i < count; i++) push(elements, parts, i, counter.count(parts[i].text), cut(parts[i].text))
 }
 
-function push(elements: Elements, parts: readonly StreamPart[], i: number, tokens: number): void {
+/**
+ * Whether a text's count by `counter` is an estimate: the built-in encoders count in bounded pieces and
+ * cut an unbroken run longer than a piece (`countIsEstimate`); a counter whose name already says
+ * `estimate` (the characters / 4 one) needs no second word.
+ */
+function estimateOf(counter: TokenCounter): (text: string) => boolean {
+  return counter.name.startsWith('estimate') ? () => false : (text) => countIsEstimate(text)
+}
+
+function push(elements: Elements, parts: readonly StreamPart[], i: number, tokens: number, cut: boolean): void {
   const part = parts[i]
+  elements.cuts.push((i ? elements.cuts[i - 1] : 0) + (cut ? 1 : 0))
   elements.tokens.push(tokens)
   elements.bytes.push((i ? elements.bytes[i - 1] : 0) + part.bytes)
   elements.through.push((i ? elements.through[i - 1] : 0) + tokens)

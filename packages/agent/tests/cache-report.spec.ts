@@ -52,6 +52,18 @@ describe('dsh-agent: the reuse report of every step (R-CACHE-2)', () => {
     expect(report.breaks[0].cause).to.equal('variable value changed ({{mood}}) in section "style"')
   })
 
+  it('the tokenizer label says estimate while the request holds a text whose count cut an unbroken run (issue 20), and budget.exact follows it', async () => {
+    const plain = await agent.stepDetailed('Hi.')
+    expect([plain.report.tokenizer, plain.budget.exact]).to.deep.equal(['o200k_base', true])
+    agent.record({ role: 'assistant', content: 'Hello.' })
+    const run = await agent.stepDetailed('x'.repeat(2000))
+    expect(run.report.tokenizer).to.equal('o200k_base, estimate')
+    expect(run.budget.exact).to.equal(false)
+    agent.record({ role: 'assistant', content: 'Long.' })
+    // The run is still in the request, counted at the step before: the label carries.
+    expect((await agent.stepDetailed('More.')).report.tokenizer).to.equal('o200k_base, estimate')
+  })
+
   it('under append the same change keeps the prefix: the new version is appended', async () => {
     await agent.stepDetailed('Hi.')
     mood = 'stern'

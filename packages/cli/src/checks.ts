@@ -20,6 +20,7 @@ import { bounded } from './deadline.js'
 import type { Tokenizer } from './tokens.js'
 import { unsendableTools, type Target } from './view.js'
 import { ownersOf } from './owners.js'
+import { toolRuleFindings } from './tool-findings.js'
 import { headShare, headWarning } from './head-share.js'
 import { loadTokenizer } from './tokens.js'
 import { toRequestTool } from 'dsh-agent'
@@ -97,10 +98,14 @@ export function budgetWarnings(target: Target, assembly: PromptAssembly, tokeniz
 
 /**
  * What the send path would fail on: a section or context that renders past the size a rendered text may
- * hold ({@link sizeFindings}), and each tool whose request JSON cannot be made ({@link unsendableTools}).
+ * hold ({@link sizeFindings}), each tool whose request JSON cannot be made ({@link unsendableTools}), and
+ * each tool a provider's documented rules refuse ({@link toolRuleFindings}).
  */
 export function requestFindings(booted: Booted, target: Target, assembly: PromptAssembly): RawFinding[] {
-  return [...sizeFindings(assembly), ...unsendableTools(booted, target, assembly.tools).map(({ origin, ...problem }) => ({ kind: 'request' as const, ...problem, origin }))]
+  return [
+    ...sizeFindings(assembly), ...unsendableTools(booted, target, assembly.tools).map(({ origin, ...problem }) => ({ kind: 'request' as const, ...problem, origin })),
+    ...toolRuleFindings(booted, target, assembly),
+  ]
 }
 
 /**

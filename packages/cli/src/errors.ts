@@ -172,6 +172,17 @@ export const toolNotSendable = (tool: string, origin: string, cause: unknown) =>
   details: { tool, origin },
 })
 
+/**
+ * A tool the providers of `formats` refuse (issue 20): its name breaks their documented pattern, or its
+ * parameters are not an object schema. Keeps the wire problem's code (`WIRE_INVALID_TOOL_NAME`,
+ * `WIRE_INVALID_TOOL_PARAMETERS`); `what` is the rule it breaks, in words.
+ */
+export const toolRefused = (code: string, tool: string, origin: string, formats: readonly string[], what: string) => ({
+  code,
+  message: `tool ${JSON.stringify(tool)} (${origin}) cannot be sent to ${formats.join(', ')}: ${what}`,
+  details: { tool, origin, formats: [...formats] },
+})
+
 /** A problem of one section's or context's text, after `<kind> "<name>" (<origin>): `; it keeps the problem's code. */
 export const inEntry = (kind: 'section' | 'context', name: string, origin: string, problem: { code: string; message: string }) =>
   ({ code: problem.code, message: `${kind} ${JSON.stringify(name)} (${origin}): ${problem.message}`, details: { kind, name, origin } })

@@ -13,6 +13,8 @@ describe('dsh-prompt check never passes what render refuses', function () {
     renderCycle: () => cli(['render', F('unsendable-cycle'), '--json']),
     nestedSet: () => cli(['render', F('nested-default'), '--json'], { env: { DSH_TEST_ROOT: '/srv' } }),
     nestedUnset: () => cli(['check', F('nested-default')]),
+    refused: () => cli(['check', F('refused-tools')]),
+    refusedJson: () => cli(['check', F('refused-tools'), '--json']),
   })
 
   it('a cyclic tool schema fails check, naming the plugin and the tool', () => {
@@ -46,5 +48,26 @@ describe('dsh-prompt check never passes what render refuses', function () {
     expect(JSON.parse(r.nestedSet.stdout).system).to.include('You work in /srv/work.')
     expect(r.nestedUnset.code).to.equal(1)
     expect(lines(r.nestedUnset.stdout)[0]).to.equal('packages/cli/tests/fixtures/nested-default.yml:4:16: plugins[0] (id "dsh-system-prompt"): config.persona: environment variable "DSH_TEST_ROOT" is not set (write ${DSH_TEST_ROOT:-default} to give a default)')
+  })
+
+  it('tools a provider refuses (issue 20) fail check, per tool and rule, naming the formats and the plugin, a listener\'s tools too', () => {
+    expect(r.refused.code).to.equal(1)
+    const at = 'packages/cli/tests/fixtures/refused-tools.yml:4:5: agent "main": tool'
+    const openai = 'openai-chat, openai-responses, anthropic: its name must match /^[a-zA-Z0-9_-]{1,64}$/'
+    const gemini = 'gemini: its name must match /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/'
+    expect(lines(r.refused.stdout)).to.deep.equal([
+      `${at} "${'a'.repeat(65)}" (refused, global) cannot be sent to ${openai}`,
+      `${at} "lookup" (refused, global) cannot be sent to openai-chat, openai-responses, anthropic, gemini: its parameters must be a JSON Schema of type "object", received type "string"`,
+      `${at} "read file" (refused, global) cannot be sent to ${openai}`,
+      `${at} "wörter" (refused, global) cannot be sent to ${openai}`,
+      `${at} "ns.tool" (refused, global) cannot be sent to ${openai}`,
+      `${at} "read file" (refused, global) cannot be sent to ${gemini}`,
+      `${at} "wörter" (refused, global) cannot be sent to ${gemini}`,
+      '7 problems in packages/cli/tests/fixtures/refused-tools.yml',
+    ])
+    const problems = JSON.parse(r.refusedJson.stdout).problems as Array<{ code: string; kind: string }>
+    expect(problems.map((p) => [p.kind, p.code])).to.deep.equal([
+      ['request', 'WIRE_INVALID_TOOL_NAME'], ['request', 'WIRE_INVALID_TOOL_PARAMETERS'], ...Array.from({ length: 5 }, () => ['request', 'WIRE_INVALID_TOOL_NAME']),
+    ])
   })
 })

@@ -10,9 +10,10 @@
 import { anthropicPlanner, type CacheControl } from './breakpoints.js'
 import { streamPart } from './cache-stream.js'
 import { namedToolParts } from './format-stream.js'
-import { unsupportedPart, unsupportedToolCall } from './errors.js'
+import { emptyText, unsupportedPart, unsupportedToolCall } from './errors.js'
 import type { WireFormatModule } from './format-module.js'
 import type { WireInput } from './input.js'
+import { assertTools, ANTHROPIC_TOOL_RULES } from './tool-rules.js'
 import { sentReplyParts, type AnthropicRedactedThinkingBlock, type AnthropicThinkingBlock, type ContentPart } from './parts.js'
 import { parseArguments, systemUpdateText, userText, type ConversationEntry, type ToolCall } from './record.js'
 
@@ -26,9 +27,9 @@ export type AnthropicImageType = 'image/jpeg' | 'image/png' | 'image/gif' | 'ima
 export interface AnthropicImageBlock { type: 'image'; source: { type: 'base64'; media_type: AnthropicImageType; data: string }; cache_control?: CacheControl }
 /** A PDF document, base64-encoded, with its file name as `title`. */
 export interface AnthropicDocumentBlock { type: 'document'; source: { type: 'base64'; media_type: 'application/pdf'; data: string }; title?: string; cache_control?: CacheControl }
-/** A tool result for `tool_use_id`: text, or text, images and documents. */
+/** A tool result for `tool_use_id`: text, or text, images and documents (no `content` when the result is empty). */
 export interface AnthropicToolResultBlock {
-  type: 'tool_result'; tool_use_id: string; content: string | (AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock)[]; cache_control?: CacheControl
+  type: 'tool_result'; tool_use_id: string; content?: string | (AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock)[]; cache_control?: CacheControl
 }
 /** A thinking block sent back as the reply gave it; the API takes no `cache_control` on one, so it never has one. */
 export type AnthropicThinkingParam = (AnthropicThinkingBlock | AnthropicRedactedThinkingBlock) & { cache_control?: undefined }
@@ -61,6 +62,7 @@ export const DEFAULT_MAX_TOKENS = 4096
 
 /** The `anthropic` body for the opening system prompt and the messages, without breakpoints (the session plans them). */
 export function anthropicBody(input: WireInput, openingEntry: ConversationEntry | undefined, messages: AnthropicMessage[]): AnthropicRequest {
+  assertTools('anthropic', ANTHROPIC_TOOL_RULES, input.tools)
   const opening = openingEntry?.content as string | undefined
   // Keys in the order the API hashes the parts: tools, system, messages.
   const request: Omit<AnthropicRequest, 'messages'> = { model: input.model, max_tokens: input.maxTokens ?? DEFAULT_MAX_TOKENS }
@@ -71,7 +73,7 @@ export function anthropicBody(input: WireInput, openingEntry: ConversationEntry 
       return lowered
     })
   }
-  if (opening !== undefined) request.system = [{ type: 'text', text: opening }]
+  if (opening) request.system = [{ type: 'text', text: opening }]
   return { ...request, messages }
 }
 
@@ -85,9 +87,14 @@ function message(item: ConversationEntry): AnthropicMessage {
     case 'system':
       return { role: 'user', content: [{ type: 'text', text: systemUpdateText(item.content) }] }
     case 'user':
-      return { role: 'user', content: item.parts ? item.parts.map((part) => mediaBlock(part, 'user')) : [{ type: 'text', text: userText(item.content) }] }
-    case 'tool':
-      return { role: 'user', content: [{ type: 'tool_result', tool_use_id: item.tool_call_id, content: item.parts ? item.parts.map((part) => mediaBlock(part, 'tool')) : item.content }] }
+      return { role: 'user', content: sendable('user', item.parts ? item.parts.map((part) => mediaBlock(part, 'user')) : [{ type: 'text', text: userText(item.content) }]) }
+    case 'tool': {
+      // An empty result sends no content (the API takes a tool_result without one), never an empty text.
+      const content = item.parts ? item.parts.map((part) => mediaBlock(part, 'tool')).filter(notEmpty) : item.content
+      const result: AnthropicToolResultBlock = { type: 'tool_result', tool_use_id: item.tool_call_id, content }
+      if (!content.length) delete (result as Partial<AnthropicToolResultBlock>).content
+      return { role: 'user', content: [result] }
+    }
     case 'assistant': {
       const content: AnthropicBlock[] = []
       if (item.parts) {
@@ -98,11 +105,11 @@ function message(item: ConversationEntry): AnthropicMessage {
           else if (part.type === 'text') content.push({ type: 'text', text: part.text })
           else if (part.type === 'tool_call') content.push(toolUse(calls.get(part.id)!))
         }
-        return { role: 'assistant', content }
+        return { role: 'assistant', content: sendable('assistant', content) }
       }
-      if (item.content || !item.tool_calls?.length) content.push({ type: 'text', text: item.content ?? '' })
+      if (item.content) content.push({ type: 'text', text: item.content })
       for (const call of item.tool_calls ?? []) content.push(toolUse(call))
-      return { role: 'assistant', content }
+      return { role: 'assistant', content: sendable('assistant', content) }
     }
   }
 }
@@ -114,6 +121,7 @@ function message(item: ConversationEntry): AnthropicMessage {
 export const anthropicFormat: WireFormatModule<AnthropicRequest> = Object.freeze({
   name: 'anthropic',
   provider: 'anthropic',
+  toolRules: ANTHROPIC_TOOL_RULES,
   elementsKey: 'messages',
   openingIsElement: false,
   order: Object.freeze(['tools', 'system', 'messages'] as const),
@@ -128,6 +136,21 @@ export const anthropicFormat: WireFormatModule<AnthropicRequest> = Object.freeze
 function toolUse(call: ToolCall): AnthropicToolUseBlock {
   if (call.type !== 'function') throw unsupportedToolCall('anthropic', call.id, call.type)
   return { type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments('anthropic', call.id, call.function.arguments) }
+}
+
+/** Whether a block is anything but an empty text (the API refuses `{ type: 'text', text: '' }`). */
+function notEmpty<T extends AnthropicBlock>(block: T): boolean {
+  return block.type !== 'text' || block.text !== ''
+}
+
+/**
+ * The blocks of a message without its empty texts (`docs/guarantees.md`: empty text is never sent); a
+ * message left with none is refused (`WIRE_EMPTY_TEXT`), as the API refuses a message without content.
+ */
+function sendable<T extends AnthropicBlock>(role: 'user' | 'assistant', blocks: T[]): T[] {
+  const kept = blocks.filter(notEmpty)
+  if (!kept.length) throw emptyText('anthropic', role)
+  return kept
 }
 
 const IMAGE_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/gif', 'image/webp']

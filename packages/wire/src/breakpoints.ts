@@ -199,8 +199,13 @@ export function markBreakpoints(request: AnthropicRequest, points: readonly Brea
 /** A copy of `message` with the block `point` names marked. */
 export function markedMessage(message: AnthropicMessage, point: Breakpoint): AnthropicMessage {
   const control: CacheControl = point.ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' }
-  // A thinking block takes no cache_control (the API refuses one); a reply that ends in one is left unmarked.
-  return { ...message, content: message.content.map((block, i) => (i === point.block && block.type !== 'thinking' && block.type !== 'redacted_thinking' ? { ...block, cache_control: control } : block)) }
+  // A thinking block takes no cache_control (the API refuses one), nor does an empty text (the lowering
+  // sends none; kept here so no marker can land on one): a reply that ends in one is left unmarked.
+  return {
+    ...message,
+    content: message.content.map((block, i) => (i === point.block && block.type !== 'thinking' && block.type !== 'redacted_thinking' && !(block.type === 'text' && block.text === '')
+      ? { ...block, cache_control: control } : block)),
+  }
 }
 
 /**
@@ -252,7 +257,7 @@ function kind(name: BreakpointKind) {
 export function blockText(block: AnthropicBlock): string {
   switch (block.type) {
     case 'text': return block.text
-    case 'tool_result': return typeof block.content === 'string' ? block.content : block.content.map(blockText).join('')
+    case 'tool_result': return typeof block.content === 'string' ? block.content : (block.content ?? []).map(blockText).join('')
     case 'tool_use': return block.name + JSON.stringify(block.input)
     case 'thinking': return block.thinking
     case 'redacted_thinking': return block.data

@@ -82,3 +82,21 @@ export const invalidParts = (problem: string) =>
   Object.assign(new TypeError(`parts: ${problem}`), {
     code: 'WIRE_INVALID_PARTS' as const, details: { problem },
   })
+
+/** A tool name the format's provider refuses; `rule` is the documented pattern, `source` where it is documented. */
+export const invalidToolName = (format: string, tool: string, rule: string, source: string) =>
+  Object.assign(new TypeError(`${format}: tool name ${JSON.stringify(tool)} is refused by the provider (a name must match ${rule})`), {
+    code: 'WIRE_INVALID_TOOL_NAME' as const, details: { format, tool, rule, source },
+  })
+
+/** A tool's `parameters` the format's provider refuses (not a JSON Schema of an object); `problem` says why. */
+export const invalidToolParameters = (format: string, tool: string, problem: string, source: string) =>
+  Object.assign(new TypeError(`${format}: tool ${JSON.stringify(tool)} parameters ${problem}`), {
+    code: 'WIRE_INVALID_TOOL_PARAMETERS' as const, details: { format, tool, problem, source },
+  })
+
+/** An entry whose every text is empty, for a format whose provider refuses empty text and empty messages. */
+export const emptyText = (format: string, role: string) =>
+  Object.assign(new TypeError(`${format}: a ${role} entry with empty text cannot be sent (the provider refuses empty text blocks and messages without content)`), {
+    code: 'WIRE_EMPTY_TEXT' as const, details: { format, role },
+  })

@@ -9,6 +9,7 @@ import type { Breakpoint } from './breakpoints.js'
 import type { StreamPart, StreamRegion } from './cache-stream.js'
 import type { WireInput } from './input.js'
 import type { ConversationEntry, ToolCall } from './record.js'
+import type { ToolRules } from './tool-rules.js'
 
 /** Finds a recorded tool call by id (tool results name the call they answer). */
 export type CallLookup = (id: string) => ToolCall | undefined
@@ -71,6 +72,12 @@ export interface WireFormatModule<B extends { model: string } = { model: string 
   systemParts(body: B): StreamPart[]
   /** The body's tools, each with a maker of its stream part. */
   toolParts(body: B): ToolPartMakers
+  /**
+   * What the provider accepts as a tool: the name pattern and the parameter-schema rule, each with its
+   * documented source (`tool-rules.ts`). The body refuses a tool that breaks them (`WIRE_INVALID_TOOL_NAME`,
+   * `WIRE_INVALID_TOOL_PARAMETERS`); `toolProblems` lists them all without throwing.
+   */
+  readonly toolRules: ToolRules
   /** An optional cache-marker planner; `input.breakpoints: false` turns it off. */
   readonly planner?: BreakpointPlanner<B>
 }

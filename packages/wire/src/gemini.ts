@@ -8,11 +8,12 @@
  * with `SYSTEM_PROMPT_UPDATE_MARKER`. Pure and Cordis-free.
  * @module
  */
-import { unmatchedToolResult, unsupportedToolCall } from './errors.js'
+import { emptyText, unmatchedToolResult, unsupportedToolCall } from './errors.js'
 import { streamPart } from './cache-stream.js'
 import { namedToolParts } from './format-stream.js'
 import type { CallLookup, WireFormatModule } from './format-module.js'
 import type { WireInput } from './input.js'
+import { assertTools, GEMINI_TOOL_RULES } from './tool-rules.js'
 import { sentReplyParts, type ContentPart, type GeminiThoughtPart } from './parts.js'
 import { parseArguments, systemUpdateText, userText, type ConversationEntry, type ToolCall } from './record.js'
 
@@ -45,10 +46,11 @@ export interface GeminiRequest {
 
 /** The `gemini` parameters for the opening system prompt (`config.systemInstruction`) and the contents. */
 export function geminiBody(input: WireInput, openingEntry: ConversationEntry | undefined, contents: GeminiContent[]): GeminiRequest {
+  assertTools('gemini', GEMINI_TOOL_RULES, input.tools)
   const opening = openingEntry?.content as string | undefined
   const request: GeminiRequest = { model: input.model, contents }
   const config: GeminiConfig = {}
-  if (opening !== undefined) config.systemInstruction = { parts: [{ text: opening }] }
+  if (opening) config.systemInstruction = { parts: [{ text: opening }] }
   if (input.tools.length) {
     config.tools = [{
       functionDeclarations: input.tools.map((tool) => {
@@ -73,7 +75,7 @@ function content(item: ConversationEntry, calls: CallLookup): GeminiContent {
     case 'system':
       return { role: 'user', parts: [{ text: systemUpdateText(item.content) }] }
     case 'user':
-      return { role: 'user', parts: item.parts ? item.parts.map((part) => (part.type === 'text' ? { text: userText(part.text) } : mediaPart(part))) : [{ text: userText(item.content) }] }
+      return { role: 'user', parts: sendable('user', item.parts ? item.parts.map((part) => (part.type === 'text' ? { text: userText(part.text) } : mediaPart(part))) : [{ text: userText(item.content) }]) }
     case 'tool': {
       const call = calls(item.tool_call_id)
       const name = item.name ?? (call?.type === 'function' ? call.function.name : undefined)
@@ -94,11 +96,11 @@ function content(item: ConversationEntry, calls: CallLookup): GeminiContent {
           else if (part.type === 'tool_call') parts.push({ ...functionCall(byId.get(part.id)!), ...signature })
           else parts.push({ inlineData: { mimeType: part.mediaType, data: part.data } })
         }
-        return { role: 'model', parts }
+        return { role: 'model', parts: sendable('assistant', parts) }
       }
-      if (item.content || !item.tool_calls?.length) parts.push({ text: item.content ?? '' })
+      if (item.content) parts.push({ text: item.content })
       for (const call of item.tool_calls ?? []) parts.push(functionCall(call))
-      return { role: 'model', parts }
+      return { role: 'model', parts: sendable('assistant', parts) }
     }
   }
 }
@@ -110,6 +112,7 @@ function content(item: ConversationEntry, calls: CallLookup): GeminiContent {
 export const geminiFormat: WireFormatModule<GeminiRequest> = Object.freeze({
   name: 'gemini',
   provider: 'gemini',
+  toolRules: GEMINI_TOOL_RULES,
   elementsKey: 'contents',
   openingIsElement: false,
   order: Object.freeze(['system', 'tools', 'messages'] as const),
@@ -123,6 +126,17 @@ export const geminiFormat: WireFormatModule<GeminiRequest> = Object.freeze({
 function functionCall(call: ToolCall): { functionCall: { id: string; name: string; args: Record<string, unknown> } } {
   if (call.type !== 'function') throw unsupportedToolCall('gemini', call.id, call.type)
   return { functionCall: { id: call.id, name: call.function.name, args: parseArguments('gemini', call.id, call.function.arguments) } }
+}
+
+/**
+ * The parts of a content without its empty texts (`docs/guarantees.md`: empty text is never sent; a part
+ * carrying a thought signature is kept, the signature is its content); a content left with none is
+ * refused (`WIRE_EMPTY_TEXT`), as the API refuses a content without parts.
+ */
+function sendable(role: 'user' | 'assistant', parts: GeminiPart[]): GeminiPart[] {
+  const kept = parts.filter((part) => !('text' in part) || part.text !== '' || ('thoughtSignature' in part && part.thoughtSignature !== undefined) || 'thought' in part)
+  if (!kept.length) throw emptyText('gemini', role)
+  return kept
 }
 
 function mediaPart(part: Exclude<ContentPart, { type: 'text' }>): GeminiPart {

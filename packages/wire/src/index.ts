@@ -13,6 +13,8 @@ export {
 export { registerWireFormat, wireFormat, wireFormatNames, WIRE_FORMATS } from './format.js'
 export type { RequestBodies, RequestBody, WireFormat } from './format.js'
 export type { BreakpointPlanner, CallLookup, PlannerState, ToolPartMakers, WireFormatModule } from './format-module.js'
+export { objectSchemaRule, type ToolNameRule, type ToolParametersRule, type ToolProblem, type ToolRules } from './tool-rules.js'
+export { toolProblems } from './tool-check.js'
 export type { WireInput } from './input.js'
 export { entry, lastOf, SYSTEM_PROMPT_UPDATE_MARKER } from './record.js'
 export type {

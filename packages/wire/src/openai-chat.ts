@@ -12,6 +12,7 @@ import { streamPart } from './cache-stream.js'
 import { namedToolParts } from './format-stream.js'
 import type { WireFormatModule } from './format-module.js'
 import type { WireInput } from './input.js'
+import { assertTools, OPENAI_TOOL_RULES } from './tool-rules.js'
 
 /** A tool offered in a chat-completions request. */
 export interface RequestTool {
@@ -57,6 +58,7 @@ export function toRequestTool(tool: WireTool): RequestTool {
  * (`messages` becomes the body's own list).
  */
 export function chatBody(input: WireInput, opening: ConversationEntry | undefined, messages: ChatRequestMessage[]): ChatRequest {
+  assertTools('openai-chat', OPENAI_TOOL_RULES, input.tools)
   if (opening !== undefined) messages.unshift(wire(opening))
   const request: ChatRequest = { model: input.model, messages }
   if (input.tools.length) request.tools = input.tools.map(toRequestTool)
@@ -95,6 +97,7 @@ export function wire(item: ConversationEntry): ChatRequestMessage {
 export const openaiChatFormat: WireFormatModule<ChatRequest> = Object.freeze({
   name: 'openai-chat',
   provider: 'openai',
+  toolRules: OPENAI_TOOL_RULES,
   elementsKey: 'messages',
   openingIsElement: true,
   order: Object.freeze(['system', 'tools', 'messages'] as const),

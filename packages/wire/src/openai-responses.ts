@@ -12,6 +12,7 @@ import type { CallLookup, WireFormatModule } from './format-module.js'
 import { dataUrl, sentReplyParts, type ContentPart, type ResponsesReasoningItem } from './parts.js'
 import type { ConversationEntry, ToolCall } from './record.js'
 import type { WireInput } from './input.js'
+import { assertTools, OPENAI_TOOL_RULES } from './tool-rules.js'
 
 /** Text, an image or a file in user input or a tool result (images and files as `data:` URLs). */
 export type ResponsesContentPart =
@@ -70,6 +71,7 @@ export interface ResponsesRequest {
 
 /** The `openai-responses` body for the opening system prompt (`instructions`) and the input items. */
 export function responsesBody(input: WireInput, openingEntry: ConversationEntry | undefined, body: ResponsesInputItem[]): ResponsesRequest {
+  assertTools('openai-responses', OPENAI_TOOL_RULES, input.tools)
   const opening = openingEntry?.content as string | undefined
   const request: ResponsesRequest = opening === undefined ? { model: input.model, input: body } : { model: input.model, instructions: opening, input: body }
   if (input.tools.length) {
@@ -117,6 +119,7 @@ export function responsesElements(item: ConversationEntry, calls: CallLookup): R
 export const openaiResponsesFormat: WireFormatModule<ResponsesRequest> = Object.freeze({
   name: 'openai-responses',
   provider: 'openai',
+  toolRules: OPENAI_TOOL_RULES,
   elementsKey: 'input',
   openingIsElement: false,
   order: Object.freeze(['system', 'tools', 'messages'] as const),

@@ -6,12 +6,12 @@ describe('dsh-wire: the package root', () => {
   it('exports the format builders, the registries, the planner, normalizeUsage and the error catalogue', () => {
     for (const name of [
       'buildRequest', 'openaiChatRequest', 'openaiResponsesRequest', 'anthropicRequest', 'geminiRequest', 'planBreakpoints', 'normalizeUsage', 'buildMessages',
-      'registerWireFormat', 'wireFormat', 'registerProvider', 'providerFamily', 'tokenCounter',
+      'registerWireFormat', 'wireFormat', 'registerProvider', 'providerFamily', 'tokenCounter', 'toolProblems', 'objectSchemaRule',
     ]) {
       expect(typeof (wire as Record<string, unknown>)[name], name).to.equal('function')
     }
     expect(Object.keys(wire.WireErrors).sort()).to.deep.equal([
-      'duplicateFormat', 'duplicateProvider', 'invalidBreakpoints', 'invalidParts', 'invalidReply', 'invalidToolArguments', 'invalidUsage', 'unknownFormat', 'unknownProvider',
+      'duplicateFormat', 'duplicateProvider', 'emptyText', 'invalidBreakpoints', 'invalidParts', 'invalidReply', 'invalidToolArguments', 'invalidToolName', 'invalidToolParameters', 'invalidUsage', 'unknownFormat', 'unknownProvider',
       'unmatchedToolResult', 'unsupportedPart', 'unsupportedReplyItem', 'unsupportedToolCall',
     ])
   })

@@ -136,12 +136,6 @@ describe('dsh-wire: each format lowers one conversation record', () => {
     expect(body.messages[1].content).to.deep.equal([{ type: 'tool_use', id: 'c1', name: 'read', input: {} }])
   })
 
-  it('an empty reply without tool calls is still sent as an (empty) assistant turn, so turns keep alternating', () => {
-    const record = [user('Go.'), reply(''), user('Again.')]
-    expect(buildRequest('openai-responses', input(record)).input[1]).to.deep.equal({ type: 'message', role: 'assistant', content: '' })
-    expect(buildRequest('gemini', input(record)).contents[1]).to.deep.equal({ role: 'model', parts: [{ text: '' }] })
-  })
-
   it('a snapshot and the runtime-context entries map to plain user text in every format', () => {
     const record = [user('Go.'), snapshot('Open files: a.ts')]
     expect(buildRequest('anthropic', input(record)).messages[1]).to.deep.equal({ role: 'user', content: [{ type: 'text', text: 'Open files: a.ts' }] })

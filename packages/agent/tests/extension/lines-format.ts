@@ -4,7 +4,7 @@
  * that a format is one module and one registry line (`registerWireFormat(linesFormat)`), with no
  * edit to dsh-wire or dsh-agent.
  */
-import { namedToolParts, streamPart, type ConversationEntry, type WireFormatModule, type WireInput } from 'dsh-wire'
+import { namedToolParts, objectSchemaRule, streamPart, type ConversationEntry, type WireFormatModule, type WireInput } from 'dsh-wire'
 
 /** One line of the conversation. */
 export interface Line { speaker: string; text: string }
@@ -33,6 +33,8 @@ function line(item: ConversationEntry): Line {
 export const linesFormat: WireFormatModule<LinesRequest> & { readonly name: 'lines' } = {
   name: 'lines',
   provider: 'echo',
+  // Any name a line can hold; parameters as every built-in format takes them.
+  toolRules: { name: { pattern: /^[^\n]+$/, source: 'this test format' }, parameters: objectSchemaRule('this test format') },
   elementsKey: 'lines',
   openingIsElement: false,
   order: ['system', 'tools', 'messages'],
