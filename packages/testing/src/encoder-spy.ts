@@ -4,6 +4,7 @@
  * @module
  */
 import { BytePairEncodingCore } from 'gpt-tokenizer/BytePairEncodingCore'
+import { encoderHandedTooMuch } from './errors.js'
 
 /**
  * Runs `body` while recording the longest text gpt-tokenizer's encoder is handed at once, and returns
@@ -16,7 +17,7 @@ export async function longestEncoded(body: () => unknown, refuseAbove: number): 
   let longest = 0
   prototype.encodeNative = function (this: unknown, text: string, allowed: unknown) {
     longest = Math.max(longest, text.length)
-    if (text.length > refuseAbove) throw new Error(`the encoder was handed ${text.length} characters at once`)
+    if (text.length > refuseAbove) throw encoderHandedTooMuch(text.length, refuseAbove)
     return original.call(this, text, allowed)
   }
   try {

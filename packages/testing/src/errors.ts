@@ -48,3 +48,9 @@ export const wrongErrorType = (expected: string, value: unknown) =>
   Object.assign(new Error(`expected ${expected === 'Error' ? 'an Error' : `a ${expected}`}, but got ${value instanceof Error ? `${value.name}: ${value.message}` : show(value)}`), {
     code: 'TESTING_WRONG_ERROR_TYPE' as const, details: { expected, received: value },
   })
+
+/** `longestEncoded()`: code under test handed gpt-tokenizer's encoder more text at once than the bound. */
+export const encoderHandedTooMuch = (length: number, bound: number) =>
+  Object.assign(new Error(`the encoder was handed ${length} characters at once (the bound is ${bound})`), {
+    code: 'TESTING_ENCODER_HANDED_TOO_MUCH' as const, details: { length, bound },
+  })
