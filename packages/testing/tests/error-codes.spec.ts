@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { TestingErrors, thrown } from 'dsh-testing'
+import { longestEncoded, TestingErrors, thrown } from 'dsh-testing'
 
 describe('dsh-testing: every error carries a stable code and the fields it is about', () => {
   const far = new RangeError('too far')
@@ -9,6 +9,7 @@ describe('dsh-testing: every error carries a stable code and the fields it is ab
     TestingErrors.expectedThrow(42),
     TestingErrors.expectedRejection('done'),
     TestingErrors.wrongErrorType('TypeError', far),
+    TestingErrors.encoderHandedTooMuch(5000, 4096),
   ]
 
   it('each factory makes its error with its code and details, and the message unchanged', () => {
@@ -18,12 +19,20 @@ describe('dsh-testing: every error carries a stable code and the fields it is ab
       { name: 'Error', code: 'TESTING_EXPECTED_THROW', details: { returned: 42 }, message: 'expected the call to throw, but it returned 42' },
       { name: 'Error', code: 'TESTING_EXPECTED_REJECTION', details: { resolved: 'done' }, message: 'expected a rejection, but it resolved to "done"' },
       { name: 'Error', code: 'TESTING_WRONG_ERROR_TYPE', details: { expected: 'TypeError', received: far }, message: 'expected a TypeError, but got RangeError: too far' },
+      { name: 'Error', code: 'TESTING_ENCODER_HANDED_TOO_MUCH', details: { length: 5000, bound: 4096 }, message: 'the encoder was handed 5000 characters at once (the bound is 4096)' },
     ])
   })
 
   it('covers every factory of the catalogue, each with a code of its own', () => {
     expect(made.length).to.equal(Object.values(TestingErrors).filter((value) => typeof value === 'function').length)
     expect(new Set(made.map((e) => e.code)).size).to.equal(made.length)
+  })
+
+  it('longestEncoded() fails with TESTING_ENCODER_HANDED_TOO_MUCH when the encoder is handed more than the bound, and else gives the longest text', async () => {
+    const { encode } = await import('gpt-tokenizer/encoding/o200k_base')
+    expect(await longestEncoded(() => encode('a few words'), 64)).to.be.within(1, 64)
+    const error = await longestEncoded(() => encode('x'.repeat(100)), 64).then(() => undefined, (caught: Error & { code?: string }) => caught)
+    expect(error?.code).to.equal('TESTING_ENCODER_HANDED_TOO_MUCH')
   })
 
   it('thrown() fails with TESTING_EXPECTED_THROW when the call returns', () => {
