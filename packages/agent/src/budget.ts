@@ -87,13 +87,21 @@ export class BudgetTracker {
    * after the step can no longer fail.
    */
   measure(requestTokens: number, tokenizer: string): ContextBudget {
+    return this.budget(requestTokens, tokenizer, this.advice = nextAdvice(this.advice, requestTokens / inputBudget(this.profile), this.thresholds))
+  }
+
+  /** The budget of a side request (a fork's): the advice is what it would be, and it does not move. */
+  measureSide(requestTokens: number, tokenizer: string): ContextBudget {
+    return this.budget(requestTokens, tokenizer, nextAdvice(this.advice, requestTokens / inputBudget(this.profile), this.thresholds))
+  }
+
+  private budget(requestTokens: number, tokenizer: string, advice: CompactionAdvice): ContextBudget {
     const { profile } = this
     const budget = inputBudget(profile)
     const fill = Math.round((requestTokens / budget) * 10_000) / 10_000
-    this.advice = nextAdvice(this.advice, requestTokens / budget, this.thresholds)
     return {
       profile: profile.name, origin: profile.origin, window: profile.contextWindow, inputCap: profile.inputCap, outputReserve: profile.outputReserve,
-      budget, requestTokens, fill, advice: this.advice, exact: profile.encoding !== null && profile.encoding === tokenizer,
+      budget, requestTokens, fill, advice, exact: profile.encoding !== null && profile.encoding === tokenizer,
     }
   }
 }

@@ -83,6 +83,10 @@ export class WireSession<F extends WireFormat> {
    */
   private readonly made = new Map<string, { value: unknown; json: string; tokens?: number; counter?: unknown }>()
   private readonly frozen = frozenCheck()
+  /** The cache markers of the latest build (a fork's build places the same). */
+  private points: readonly Breakpoint[] = []
+  /** Set while a fork builds: the markers to place instead of planning. */
+  private pinned: readonly Breakpoint[] | undefined
 
   constructor(readonly format: F) {
     this.module = wireFormat(format)
@@ -110,7 +114,35 @@ export class WireSession<F extends WireFormat> {
       }
     }
     this.state = this.fresh(input)
+    // A record lowered again from the start has no earlier positions to keep.
+    this.pinned = undefined
     return this.finish(input, this.state, -1)
+  }
+
+  /**
+   * The build of `input` (the record of the latest build, possibly grown, plus a fork's entries) on a
+   * copy of the session, which stays as it was: its next build extends its own latest one. The fork's
+   * cache markers are the latest build's, at the same positions (none on what the fork adds: it is
+   * sent once, so writing it to the cache would be paid for and never read), unless the record had to
+   * be lowered again from the start.
+   */
+  fork(input: WireInput): SessionBuild<F> {
+    const { state, head, points } = this
+    if (state !== undefined) {
+      this.state = {
+        ...state, rest: [...state.rest], elements: [...state.elements], json: [...state.json], prefix: [...state.prefix], parts: [...state.parts],
+        calls: new Map(state.calls), tokens: [...state.tokens], blocks: [...state.blocks],
+      }
+      this.pinned = points
+    }
+    try {
+      return this.build(input)
+    } finally {
+      this.state = state
+      this.head = head
+      this.points = points
+      this.pinned = undefined
+    }
   }
 
   private fresh(input: WireInput): State {
@@ -183,9 +215,10 @@ export class WireSession<F extends WireFormat> {
     const planner = input.breakpoints === false ? undefined : module.planner
     let points: Breakpoint[] = []
     if (planner) {
-      points = planner.plan(input, head, this.plannerState(state))
+      points = this.pinned ? this.pinned.filter((point) => placeable(point, head, state.elements.length)) : planner.plan(input, head, this.plannerState(state))
       planner.mark(head, points.filter((point) => point.where !== 'messages'))
     }
+    this.points = points
     // What this build sends as it stands now: a later build may extend the state, never change it.
     const count = state.elements.length
     let body: string | undefined
@@ -295,6 +328,12 @@ export class WireSession<F extends WireFormat> {
     }
     return `${body}}`
   }
+}
+
+/** Whether a kept marker still has its element in a fork's request (a fork under `replace` may send a different system prompt). */
+function placeable(point: Breakpoint, head: object, elements: number): boolean {
+  const list = point.where === 'messages' ? undefined : (head as Record<string, unknown>)[point.where]
+  return point.where === 'messages' ? point.index < elements : Array.isArray(list) && point.index < list.length
 }
 
 function isClear(item: ConversationEntry): boolean {
