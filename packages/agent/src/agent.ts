@@ -1,15 +1,15 @@
 import type { Context } from 'cordis'
 import { listenersFor, type ScopeHandle, type ScopeKey } from 'dsh-scope'
-import { renderAssembly, waitingListener, type PromptAssembly, type RenderedPrompt, type SystemPrompt } from 'dsh-system-prompt'
+import { renderAssembly, waitingListener, type SystemPrompt } from 'dsh-system-prompt'
 import { abortable, deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
 import {
   buildMessages, checkContentParts, WireSession, type SessionBuild, isProvider, providerNames, wireFormat,
-  type BreakpointOptions, type ChatRequestMessage, type ContentPart, type Replies, type ReplyFormat, type ReplyPart, type RequestBodies, type Usage, type CacheProvider, type CacheReport,
-  type UsageFormat, type WireFormat, type ModelProfile, type ModelProfileOverride,
+  type ChatRequestMessage, type ContentPart, type RequestBodies, type CacheReport,
+  type WireFormat, type ModelProfile, type ModelProfileOverride,
 } from 'dsh-wire'
 import type { ToolRegistry } from 'dsh-tools'
 import type { DebugLog } from './debug-log.js'
-import { BudgetTracker, type ContextBudget } from './budget.js'
+import { BudgetTracker } from './budget.js'
 import { emitStep } from './step-event.js'
 import type { ProviderReply, RecordedMessage, RecordOptions, StepOptions, StepResult } from './step-types.js'
 import { makeFork, type Fork, type ForkOptions, type LatestStep } from './fork.js'
@@ -17,7 +17,7 @@ import { recordedEntry } from './recorded-entry.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { agentDisposed, invalidInput, invalidStepTimeout, stepTimedOut, unknownCacheRules } from './errors.js'
 import {
-  stepEntries, type UserInput, type ConversationEntry, type PromptChangePolicy, type ToolCall,
+  stepEntries, type UserInput, type ConversationEntry, type PromptChangePolicy,
 } from './conversation.js'
 
 declare module 'dsh-system-prompt' {
