@@ -24,8 +24,10 @@ const UNREACHABLE: Record<string, string> = {
 interface Case {
   argv: (dir: string) => string[]
   codes: string[]
-  /** The exit code (1: the deployment or the check is wrong, 2: usage). */
+  /** The exit code (1: the deployment or the check is wrong, 2: usage; 0: a warning of a check that passed). */
   exit: number
+  /** The document's `ok` (default false; a check whose findings are only warnings passes). */
+  ok?: boolean
 }
 
 const MISSING = '/nonexistent-dsh-folder'
@@ -43,6 +45,11 @@ const FILES: Record<string, string> = {
   'list-script.yml': '- user: hi\n',
   'syntax-script.yml': 'turns: [\n',
   'hi-script.yml': 'turns:\n  - user: hi\n',
+  'calls-script.yml': [
+    'turns:', '  - user: hi', '  - assistant:', '    tool_calls: [{ name: bash }]', '  - tool: { name: bash, result: x }', '  - tool: { name: bash, result: y }',
+    '  - assistant:', '    tool_calls: [{ name: bash }]', '  - user: again', '',
+  ].join('\n'),
+  'two-script.yml': 'turns:\n  - user: hi\n  - user: again\n',
   'refused-script.yml': 'turns:\n  - user: hi\n  - change: { row: dsh-system-prompt, config: { persona: 3 } }\n',
   'gone-script.yml': 'turns:\n  - user: hi\n  - change: { row: dsh-agent, config: { promptChange: replace } }\n  - user: again\n',
 }
@@ -93,6 +100,12 @@ const CASES: Case[] = [
     codes: ['CLI_REPLAY_LEDGER_UNWRITABLE'], exit: 1,
   },
   { argv: () => ['history', `${MISSING}/ledger.jsonl`], codes: ['CLI_LEDGER_UNREADABLE'], exit: 1 },
+  {
+    argv: (dir) => ['replay', fixture('replay-deployment.yml'), '--script', join(dir, 'calls-script.yml')], exit: 2,
+    codes: ['CLI_REPLAY_SCRIPT_INVALID', 'CLI_REPLAY_CALL_ANSWERED', 'CLI_REPLAY_UNANSWERED_CALL'],
+  },
+  { argv: (dir) => ['replay', fixture('replay-deployment.yml'), '--script', join(dir, 'two-script.yml'), '--max-turns', '1'], codes: ['CLI_REPLAY_TOO_MANY_TURNS'], exit: 2 },
+  { argv: () => ['check', fixture('budget-heavy.yml')], codes: ['CLI_HEAD_OVER_BUDGET'], exit: 0, ok: true },
 ]
 
 /** The CLI's own codes, as its catalogue writes them (quoted `CLI_*` literals). */
@@ -142,7 +155,7 @@ describe('dsh-prompt (built): every code the CLI can produce reaches --json', fu
       expect(run.timedOut, run.stderr).to.equal(false)
       const doc = JSON.parse(run.stdout)
       // `check` reports its findings with `ok: false` and no `exitCode` member; a failure document has both.
-      expect({ exit: run.code, ok: doc.ok, docExit: doc.exitCode ?? c.exit }, run.stdout).to.deep.equal({ exit: c.exit, ok: false, docExit: c.exit })
+      expect({ exit: run.code, ok: doc.ok, docExit: doc.exitCode ?? c.exit }, run.stdout).to.deep.equal({ exit: c.exit, ok: c.ok ?? false, docExit: c.exit })
       expect(codesIn(doc)).to.include.members(c.codes)
     })
   })
