@@ -137,8 +137,7 @@ export async function makeFork<F extends WireFormat>(source: ForkSource<F>, opti
   if (typeof kind !== 'string' || kind === '') throw invalidFork(agent.id, `kind must be a non-empty string, received ${typeof kind === 'string' ? '""' : typeof kind}`)
   const tools = options.tools ?? 'inert'
   if (tools !== 'inert') throw invalidFork(agent.id, `tools must be "inert" (a fork declares its agent's tools and refuses calls to them), received ${JSON.stringify(tools)}`)
-  if (options.instruction === undefined) throw invalidFork(agent.id, 'instruction (the trailing user message) is required')
-  const instruction = source.userInput(options.instruction)!
+  const instruction = instructionOf(source, options.instruction)
   const latest = source.latest
   if (!latest) throw forkWithoutRequest(agent.id, kind, format)
   const assembly = await source.assemble(options)
@@ -164,6 +163,19 @@ export async function makeFork<F extends WireFormat>(source: ForkSource<F>, opti
   }
   source.emit(result)
   return new Fork(agent, kind, tools, result, divergence, source.replies())
+}
+
+/** The instruction as the record keeps user input (`step()`'s checks), refused as `AGENT_INVALID_FORK` when it is missing, empty or malformed. */
+function instructionOf<F extends WireFormat>(source: ForkSource<F>, given: unknown): string | UserInput {
+  const { id } = source.agent
+  if (given === undefined || given === '' || (Array.isArray(given) && given.length === 0)) throw invalidFork(id, 'instruction (the trailing user message) must be a non-empty text or content parts')
+  try {
+    return source.userInput(given)!
+  } catch (error) {
+    const problem = (error as { code?: string; details?: { problem?: string } }).details?.problem
+    if ((error as { code?: string }).code !== 'AGENT_INVALID_INPUT') throw error
+    throw invalidFork(id, problem === undefined ? 'instruction must be a text or content parts' : `instruction parts: ${problem}`)
+  }
 }
 
 /** The divergence of entries a fork sends before its instruction: a changed prompt (its section and owner), else a changed snapshot. */

@@ -75,12 +75,16 @@ describe('dsh-agent: forks, side requests that repeat the latest request (issue 
     expect(agent.conversation.some((item) => item.source === 'assistant')).to.equal(false)
   })
 
-  it('needs a request of its format to repeat (AGENT_FORK_NO_REQUEST) and a kind (AGENT_INVALID_FORK)', async () => {
+  it('needs a request of its format to repeat (AGENT_FORK_NO_REQUEST) and a kind and an instruction (AGENT_INVALID_FORK)', async () => {
     const agent = await agentFor('gpt-5')
     expect(await rejection(agent.fork({ kind: 'title', instruction: 'Title?' }))).to.deep.include({ code: 'AGENT_FORK_NO_REQUEST', details: { id: agent.id, kind: 'title', format: 'openai-chat' } })
     await agent.step('Hi.')
     expect(await rejection(agent.fork({ kind: 'title', instruction: 'Title?', format: 'gemini' }))).to.deep.include({ code: 'AGENT_FORK_NO_REQUEST' })
     expect(await rejection(agent.fork({ kind: '', instruction: 'Title?' }))).to.deep.include({ code: 'AGENT_INVALID_FORK' })
+    expect(await rejection(agent.fork({ kind: 'title', instruction: '' }))).to.deep.include({ code: 'AGENT_INVALID_FORK' })
+    expect(await rejection(agent.fork({ kind: 'title', instruction: 7 as unknown as string }))).to.deep.include({
+      code: 'AGENT_INVALID_FORK', details: { id: agent.id, problem: 'instruction must be a text or content parts' },
+    })
   })
 
   // One turn of a random conversation: the user's text, then a reply in text or through one tool call.
