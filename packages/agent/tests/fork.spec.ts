@@ -115,6 +115,10 @@ describe('dsh-agent: forks, side requests that repeat the latest request (issue 
             expect(withoutTrailing(format, fork.request)).to.equal(last.body)
             expect(fork.parity()).to.equal(null)
             expect(fork.report.reusableBytes).to.equal(last.report.requestBytes)
+            // The agent's next request extends its own latest one, as if there had been no fork.
+            const next = await agent.stepDetailed('After the fork.', { format })
+            expect(next.report).to.include({ turn: last.report.turn + 1, reusableBytes: last.report.requestBytes })
+            expect(next.report.breaks).to.deep.equal([])
           }
           await agent.dispose()
         }), { numRuns: 12 })
