@@ -81,7 +81,7 @@ export class WireSession<F extends WireFormat> {
    * with the value it was made from: the head is rebuilt at every step, but a part that serialises as
    * before (`sameJson`) is not serialised or counted again.
    */
-  private readonly made = new Map<string, { value: unknown; json: string; tokens?: number; counter?: unknown }>()
+  private made = new Map<string, { value: unknown; json: string; tokens?: number; counter?: unknown }>()
   private readonly frozen = frozenCheck()
   /** The cache markers of the latest build (a fork's build places the same). */
   private points: readonly Breakpoint[] = []
@@ -127,7 +127,10 @@ export class WireSession<F extends WireFormat> {
    * be lowered again from the start.
    */
   fork(input: WireInput): SessionBuild<F> {
-    const { state, head, points } = this
+    const { state, head, points, made } = this
+    // The fork's head parts are remembered apart (its body is made when read, after this returns), so
+    // the session's next build finds its own latest ones.
+    this.made = new Map(made)
     if (state !== undefined) {
       this.state = {
         ...state, rest: [...state.rest], elements: [...state.elements], json: [...state.json], prefix: [...state.prefix], parts: [...state.parts],
@@ -141,6 +144,7 @@ export class WireSession<F extends WireFormat> {
       this.state = state
       this.head = head
       this.points = points
+      this.made = made
       this.pinned = undefined
     }
   }
@@ -229,7 +233,8 @@ export class WireSession<F extends WireFormat> {
       if (planner && points.length) planner.mark(request, points)
       return request
     }
-    const json = () => (body ??= this.bodyJson(head, state, points, count))
+    const made = this.made
+    const json = () => (body ??= this.bodyJson(head, state, points, count, made))
     return {
       get request() { return whole() }, get body() { return json() }, model: input.model, head: headOf(module, head, this.memo(input, state)),
       elements: state.parts, elementCount: count, kept, breakpoints: points,
@@ -272,11 +277,11 @@ export class WireSession<F extends WireFormat> {
   }
 
   /** `JSON.stringify(value)` for the head part `key`, the one made last time when it serialises the same. */
-  private json(key: string, value: unknown): string {
-    const last = this.made.get(key)
+  private json(key: string, value: unknown, made = this.made): string {
+    const last = made.get(key)
     if (last !== undefined && sameJson(last.value, value, this.frozen)) return last.json
     const json = JSON.stringify(value)
-    this.made.set(key, { value, json })
+    made.set(key, { value, json })
     return json
   }
 
@@ -290,7 +295,7 @@ export class WireSession<F extends WireFormat> {
   }
 
   /** `JSON.stringify(request)`, the element list joined from the kept JSON of each element. */
-  private bodyJson(head: RequestBodies[F], state: State, points: readonly Breakpoint[], count: number): string {
+  private bodyJson(head: RequestBodies[F], state: State, points: readonly Breakpoint[], count: number, made: WireSession<F>['made']): string {
     const key = this.module.elementsKey
     const list = (head as unknown as Record<string, object[]>)[key]
     const offset = list.length
@@ -306,7 +311,7 @@ export class WireSession<F extends WireFormat> {
       return text
     }
     const pieces: string[] = []
-    if (offset) pieces.push(this.json('opening', list[0]))
+    if (offset) pieces.push(this.json('opening', list[0], made))
     for (const point of points) {
       if (point.where !== 'messages') continue
       const before = segment(start, point.index - 1)
@@ -323,7 +328,7 @@ export class WireSession<F extends WireFormat> {
     for (const name of Object.keys(head)) {
       const value = (head as unknown as Record<string, unknown>)[name]
       if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue
-      body += `${first ? '' : ','}${JSON.stringify(name)}:${name === key ? `[${joined}]` : this.json(`head:${name}`, value)}`
+      body += `${first ? '' : ','}${JSON.stringify(name)}:${name === key ? `[${joined}]` : this.json(`head:${name}`, value, made)}`
       first = false
     }
     return `${body}}`
