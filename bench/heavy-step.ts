@@ -11,8 +11,8 @@ import type { WireFormat } from 'dsh-wire'
 import { generateHeavy } from './heavy.js'
 import { time, type Sample } from './measure.js'
 
-/** Step + body per format, each on an agent of its own that has 50 turns behind it. */
-export async function measureHeavyStep(formats: readonly WireFormat[], rounds: number): Promise<Map<WireFormat, Sample>> {
+/** An app with the heavy workload's sections and tools registered as the agent service sees them; `close` stops it. */
+export async function heavyHost(): Promise<{ host: Context; close: () => Promise<unknown> }> {
   const heavy = generateHeavy()
   const app = new Context()
   await app.plugin(SystemPrompt, {})
@@ -23,6 +23,12 @@ export async function measureHeavyStep(formats: readonly WireFormat[], rounds: n
   // The agent's assembly has no variables to resolve, so the texts drop their references.
   for (const s of heavy.sections) host.systemPrompt.section({ name: s.name, order: s.order, text: s.text.replace(/\{\{v\d\}\}/g, '') })
   for (const t of heavy.providers.flat()) host.tools.register({ name: t.name, description: t.description ?? '', parameters: t.parameters as Record<string, unknown> })
+  return { host, close: async () => { await app.registry.delete(SystemPrompt) } }
+}
+
+/** Step + body per format, each on an agent of its own that has 50 turns behind it. */
+export async function measureHeavyStep(formats: readonly WireFormat[], rounds: number): Promise<Map<WireFormat, Sample>> {
+  const { host, close } = await heavyHost()
   const samples = new Map<WireFormat, Sample>()
   for (const format of formats) {
     const agent = await host.agents.create({ id: `heavy-${format}`, model: 'bench-model' })
@@ -36,6 +42,6 @@ export async function measureHeavyStep(formats: readonly WireFormat[], rounds: n
     for (let i = 0; i < 50; i++) await step()
     samples.set(format, await time(step, { rounds, iterations: 200 }))
   }
-  await app.registry.delete(SystemPrompt)
+  await close()
   return samples
 }

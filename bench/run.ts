@@ -14,6 +14,7 @@ import { settledHeap, summarize, time, timeInterleaved, us, type Sample } from '
 import { runSession } from './session.js'
 import { measureLongConversation } from './long-conversation.js'
 import { measureHeavyStep } from './heavy-step.js'
+import { measureFork } from './fork.js'
 import { WIRE_FORMATS } from 'dsh-wire'
 
 const quick = process.argv.includes('--quick')
@@ -235,6 +236,15 @@ for (const format of WIRE_FORMATS) {
 {
   const samples = await measureHeavyStep(WIRE_FORMATS, quick ? 3 : 5)
   for (const [format, sample] of samples) report(`g. heavy agent, ${format}: step + body`, { unit: 'us', ...sample }, sampleText(sample))
+}
+
+// (i) a fork (the latest request plus one trailing message, with its body) against a step, on the heavy agent
+{
+  const results = await measureFork(['openai-chat', 'anthropic'], quick ? 3 : 5)
+  for (const [format, { fork, step, ratio }] of results) {
+    report(`i. heavy agent, ${format}: fork + body`, { unit: 'us', ...fork }, sampleText(fork))
+    report(`i. heavy agent, ${format}: ratio fork / step`, { unit: 'ratio', value: ratio }, `${ratio.toFixed(2)}x (step: ${sampleText(step)})`)
+  }
 }
 
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true })

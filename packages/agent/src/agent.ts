@@ -1,21 +1,23 @@
 import type { Context } from 'cordis'
 import { listenersFor, type ScopeHandle, type ScopeKey } from 'dsh-scope'
-import { renderAssembly, waitingListener, type PromptAssembly, type RenderedPrompt, type SystemPrompt } from 'dsh-system-prompt'
+import { renderAssembly, waitingListener, type SystemPrompt } from 'dsh-system-prompt'
 import { abortable, deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
 import {
-  buildMessages, checkContentParts, entry, WireSession, type SessionBuild, isProvider, normalizeUsage, providerNames, readReply, replyFormatOf, wireFormat,
-  type BreakpointOptions, type ChatRequestMessage, type ContentPart, type Replies, type ReplyFormat, type ReplyPart, type RequestBodies, type Usage, type CacheProvider, type CacheReport,
-  type UsageFormat, type WireFormat, type ModelProfile, type ModelProfileOverride,
+  buildMessages, checkContentParts, WireSession, type SessionBuild, isProvider, providerNames, wireFormat,
+  type ChatRequestMessage, type ContentPart, type RequestBodies, type CacheReport,
+  type WireFormat, type ModelProfile, type ModelProfileOverride,
 } from 'dsh-wire'
 import type { ToolRegistry } from 'dsh-tools'
 import type { DebugLog } from './debug-log.js'
-import { BudgetTracker, type ContextBudget } from './budget.js'
+import { BudgetTracker } from './budget.js'
 import { emitStep } from './step-event.js'
-import { EntryShapeError, fail, replyShape, toolResultShape, usageShape } from './entry-shape.js'
+import type { ProviderReply, RecordedMessage, RecordOptions, StepOptions, StepResult } from './step-types.js'
+import { makeFork, type Fork, type ForkOptions, type LatestStep } from './fork.js'
+import { recordedEntry } from './recorded-entry.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
-import { agentDisposed, invalidInput, invalidRecord, invalidStepTimeout, stepTimedOut, unknownCacheRules } from './errors.js'
+import { agentDisposed, invalidInput, invalidStepTimeout, stepTimedOut, unknownCacheRules } from './errors.js'
 import {
-  stepEntries, type UserInput, type ConversationEntry, type PromptChangePolicy, type ToolCall,
+  stepEntries, type UserInput, type ConversationEntry, type PromptChangePolicy,
 } from './conversation.js'
 
 declare module 'dsh-system-prompt' {
@@ -32,96 +34,7 @@ declare module 'cordis' {
   }
 }
 
-/**
- * What the model sent back, or a tool result, as given to `agent.record()`. The assistant form accepts
- * the OpenAI SDK's `completion.choices[0].message` as it is typed (its other fields, such as `refusal`
- * or `annotations`, are not recorded). `parts`: the reply in order with its reasoning state and images
- * (what `readReply` makes), or a tool result's text, images and documents; `content` is then their text.
- */
-export type RecordedMessage =
-  | { role: 'assistant'; content?: string | null; tool_calls?: readonly ToolCall[]; parts?: readonly ReplyPart[] }
-  | { role: 'tool'; tool_call_id: string; content: string; name?: string; parts?: readonly ContentPart[] }
-
-/** A provider's whole reply, recorded with `record(reply, { format })`: a chat completion, a Response, a Message or a GenerateContentResponse. */
-export type ProviderReply = Replies[ReplyFormat]
-
-/** Options of one step. */
-export interface StepOptions<F extends WireFormat = 'openai-chat'> {
-  /** Aborts the assembly; the step then rejects with an `AbortError` and records nothing. */
-  signal?: AbortSignal
-  /**
-   * How long the assembly may take, in milliseconds (default: the `agents` service's `stepTimeout`,
-   * 60 000; 0: no bound). A step that runs out rejects with `AGENT_STEP_TIMEOUT`, naming the plugins of
-   * the assemble listeners that could be holding it, and records nothing.
-   */
-  timeout?: number
-  /**
-   * The wire format of the request (default `openai-chat`): `openai-responses` (with the agent's id as
-   * `prompt_cache_key`), `anthropic` (breakpoints planned) or `gemini`. The record is the same whatever
-   * the format, so one conversation can be sent to several providers.
-   */
-  format?: F
-  /**
-   * `openai-responses`: the `prompt_cache_key` (default: the agent's id). Agent ids are unique among live
-   * agents only, so a harness that runs many conversations under one id passes its conversation id here.
-   */
-  conversationId?: string
-  /** `anthropic`: the `max_tokens` of the body (default 4096). */
-  maxTokens?: number
-  /** `anthropic`: how `cache_control` breakpoints are planned, or `false` for none. */
-  breakpoints?: BreakpointOptions | false
-  /**
-   * Whose caching rules predict `report.predictedCachedTokens`: a registered provider family (`openai`,
-   * `anthropic`, `deepseek`, `gemini`, `xai`, `moonshot`, `qwen`, or one added with `registerProvider`).
-   * Default: the agent's `provider` when it names a family that speaks the format (`deepseek` for
-   * `openai-chat`), else the format's own family.
-   */
-  cacheRules?: CacheProvider
-}
-
-/** Options of `agent.record()`. */
-export interface RecordOptions {
-  /**
-   * The usage the provider reported for this reply, kept on its conversation entry: a normalised
-   * `Usage`, or the provider's own usage object together with `format` (then `normalizeUsage` reads it).
-   * A whole provider reply brings its own usage; this replaces it.
-   */
-  usage?: unknown
-  /**
-   * The provider format of what is given: a whole reply of that format (a chat completion, a Response,
-   * a Message, a GenerateContentResponse; `deepseek` and `openrouter` name chat completions) is read by
-   * the format's reader (`readReply`), its usage with it; for a message, the shape of `usage`.
-   */
-  format?: UsageFormat
-}
-
-/** Everything one step produced, for callers that want more than the request. */
-export interface StepResult<F extends WireFormat = 'openai-chat'> {
-  /** The request body in the step's format (a fresh object, made on first read and kept). */
-  readonly request: RequestBodies[F]
-  assembly: PromptAssembly
-  /** What the assembly rendered to, each part with its assembled entry (the CLI shows this; it never renders again). */
-  rendered: RenderedPrompt
-  /** The system prompt (`rendered.system`). */
-  system: string
-  /** The runtime-context snapshot (`rendered.snapshot`). */
-  snapshot: string
-  /**
-   * `JSON.stringify(request)`, byte for byte, extended from the previous step's body rather than made
-   * again: a harness that sends raw bodies pays for what is new (made on first read, then kept).
-   */
-  readonly body: string
-  /** The entries this step appended to the record. */
-  added: readonly ConversationEntry[]
-  /**
-   * How much of this request repeats the agent's previous request of the same format, what the
-   * provider should serve from cache, and why the prefix broke if it did (R-CACHE-2). `record(reply,
-   * { usage })` adds the reported cached tokens (and the likely reason when they differ).
-   */
-  report: CacheReport
-  /** The request's size against the agent's model profile, and the compaction advice (`docs/sessions.md`). */
-  budget: ContextBudget
-}
+export type { ProviderReply, RecordedMessage, RecordOptions, StepOptions, StepResult } from './step-types.js'
 
 /**
  * The facts that describe an agent: one shape for `agents.create()`, the `Agent` itself and a
@@ -182,6 +95,9 @@ export class Agent {
   /** The number of replies recorded (Gemini's ids for calls without one count them). */
   private replies = 0
   private readonly budget_: BudgetTracker
+  /** Per format, what its latest request was built with (a fork repeats it), and the latest format. */
+  private readonly latestSteps = new Map<WireFormat, LatestStep>()
+  private latestFormat: WireFormat | undefined
   private scope!: ScopeHandle
   private prompt!: SystemPrompt
   private log!: DebugLog
@@ -299,10 +215,32 @@ export class Agent {
       throw error
     }
     const budget = this.budget_.measure(report.requestTokens, report.tokenizer)
+    const { conversationId, maxTokens, breakpoints } = options
+    this.latestSteps.set(format, { provider, input: { conversationId: conversationId ?? this.id, ...(maxTokens === undefined ? {} : { maxTokens }), ...(breakpoints === undefined ? {} : { breakpoints }) } })
+    this.latestFormat = format
     const result: StepResult<F> = { get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report, budget }
     // The step is whole: its listeners cannot undo it or make it reject (their failures are logged).
     emitStep(this.scope.ctx, this, result as StepResult<WireFormat>, (error) => this.log.warn(error))
     return result
+  }
+
+  /**
+   * A side request (`compact`, `title`, `aside`, ...): the agent's latest request of the format, byte for
+   * byte, plus one trailing user message (`instruction`), its tools declared and inert. The agent's
+   * record, reports and ledger stay as they were; the fork's report and `agent/step` event carry
+   * `side: { kind }`, and `fork.parity()` names where it stops repeating the latest request (`fork.ts`).
+   */
+  async fork<F extends WireFormat = WireFormat>(options: ForkOptions<F>): Promise<Fork<F>> {
+    if (this.disposed_) throw agentDisposed(this.id)
+    const format = (options?.format ?? this.latestFormat ?? 'openai-chat') as F
+    wireFormat(format)
+    return makeFork({
+      agent: this, format, latest: this.latestSteps.get(format), session: this.session(format), reuse: this.reuse, budget: this.budget_,
+      record: () => this.record_, newest: () => this.latest(), userInput: (input) => this.userInput(input), replies: () => this.replies,
+      assemble: (opts) => this.bounded(opts, (signal) => this.prompt.assemble({ scope: this, agent: this, signal })),
+      alive: () => { if (this.disposed_) throw agentDisposed(this.id) },
+      emit: (result) => emitStep(this.scope.ctx, this, result as StepResult<WireFormat>, (error) => this.log.warn(error)),
+    }, options, (provider) => this.reuse.counter(provider))
   }
 
   /**
@@ -365,26 +303,7 @@ export class Agent {
    */
   record(message: RecordedMessage | ProviderReply, options: RecordOptions = {}): void {
     if (this.disposed_) throw agentDisposed(this.id)
-    if (typeof message !== 'object' || message === null) throw invalidRecord(this.id, 'expected a message object')
-    let item: ConversationEntry
-    let usage: Usage | undefined
-    const replyFormat = options.format === undefined ? undefined : replyFormatOf(options.format, message)
-    let given = message as RecordedMessage
-    if (replyFormat !== undefined) {
-      const read = readReply(replyFormat, message, { turn: this.replies, usage: options.format })
-      given = read.message
-      if (options.usage === undefined && read.usage !== undefined) options = { usage: read.usage }
-    }
-    try {
-      usage = this.usageOf(given, options)
-      if (given.role === 'assistant') item = entry(replyShape(given), 'assistant', usage)
-      else if (given.role === 'tool') item = entry(toolResultShape(given), 'tool')
-      else fail(`role must be "assistant" or "tool" (user input goes through step(input)), received ${JSON.stringify((given as { role?: unknown }).role)}`)
-    } catch (error) {
-      if (error instanceof EntryShapeError) throw invalidRecord(this.id, error.problem)
-      if ((error as { code?: unknown })?.code !== undefined) throw error
-      throw invalidRecord(this.id, `the message cannot be read: ${PromptErrors.messageOf(error)}`)
-    }
+    const { item, usage } = recordedEntry(this.id, message, options, this.replies)
     this.record_.push(item)
     if (item.source === 'assistant') this.replies++
     if (usage) this.reuse.reconcile(usage, Date.now())
@@ -401,14 +320,6 @@ export class Agent {
     } catch (error) {
       throw invalidInput(this.id, PromptErrors.messageOf(error))
     }
-  }
-
-  private usageOf(message: RecordedMessage, options: RecordOptions): Usage | undefined {
-    if (options.usage === undefined) return undefined
-    if (message.role !== 'assistant') fail('usage belongs to an assistant reply, not a tool result')
-    // A provider's figures are normalised first; their sum can still overflow, so the result is checked too.
-    if (options.format !== undefined) return usageShape(normalizeUsage(options.format, options.usage), `usage (as ${options.format} reported it)`)
-    return usageShape(options.usage)
   }
 
   /** Disposes the agent's scope and everything registered through it. Idempotent. */

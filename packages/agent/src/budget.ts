@@ -96,10 +96,18 @@ export class BudgetTracker {
    * after the step can no longer fail.
    */
   measure(requestTokens: number, tokenizer: string): ContextBudget {
+    return this.budget(requestTokens, tokenizer, this.advice = nextAdvice(this.advice, requestTokens / inputBudget(this.profile), this.thresholds))
+  }
+
+  /** The budget of a side request (a fork's): the advice is what it would be, and it does not move. */
+  measureSide(requestTokens: number, tokenizer: string): ContextBudget {
+    return this.budget(requestTokens, tokenizer, nextAdvice(this.advice, requestTokens / inputBudget(this.profile), this.thresholds))
+  }
+
+  private budget(requestTokens: number, tokenizer: string, advice: CompactionAdvice): ContextBudget {
     const { profile } = this
     const figures = profileFigures(profile)
     const fill = Math.round((requestTokens / figures.budget) * 10_000) / 10_000
-    this.advice = nextAdvice(this.advice, requestTokens / figures.budget, this.thresholds)
-    return { ...figures, requestTokens, fill, advice: this.advice, exact: profile.encoding !== null && profile.encoding === tokenizer }
+    return { ...figures, requestTokens, fill, advice, exact: profile.encoding !== null && profile.encoding === tokenizer }
   }
 }

@@ -158,6 +158,38 @@ export class ReuseTracker {
   }
 
   /**
+   * The report of a side request (a fork's, `side`), measured as `measure` would against the previous
+   * request of its format, which is what it shares; the tracker is left as it was, so the agent's next
+   * request is measured against its own previous one and a fork counts in none of its figures.
+   */
+  measureSide<F extends WireFormat>(input: ReuseInput<F>, counter: TokenCounter, side: { kind: string }): CacheReport {
+    const kept = this.previous.get(input.format)
+    const { turn, last } = this
+    // `measure` trims and extends the previous request's sums in place: the fork gets copies.
+    if (kept) this.previous.set(input.format, { ...kept, elements: copyOf(kept.elements) })
+    try {
+      return { ...this.measure(input, counter), turn, side: { kind: side.kind } }
+    } finally {
+      this.turn = turn
+      if (last) this.last = last
+      else delete this.last
+      if (kept) this.previous.set(input.format, kept)
+      else this.previous.delete(input.format)
+    }
+  }
+
+  /**
+   * Where the sections of `rendered` first differ from those of the previous request of `format`
+   * (the section, its owner and the cause), or `undefined` when they read the same or there is none.
+   */
+  sectionChange<F extends WireFormat>(format: F, rendered: RenderedPrompt, assembly: PromptAssembly): CacheBreak | undefined {
+    const previous = this.previous.get(format)
+    if (!previous || previous.rendered.system === rendered.system) return undefined
+    if (rendered.system === '') return cleared(null)
+    return this.systemBreak(previous, { format, rendered, assembly } as ReuseInput<F>, null)
+  }
+
+  /**
    * Sets the reported cached tokens of the latest request's report from the usage recorded with its
    * reply, and the likely reason when they differ from the prediction.
    */
@@ -310,6 +342,10 @@ function changedVariable(
 function carried(elements: Elements, kept: number): Elements {
   for (const sums of [elements.tokens, elements.bytes, elements.through, elements.blocks, elements.cuts]) if (sums.length > kept) sums.length = kept
   return elements
+}
+
+function copyOf(elements: Elements): Elements {
+  return { tokens: [...elements.tokens], bytes: [...elements.bytes], through: [...elements.through], blocks: [...elements.blocks], cuts: [...elements.cuts] }
 }
 
 /** The element sums of `parts` (a new element list), reusing the previous counts where an element reads the same. */

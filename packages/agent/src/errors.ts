@@ -215,3 +215,24 @@ export const invalidProfile = (id: string, key: string, reason: string) =>
   Object.assign(new TypeError(`agent "${id}": profile${key ? `.${key}` : ''}: ${reason}`), {
     code: 'AGENT_INVALID_PROFILE' as const, details: { id, key, reason },
   })
+
+/** `agent.fork()` before the agent sent any request of the format: a fork repeats the latest request, so there must be one. */
+export const forkWithoutRequest = (id: string, kind: string, format: string) =>
+  Object.assign(new Error(`agent "${id}" fork("${kind}"): no ${format} request to fork from yet (call step() with format "${format}" first)`), {
+    code: 'AGENT_FORK_NO_REQUEST' as const, details: { id, kind, format },
+  })
+
+/** `agent.fork()` was given options it cannot use (`problem` says which). */
+export const invalidFork = (id: string, problem: string) =>
+  Object.assign(new TypeError(`agent "${id}" fork(): ${problem}`), {
+    code: 'AGENT_INVALID_FORK' as const, details: { id, problem },
+  })
+
+/**
+ * A reply recorded into a fork whose tools are inert calls tools: the fork declares the parent's tools
+ * only so its request repeats the parent's, and refuses the calls (`calls`: their names and ids).
+ */
+export const forkToolRefused = (id: string, kind: string, calls: readonly { id: string; name: string }[]) =>
+  Object.assign(new Error(`agent "${id}" fork("${kind}"): its tools are inert, and the reply calls ${calls.map((call) => `"${call.name}" (${call.id})`).join(', ')}` + ' (a fork answers in text; run tools in the agent itself)'), {
+    code: 'AGENT_FORK_TOOL_REFUSED' as const, details: { id, kind, calls },
+  })

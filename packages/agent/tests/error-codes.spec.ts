@@ -19,6 +19,9 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
     AgentErrors.stepTimedOut('main', 50, []),
     AgentErrors.invalidStepTimeout('main', -1),
     AgentErrors.invalidProfile('main', 'outputReserve', 'the output reserve 200000 leaves nothing of the window 128000'),
+    AgentErrors.forkWithoutRequest('main', 'title', 'anthropic'),
+    AgentErrors.invalidFork('main', 'kind must be a non-empty string, received number'),
+    AgentErrors.forkToolRefused('main', 'compact', [{ id: 'call_1', name: 'read' }]),
   ]
 
   it('each factory makes its error class with its code and details, and the message unchanged', () => {
@@ -39,6 +42,9 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
       { name: 'Error', code: 'AGENT_STEP_TIMEOUT', details: { id: 'main', ms: 50, listeners: [] }, message: 'agent "main" step(): the assembly did not finish within 50 ms; no assemble listener runs, so a tool or text provider is holding it (raise the bound with the step\'s timeout option or the agents service\'s stepTimeout)' },
       { name: 'TypeError', code: 'AGENT_INVALID_STEP_TIMEOUT', details: { id: 'main', received: -1 }, message: 'agent "main" step(): timeout must be a number of milliseconds, 0 or more (0: no bound), received -1' },
       { name: 'TypeError', code: 'AGENT_INVALID_PROFILE', details: { id: 'main', key: 'outputReserve', reason: 'the output reserve 200000 leaves nothing of the window 128000' }, message: 'agent "main": profile.outputReserve: the output reserve 200000 leaves nothing of the window 128000' },
+      { name: 'Error', code: 'AGENT_FORK_NO_REQUEST', details: { id: 'main', kind: 'title', format: 'anthropic' }, message: 'agent "main" fork("title"): no anthropic request to fork from yet (call step() with format "anthropic" first)' },
+      { name: 'TypeError', code: 'AGENT_INVALID_FORK', details: { id: 'main', problem: 'kind must be a non-empty string, received number' }, message: 'agent "main" fork(): kind must be a non-empty string, received number' },
+      { name: 'Error', code: 'AGENT_FORK_TOOL_REFUSED', details: { id: 'main', kind: 'compact', calls: [{ id: 'call_1', name: 'read' }] }, message: 'agent "main" fork("compact"): its tools are inert, and the reply calls "read" (call_1) (a fork answers in text; run tools in the agent itself)' },
     ])
   })
 

@@ -50,6 +50,8 @@ export type ScriptTurn = Place & (
   | { kind: 'remove-row'; row: string }
   /** The clock moves on by `ms` milliseconds (`text` as written, like `+1d`). */
   | { kind: 'clock'; ms: number; text: string }
+  /** A side request (`agent.fork()`): the latest request plus `instruction`, recorded nowhere in the agent. */
+  | { kind: 'fork'; fork: string; instruction: string }
 )
 
 /** A checked script. */
@@ -61,7 +63,7 @@ export interface ReplayScript {
 
 const UNIT_MS = { d: 86_400_000, h: 3_600_000, m: 60_000 } as const
 const ITEM_KEYS: Readonly<Record<(typeof REPLAY_KINDS)[number], readonly string[]>> = {
-  user: ['user'], assistant: ['assistant', 'tool_calls'], tool: ['tool'], change: ['change'], row: ['row'], clock: ['clock'],
+  user: ['user'], assistant: ['assistant', 'tool_calls'], tool: ['tool'], change: ['change'], row: ['row'], clock: ['clock'], fork: ['fork'],
 }
 
 /** The most turns a script may hold by default (`--max-turns` raises it): each turn may run a step, whose request grows with the turns before it. */
@@ -164,7 +166,7 @@ class TurnReader {
     const item = `turns[${index}] (${kind})`
     // A request (or a new reply) with calls of the last reply still unanswered: no provider takes it.
     if (kind !== 'tool' && this.openResult) this.unanswered(this.openResult.node, this.openResult.item)
-    if ((kind === 'user' || kind === 'assistant') && this.pending.length) this.unanswered(node, item)
+    if ((kind === 'user' || kind === 'assistant' || kind === 'fork') && this.pending.length) this.unanswered(node, item)
     this.openResult = kind === 'tool' ? { node, item } : undefined
     const fail = (message: CliMessage, at: unknown = node): undefined => {
       this.report(message, at, item)
@@ -231,6 +233,15 @@ class TurnReader {
         }
         if (typeof fields.remove !== 'string' || !fields.remove) return fail(scriptWrongType('row.remove', 'a row id', describeValue(fields.remove)), fieldNode(value, 'remove'))
         return { kind: 'remove-row' as const, row: fields.remove }
+      }
+      case 'fork': {
+        const fields = this.fields(value, 'fork', ['kind', 'instruction'], fail)
+        if (!fields) return undefined
+        if (typeof fields.kind !== 'string' || !fields.kind) return fail(scriptWrongType('fork.kind', 'what the side request is for (compact, title, aside, ...)', describeValue(fields.kind)), fieldNode(value, 'kind') ?? value)
+        if (typeof fields.instruction !== 'string' || !fields.instruction) {
+          return fail(scriptWrongType('fork.instruction', 'the trailing user message (a text)', describeValue(fields.instruction)), fieldNode(value, 'instruction') ?? value)
+        }
+        return { kind, fork: fields.kind, instruction: fields.instruction }
       }
       case 'clock': {
         const match = typeof plain === 'string' ? /^\+([1-9][0-9]{0,5})([dhm])$/.exec(plain.trim()) : null

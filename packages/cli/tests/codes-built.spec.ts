@@ -24,7 +24,7 @@ const UNREACHABLE: Record<string, string> = {
 interface Case {
   argv: (dir: string) => string[]
   codes: string[]
-  /** The exit code (1: the deployment or the check is wrong, 2: usage). */
+  /** The exit code (1: the deployment or the check is wrong, 2: usage; 0: a warning of a check that passed). */
   exit: number
 }
 

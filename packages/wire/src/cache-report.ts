@@ -89,4 +89,9 @@ export interface CacheReport {
   reportedCachedTokens?: number | null
   /** Set with `reportedCachedTokens` when it differs from the prediction: the likely reason. */
   mismatch?: string
+  /**
+   * Set on a side request's report (an `agent.fork()`'s): measured against the agent's latest request
+   * of the format, and counted in none of the agent's figures (`turn` is the request it forks from).
+   */
+  side?: { kind: string }
 }

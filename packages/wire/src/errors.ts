@@ -97,6 +97,6 @@ export const invalidToolParameters = (format: string, tool: string, problem: str
 
 /** An entry whose every text is empty, for a format whose provider refuses empty text and empty messages. */
 export const emptyText = (format: string, role: string) =>
-  Object.assign(new TypeError(`${format}: a ${role} entry with empty text cannot be sent (the provider refuses empty text blocks and messages without content)`), {
+  Object.assign(new TypeError(`${format}: ${/^[aeiou]/.test(role) ? 'an' : 'a'} ${role} entry with empty text cannot be sent (the provider refuses empty text blocks and messages without content)`), {
     code: 'WIRE_EMPTY_TEXT' as const, details: { format, role },
   })

@@ -81,8 +81,12 @@ export class WireSession<F extends WireFormat> {
    * with the value it was made from: the head is rebuilt at every step, but a part that serialises as
    * before (`sameJson`) is not serialised or counted again.
    */
-  private readonly made = new Map<string, { value: unknown; json: string; tokens?: number; counter?: unknown }>()
+  private made = new Map<string, { value: unknown; json: string; tokens?: number; counter?: unknown }>()
   private readonly frozen = frozenCheck()
+  /** The cache markers of the latest build (a fork's build places the same). */
+  private points: readonly Breakpoint[] = []
+  /** Set while a fork builds: the markers to place instead of planning. */
+  private pinned: readonly Breakpoint[] | undefined
 
   constructor(readonly format: F) {
     this.module = wireFormat(format)
@@ -110,7 +114,39 @@ export class WireSession<F extends WireFormat> {
       }
     }
     this.state = this.fresh(input)
+    // A record lowered again from the start has no earlier positions to keep.
+    this.pinned = undefined
     return this.finish(input, this.state, -1)
+  }
+
+  /**
+   * The build of `input` (the record of the latest build, possibly grown, plus a fork's entries) on a
+   * copy of the session, which stays as it was: its next build extends its own latest one. The fork's
+   * cache markers are the latest build's, at the same positions (none on what the fork adds: it is
+   * sent once, so writing it to the cache would be paid for and never read), unless the record had to
+   * be lowered again from the start.
+   */
+  fork(input: WireInput): SessionBuild<F> {
+    const { state, head, points, made } = this
+    // The fork's head parts are remembered apart (its body is made when read, after this returns), so
+    // the session's next build finds its own latest ones.
+    this.made = new Map(made)
+    if (state !== undefined) {
+      this.state = {
+        ...state, rest: [...state.rest], elements: [...state.elements], json: [...state.json], prefix: [...state.prefix], parts: [...state.parts],
+        calls: new Map(state.calls), tokens: [...state.tokens], blocks: [...state.blocks],
+      }
+      this.pinned = points
+    }
+    try {
+      return this.build(input)
+    } finally {
+      this.state = state
+      this.head = head
+      this.points = points
+      this.made = made
+      this.pinned = undefined
+    }
   }
 
   private fresh(input: WireInput): State {
@@ -183,9 +219,10 @@ export class WireSession<F extends WireFormat> {
     const planner = input.breakpoints === false ? undefined : module.planner
     let points: Breakpoint[] = []
     if (planner) {
-      points = planner.plan(input, head, this.plannerState(state))
+      points = this.pinned ? this.pinned.filter((point) => placeable(point, head, state.elements.length)) : planner.plan(input, head, this.plannerState(state))
       planner.mark(head, points.filter((point) => point.where !== 'messages'))
     }
+    this.points = points
     // What this build sends as it stands now: a later build may extend the state, never change it.
     const count = state.elements.length
     let body: string | undefined
@@ -196,7 +233,8 @@ export class WireSession<F extends WireFormat> {
       if (planner && points.length) planner.mark(request, points)
       return request
     }
-    const json = () => (body ??= this.bodyJson(head, state, points, count))
+    const made = this.made
+    const json = () => (body ??= this.bodyJson(head, state, points, count, made))
     return {
       get request() { return whole() }, get body() { return json() }, model: input.model, head: headOf(module, head, this.memo(input, state)),
       elements: state.parts, elementCount: count, kept, breakpoints: points,
@@ -239,11 +277,11 @@ export class WireSession<F extends WireFormat> {
   }
 
   /** `JSON.stringify(value)` for the head part `key`, the one made last time when it serialises the same. */
-  private json(key: string, value: unknown): string {
-    const last = this.made.get(key)
+  private json(key: string, value: unknown, made = this.made): string {
+    const last = made.get(key)
     if (last !== undefined && sameJson(last.value, value, this.frozen)) return last.json
     const json = JSON.stringify(value)
-    this.made.set(key, { value, json })
+    made.set(key, { value, json })
     return json
   }
 
@@ -257,7 +295,7 @@ export class WireSession<F extends WireFormat> {
   }
 
   /** `JSON.stringify(request)`, the element list joined from the kept JSON of each element. */
-  private bodyJson(head: RequestBodies[F], state: State, points: readonly Breakpoint[], count: number): string {
+  private bodyJson(head: RequestBodies[F], state: State, points: readonly Breakpoint[], count: number, made: WireSession<F>['made']): string {
     const key = this.module.elementsKey
     const list = (head as unknown as Record<string, object[]>)[key]
     const offset = list.length
@@ -273,7 +311,7 @@ export class WireSession<F extends WireFormat> {
       return text
     }
     const pieces: string[] = []
-    if (offset) pieces.push(this.json('opening', list[0]))
+    if (offset) pieces.push(this.json('opening', list[0], made))
     for (const point of points) {
       if (point.where !== 'messages') continue
       const before = segment(start, point.index - 1)
@@ -290,11 +328,17 @@ export class WireSession<F extends WireFormat> {
     for (const name of Object.keys(head)) {
       const value = (head as unknown as Record<string, unknown>)[name]
       if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue
-      body += `${first ? '' : ','}${JSON.stringify(name)}:${name === key ? `[${joined}]` : this.json(`head:${name}`, value)}`
+      body += `${first ? '' : ','}${JSON.stringify(name)}:${name === key ? `[${joined}]` : this.json(`head:${name}`, value, made)}`
       first = false
     }
     return `${body}}`
   }
+}
+
+/** Whether a kept marker still has its element in a fork's request (a fork under `replace` may send a different system prompt). */
+function placeable(point: Breakpoint, head: object, elements: number): boolean {
+  const list = point.where === 'messages' ? undefined : (head as Record<string, unknown>)[point.where]
+  return point.where === 'messages' ? point.index < elements : Array.isArray(list) && point.index < list.length
 }
 
 function isClear(item: ConversationEntry): boolean {

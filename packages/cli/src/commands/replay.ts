@@ -53,6 +53,11 @@ export interface ReplayTurn extends Pick<CacheReport,
   line: number
   /** What the script changed since the previous request, in order (`change dsh-system-prompt`, `clock +1d`). */
   changes: string[]
+  /**
+   * A fork's request (`fork:` in the script): its kind. Measured against the agent's latest request and
+   * left out of the agent's figures, so the next request is compared with that latest request, not this one.
+   */
+  side?: { kind: string }
 }
 
 /** What a replay produced: the `--json` document (`format`, `turns`) and the facts a picture shows. */
@@ -86,11 +91,12 @@ export async function replayDeployment(file: string, script: ReplayScript, optio
       const result: ReplayResult = { format, turns: [], file: booted.deployment.displayFile, script: script.file, agent: agent.id, policy: agent.promptChange }
       let changes: string[] = []
       const request = async (turn: ScriptTurn, input?: string) => {
-        const step = await agent.stepDetailed(input, { format })
+        const step = turn.kind === 'fork' ? (await agent.fork({ kind: turn.fork, instruction: turn.instruction, format })).result : await agent.stepDetailed(input, { format })
         // Owners as explain shows them: the row id of the plugin (rows may have come and gone since the boot).
         const owners = new Owners(booted.ctx, booted.deployment)
         result.turns.push(turnReport(step.report, result.turns.length + 1, turn, changes, (owner) => owner === null ? null : owners.plugin(owner)))
-        changes = []
+        // What changed before a fork still comes before the agent's own next request.
+        if (turn.kind !== 'fork') changes = []
       }
       for (const turn of script.turns) {
         const place = `${script.file}:${turn.line}`
@@ -123,6 +129,9 @@ export async function replayDeployment(file: string, script: ReplayScript, optio
             case 'clock':
               clock.advance(turn.ms)
               changes.push(`clock ${turn.text}`)
+              break
+            case 'fork':
+              await request(turn)
               break
           }
         } catch (error) {
@@ -167,7 +176,8 @@ function turnReport(report: CacheReport, turn: number, item: ScriptTurn, changes
     tokenizer: report.tokenizer,
     item: item.index,
     line: item.line,
-    changes,
+    changes: [...changes],
+    ...(report.side ? { side: { kind: report.side.kind } } : {}),
   }
 }
 
@@ -249,7 +259,7 @@ export function printReplay(output: Output, result: ReplayResult): void {
   ]
   const rows = result.turns.map((t) => [
     String(t.turn), formatCount(t.requestBytes), formatCount(t.reusableBytes), formatCount(t.reusableTokens), formatCount(t.predictedCachedTokens),
-    share(t.predictedCachedTokens, t.requestTokens), String(t.breaks.length), t.changes.join('; '),
+    share(t.predictedCachedTokens, t.requestTokens), String(t.breaks.length), [...t.side ? [`fork ${t.side.kind}`] : [], ...t.changes].join('; '),
   ])
   output.line(renderTable(columns, rows, { header: c.bold }))
   const broken = result.turns.filter((t) => t.breaks.length)
@@ -268,8 +278,10 @@ export function printReplay(output: Output, result: ReplayResult): void {
     output.line(c.bold(`served less than the shared prefix: ${plural(missed.length, 'request')}`))
     for (const t of missed) output.line(`  turn ${t.turn}: ${formatCount(t.predictedCachedTokens)} of ${formatCount(t.reusableTokens)} shared tokens: ${terminalSafe(t.limit!)}`)
   }
-  const requestTokens = result.turns.reduce((sum, t) => sum + t.requestTokens, 0)
-  const cached = result.turns.reduce((sum, t) => sum + t.predictedCachedTokens, 0)
+  // Side requests (forks) are listed but left out of the conversation's totals.
+  const own = result.turns.filter((t) => !t.side)
+  const requestTokens = own.reduce((sum, t) => sum + t.requestTokens, 0)
+  const cached = own.reduce((sum, t) => sum + t.predictedCachedTokens, 0)
   output.line()
   output.line(`predicted cached: ${formatCount(cached)} of ${formatCount(requestTokens)} request tokens (${share(cached, requestTokens)}), ${result.turns[0]?.provider ?? 'no'} caching rules, tokens by ${result.turns[0]?.tokenizer ?? '(none)'}`)
 }

@@ -1,0 +1,45 @@
+/**
+ * What `record()` makes of a reply or a tool result, for an agent and for a fork alike: a whole
+ * provider reply read by its format's reader, the message checked and copied by `entry-shape.ts`, the
+ * usage normalised. Nothing is appended here.
+ * @module
+ */
+import { PromptErrors } from 'dsh-system-prompt/internal'
+import { entry, normalizeUsage, readReply, replyFormatOf, type Usage } from 'dsh-wire'
+import type { ProviderReply, RecordedMessage, RecordOptions } from './step-types.js'
+import type { ConversationEntry } from './conversation.js'
+import { EntryShapeError, fail, replyShape, toolResultShape, usageShape } from './entry-shape.js'
+import { invalidRecord } from './errors.js'
+
+/**
+ * The entry `message` records as, with its usage. `id`: the agent's (errors name it); `turn`: the
+ * replies recorded before it (Gemini's ids for calls without one count them).
+ */
+export function recordedEntry(id: string, message: RecordedMessage | ProviderReply, options: RecordOptions, turn: number): { item: ConversationEntry; usage: Usage | undefined } {
+  if (typeof message !== 'object' || message === null) throw invalidRecord(id, 'expected a message object')
+  const replyFormat = options.format === undefined ? undefined : replyFormatOf(options.format, message)
+  let given = message as RecordedMessage
+  if (replyFormat !== undefined) {
+    const read = readReply(replyFormat, message, { turn, usage: options.format })
+    given = read.message
+    if (options.usage === undefined && read.usage !== undefined) options = { usage: read.usage }
+  }
+  try {
+    const usage = usageOf(given, options)
+    if (given.role === 'assistant') return { item: entry(replyShape(given), 'assistant', usage), usage }
+    if (given.role === 'tool') return { item: entry(toolResultShape(given), 'tool'), usage }
+    fail(`role must be "assistant" or "tool" (user input goes through step(input)), received ${JSON.stringify((given as { role?: unknown }).role)}`)
+  } catch (error) {
+    if (error instanceof EntryShapeError) throw invalidRecord(id, error.problem)
+    if ((error as { code?: unknown })?.code !== undefined) throw error
+    throw invalidRecord(id, `the message cannot be read: ${PromptErrors.messageOf(error)}`)
+  }
+}
+
+function usageOf(message: RecordedMessage, options: RecordOptions): Usage | undefined {
+  if (options.usage === undefined) return undefined
+  if (message.role !== 'assistant') fail('usage belongs to an assistant reply, not a tool result')
+  // A provider's figures are normalised first; their sum can still overflow, so the result is checked too.
+  if (options.format !== undefined) return usageShape(normalizeUsage(options.format, options.usage), `usage (as ${options.format} reported it)`)
+  return usageShape(options.usage)
+}

@@ -1,0 +1,102 @@
+/**
+ * The types of a step and of what `record()` takes, shared by the agent (`agent.ts`) and its forks
+ * (`fork.ts`), so neither names the other's module for them.
+ * @module
+ */
+import type { PromptAssembly, RenderedPrompt } from 'dsh-system-prompt'
+import type { BreakpointOptions, CacheProvider, CacheReport, ContentPart, Replies, ReplyFormat, ReplyPart, RequestBodies, UsageFormat, WireFormat } from 'dsh-wire'
+import type { ContextBudget } from './budget.js'
+import type { ConversationEntry, ToolCall } from './conversation.js'
+
+/**
+ * What the model sent back, or a tool result, as given to `agent.record()`. The assistant form accepts
+ * the OpenAI SDK's `completion.choices[0].message` as it is typed (its other fields, such as `refusal`
+ * or `annotations`, are not recorded). `parts`: the reply in order with its reasoning state and images
+ * (what `readReply` makes), or a tool result's text, images and documents; `content` is then their text.
+ */
+export type RecordedMessage =
+  | { role: 'assistant'; content?: string | null; tool_calls?: readonly ToolCall[]; parts?: readonly ReplyPart[] }
+  | { role: 'tool'; tool_call_id: string; content: string; name?: string; parts?: readonly ContentPart[] }
+
+/** A provider's whole reply, recorded with `record(reply, { format })`: a chat completion, a Response, a Message or a GenerateContentResponse. */
+export type ProviderReply = Replies[ReplyFormat]
+
+/** Options of one step. */
+export interface StepOptions<F extends WireFormat = 'openai-chat'> {
+  /** Aborts the assembly; the step then rejects with an `AbortError` and records nothing. */
+  signal?: AbortSignal
+  /**
+   * How long the assembly may take, in milliseconds (default: the `agents` service's `stepTimeout`,
+   * 60 000; 0: no bound). A step that runs out rejects with `AGENT_STEP_TIMEOUT`, naming the plugins of
+   * the assemble listeners that could be holding it, and records nothing.
+   */
+  timeout?: number
+  /**
+   * The wire format of the request (default `openai-chat`): `openai-responses` (with the agent's id as
+   * `prompt_cache_key`), `anthropic` (breakpoints planned) or `gemini`. The record is the same whatever
+   * the format, so one conversation can be sent to several providers.
+   */
+  format?: F
+  /**
+   * `openai-responses`: the `prompt_cache_key` (default: the agent's id). Agent ids are unique among live
+   * agents only, so a harness that runs many conversations under one id passes its conversation id here.
+   */
+  conversationId?: string
+  /** `anthropic`: the `max_tokens` of the body (default 4096). */
+  maxTokens?: number
+  /** `anthropic`: how `cache_control` breakpoints are planned, or `false` for none. */
+  breakpoints?: BreakpointOptions | false
+  /**
+   * Whose caching rules predict `report.predictedCachedTokens`: a registered provider family (`openai`,
+   * `anthropic`, `deepseek`, `gemini`, `xai`, `moonshot`, `qwen`, or one added with `registerProvider`).
+   * Default: the agent's `provider` when it names a family that speaks the format (`deepseek` for
+   * `openai-chat`), else the format's own family.
+   */
+  cacheRules?: CacheProvider
+}
+
+/** Options of `agent.record()`. */
+export interface RecordOptions {
+  /**
+   * The usage the provider reported for this reply, kept on its conversation entry: a normalised
+   * `Usage`, or the provider's own usage object together with `format` (then `normalizeUsage` reads it).
+   * A whole provider reply brings its own usage; this replaces it.
+   */
+  usage?: unknown
+  /**
+   * The provider format of what is given: a whole reply of that format (a chat completion, a Response,
+   * a Message, a GenerateContentResponse; `deepseek` and `openrouter` name chat completions) is read by
+   * the format's reader (`readReply`), its usage with it; for a message, the shape of `usage`.
+   */
+  format?: UsageFormat
+}
+
+/** Everything one step produced, for callers that want more than the request. */
+export interface StepResult<F extends WireFormat = 'openai-chat'> {
+  /** The request body in the step's format (a fresh object, made on first read and kept). */
+  readonly request: RequestBodies[F]
+  assembly: PromptAssembly
+  /** What the assembly rendered to, each part with its assembled entry (the CLI shows this; it never renders again). */
+  rendered: RenderedPrompt
+  /** The system prompt (`rendered.system`). */
+  system: string
+  /** The runtime-context snapshot (`rendered.snapshot`). */
+  snapshot: string
+  /**
+   * `JSON.stringify(request)`, byte for byte, extended from the previous step's body rather than made
+   * again: a harness that sends raw bodies pays for what is new (made on first read, then kept).
+   */
+  readonly body: string
+  /** The entries this step appended to the record. */
+  added: readonly ConversationEntry[]
+  /**
+   * How much of this request repeats the agent's previous request of the same format, what the
+   * provider should serve from cache, and why the prefix broke if it did (R-CACHE-2). `record(reply,
+   * { usage })` adds the reported cached tokens (and the likely reason when they differ).
+   */
+  report: CacheReport
+  /** The request's size against the agent's model profile, and the compaction advice (`docs/sessions.md`). */
+  budget: ContextBudget
+  /** Set on a fork's result (`agent.fork()`): a side request, recorded nowhere in the agent (`added` is the fork's own). */
+  side?: { kind: string }
+}
