@@ -15,7 +15,7 @@ import { checkTools, toolShapes, type ToolCheck } from './tool-check.js'
 import { kRenderMemo, readNotes, stampNotes } from './notes.js'
 import { abortable, isAbort, quiet, settleQuietly } from './promises.js'
 import type {
-  AssembleContext, AssembleListener, AssembledContext, AssembledSection, PromptAssembly,
+  AssembleContext, AssembleListener, AssembledContext, AssembledSection, HandedAssembly, PromptAssembly,
 } from './types.js'
 
 /** What one assembly needs besides the view: the deployment switches and the admitted listeners. */
@@ -237,17 +237,18 @@ async function runWaterfall(
     let downstream: Promise<PromptAssembly> | undefined
     let returned: AssemblySnapshot | undefined
     let twice = false
-    const next = (replacement?: PromptAssembly) => {
+    const next = (replacement?: HandedAssembly) => {
       if (downstream) {
         twice = true
         return quiet(Promise.reject(listenerNextTwice(listener.owner)))
       }
       const handed = replacement ?? current
       // Checked even when it is the object the listener received: a listener may have broken it in place.
+      // Once the check passes it has `contexts` (kept when it had none: the published shape).
       const handOff = examine(received, handed, listener.owner, recorder)
       const refused = handOff.problem !== undefined ? malformedAssembly(listener.owner, handOff.problem)
-        : handOff.changed ? unfreezable(handed, handOff.toolsFrom, listener.owner) : undefined
-      downstream = quiet(refused ? Promise.reject(refused) : dispatch(index + 1, handed, handOff.snap).then((stage) => {
+        : handOff.changed ? unfreezable(handed as PromptAssembly, handOff.toolsFrom, listener.owner) : undefined
+      downstream = quiet(refused ? Promise.reject(refused) : dispatch(index + 1, handed as PromptAssembly, handOff.snap).then((stage) => {
         returned = stage.snap
         watch.holder = listener.owner
         return stage.assembly

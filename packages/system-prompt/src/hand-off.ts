@@ -4,7 +4,9 @@
  * the leading elements it kept (the same objects with the same name, rendered value and order or
  * parameters) are known good and cost no check, no hashing and no provenance lookup; only what it
  * changed is checked (`assembly-shape.ts`) and recorded (`provenance.ts`). The snapshot that passes is
- * the one the next hand-off is compared with, so the name check and provenance share it. Pure.
+ * the one the next hand-off is compared with, so the name check and provenance share it. Pure but for
+ * one write: an assembly of the published three-field shape (no `contexts`) is given the contexts of
+ * the snapshot it is compared with (`HandedAssembly` in `types.ts` states the rule).
  * @module
  */
 import { listProblem, variablesProblem } from './assembly-shape.js'
@@ -120,13 +122,18 @@ export function examine(before: AssemblySnapshot, value: unknown, by: string, re
     return { problem: `expected an assembly object, got ${value === null ? 'null' : typeof value}`, snap: before, changed: false, toolsFrom: 0 }
   }
   const assembly = value as Partial<PromptAssembly>
-  const { sections, contexts, tools } = assembly
+  const { sections, tools } = assembly
+  let { contexts } = assembly
   let problem: string | undefined
   let sectionsKept = 0
   let contextsKept = 0
   let toolsKept = 0
   if (!Array.isArray(sections)) problem = 'sections is not an array'
   else problem = listProblem(sections, 'sections', sectionsKept = keptTexts(before.sections, sections), before.sections.names)
+  if (problem === undefined && contexts === undefined) {
+    contexts = before.contexts.items.slice()
+    problem = keepContexts(assembly, contexts)
+  }
   if (problem === undefined) {
     if (!Array.isArray(contexts)) problem = 'contexts is not an array'
     else problem = listProblem(contexts, 'contexts', contextsKept = keptTexts(before.contexts, contexts), before.contexts.names)
@@ -150,6 +157,19 @@ export function examine(before: AssemblySnapshot, value: unknown, by: string, re
     tools: toolsSame ? before.tools : toolsSnapshot(tools as ToolSchema[], before.tools, toolsKept),
   }
   return { snap, changed: true, toolsFrom: toolsSame ? tools!.length : toolsKept }
+}
+
+/**
+ * Gives `assembly`, which has no `contexts`, the kept ones; the problem when it cannot take them (a frozen
+ * or otherwise unwritable object).
+ */
+function keepContexts(assembly: Partial<PromptAssembly>, contexts: AssembledContext[]): string | undefined {
+  try {
+    if (Object.isExtensible(assembly) && Reflect.set(assembly, 'contexts', contexts) && assembly.contexts === contexts) return undefined
+  } catch {
+    // A proxy that throws: the problem below names it.
+  }
+  return 'contexts is absent and the assembly cannot take the kept ones (it is not writable)'
 }
 
 /**

@@ -30,7 +30,7 @@ export type { CodedError } from './errors.js'
 export type { Inspection, InspectedText, InspectedVariable, EntryOrigin } from './registry.js'
 export type {
   PromptSection, SectionBand, Volatility, VariableOptions, PromptContext, PromptText, AssembleContext, AssembledSection, AssembledContext, ToolSchema,
-  ToolProviderResult, ToolProvider, VariableProvider, PromptAssembly, PromptChangeEvent, AssembleListener, AssembleNext,
+  ToolProviderResult, ToolProvider, VariableProvider, PromptAssembly, PromptChangeEvent, AssembleListener, AssembleNext, HandedAssembly,
 } from './types.js'
 
 export default SystemPrompt

@@ -154,8 +154,17 @@ export interface PromptChangeEvent {
   owner: string
 }
 
+/**
+ * An assembly as a `system-prompt/assemble` listener may hand it on or return it: a `PromptAssembly`, or
+ * the published three-field shape `{ sections, tools, variables }`. Left out (`contexts` absent or
+ * `undefined`), `contexts` is kept from the assembly the listener had: the one it got back from `next()`,
+ * or the one it received when it did not call `next()`. A `contexts` that is present and not an array is
+ * still `PROMPT_MALFORMED_ASSEMBLY`. What the waterfall hands a listener always has `contexts`.
+ */
+export type HandedAssembly = Omit<PromptAssembly, 'contexts'> & { contexts?: AssembledContext[] }
+
 /** `next()` of the waterfall: runs the remaining listeners on `assembly` (default: the one received). */
-export type AssembleNext = (assembly?: PromptAssembly) => Promise<PromptAssembly>
+export type AssembleNext = (assembly?: HandedAssembly) => Promise<PromptAssembly>
 
 /**
  * A `system-prompt/assemble` listener. It must return a `PromptAssembly` (usually `next()`'s result or
@@ -163,7 +172,7 @@ export type AssembleNext = (assembly?: PromptAssembly) => Promise<PromptAssembly
  */
 export type AssembleListener = (
   assembly: PromptAssembly, context: AssembleContext, next: AssembleNext,
-) => PromptAssembly | Promise<PromptAssembly>
+) => HandedAssembly | Promise<HandedAssembly>
 
 declare module 'cordis' {
   interface Events {

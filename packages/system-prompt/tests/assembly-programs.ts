@@ -69,6 +69,8 @@ export type Edit =
   | { edit: 'delete-variable'; name: string }
   | { edit: 'break'; list: ListKey; index: number; how: 'text' | 'order' | 'name' }
   | { edit: 'throw' }
+  /** The published three-field shape: a fresh `{ sections, tools, variables }` (`fresh`), or `contexts: null` (`null`, still refused). */
+  | { edit: 'published'; how: 'fresh' | 'null' }
 
 /** A listener: where it is registered, its edits before `next()`, how it calls it, its edits after. */
 export interface ListenerProgram {
@@ -141,6 +143,7 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ edit: fc.constant<'delete-variable'>('delete-variable'), name: variableName }) },
   { weight: 1, arbitrary: fc.record({ edit: fc.constant<'break'>('break'), list: listKey, index, how: fc.constantFrom<'text' | 'order' | 'name'>('text', 'order', 'name') }) },
   { weight: 1, arbitrary: fc.record({ edit: fc.constant<'throw'>('throw') }) },
+  { weight: 1, arbitrary: fc.record({ edit: fc.constant<'published'>('published'), how: fc.constantFrom<'fresh' | 'null'>('fresh', 'fresh', 'null') }) },
 )
 
 const listener: fc.Arbitrary<ListenerProgram> = fc.record({
@@ -188,6 +191,10 @@ export function runEdits(assembly: PromptAssembly, edits: readonly Edit[], mint:
   let a = assembly
   for (const e of edits) {
     if (e.edit === 'throw') throw new Error('listener program threw')
+    if (e.edit === 'published') {
+      a = (e.how === 'fresh' ? { sections: a.sections, tools: a.tools, variables: a.variables } : { ...a, contexts: null }) as unknown as PromptAssembly
+      continue
+    }
     if (e.edit === 'variable') { a.variables[e.name] = e.value as string; continue }
     if (e.edit === 'delete-variable') { delete a.variables[e.name]; continue }
     const key: ListKey = e.edit === 'parameters' || e.edit === 'deep-write' ? 'tools' : e.list

@@ -165,14 +165,17 @@ function waterfall(listeners: readonly ListenerProgram[], index: number, handed:
       throw new RefFailure({ code: 'PROMPT_LISTENER_FAILED', details: { owner: by } })
     }
   }
-  const handOff = (before: Snapshot, value: PromptAssembly | undefined) => {
+  // `kept`: the contexts an assembly of the published shape (no `contexts`) keeps, as the listener had them.
+  const handOff = (before: Snapshot, value: PromptAssembly | undefined, kept: PromptAssembly['contexts']) => {
     if (value === undefined) throw new RefFailure({ code: 'PROMPT_MALFORMED_ASSEMBLY', details: { owner: by, problem: 'it returned nothing (return next() or an assembly)' } })
-    const problem = problemOf(value)
+    const problem = problemOf(value, kept)
     if (problem !== undefined) throw new RefFailure({ code: 'PROMPT_MALFORMED_ASSEMBLY', details: { owner: by, problem } })
     record(before, value, by, changes)
   }
   const received = copy(handed)
   const receivedSnap = snapshot(received)
+  const receivedContexts = [...received.contexts]
+  let kept = receivedContexts
   const edited = guarded(() => runEdits(received, program.before, mint))
   let result: PromptAssembly
   let base = receivedSnap
@@ -180,13 +183,14 @@ function waterfall(listeners: readonly ListenerProgram[], index: number, handed:
     result = guarded(() => runEdits(edited, program.after, mint))
   } else {
     const out = program.next === 'same' ? received : program.next === 'replaced' ? { ...edited } : edited
-    handOff(receivedSnap, out)
+    handOff(receivedSnap, out, receivedContexts)
     const back = copy(waterfall(listeners, index + 1, out, mint, changes))
     if (program.next === 'twice') throw new RefFailure({ code: 'PROMPT_LISTENER_NEXT_TWICE', details: { owner: by } })
     base = snapshot(back)
+    kept = [...back.contexts]
     result = guarded(() => runEdits(back, program.after, mint))
   }
-  handOff(base, program.returns === 'nothing' ? undefined : result)
+  handOff(base, program.returns === 'nothing' ? undefined : result, kept)
   return result
 }
 
@@ -212,8 +216,10 @@ function record(before: Snapshot, after: PromptAssembly, by: string, changes: Re
 }
 
 /** The first structural problem of an assembly a listener hands on or returns, in the documented wording. */
-function problemOf(assembly: PromptAssembly): string | undefined {
+/** The first structural problem; an assembly without `contexts` (once its sections pass) is given a copy of `kept` first. */
+function problemOf(assembly: PromptAssembly, kept: PromptAssembly['contexts']): string | undefined {
   for (const key of LISTS) {
+    if (key === 'contexts' && assembly.contexts === undefined) assembly.contexts = [...kept]
     const list = assembly[key] as unknown
     if (!Array.isArray(list)) return `${key} is not an array`
     for (let i = 0; i < list.length; i++) {

@@ -246,7 +246,11 @@ describe('dsh-system-prompt: misbehaving input', () => {
       ['a section whose text is not a string', (a) => ({ ...a, sections: [{ name: 's', order: 1, text: 3 }] }), 'sections[0] ("s") text is not a string'],
       ['a section whose order is NaN', (a) => ({ ...a, sections: [{ name: 's', order: NaN, text: '' }] }), 'sections[0] ("s") order is not a finite number'],
       ['a section name twice', (a) => ({ ...a, sections: [{ name: 's', order: 1, text: '' }, { name: 's', order: 2, text: '' }] }), 'sections contain "s" twice'],
-      ['contexts that are missing', (a) => ({ ...a, contexts: undefined }), 'contexts is not an array'],
+      // Absent (or undefined) contexts are the published three-field shape and are kept (published-plugins.spec.ts).
+      ['contexts that are null', (a) => ({ ...a, contexts: null }), 'contexts is not an array'],
+      ['contexts that are an object', (a) => ({ ...a, contexts: {} }), 'contexts is not an array'],
+      ['a frozen assembly without contexts', (a) => Object.freeze({ sections: a.sections, tools: a.tools, variables: a.variables }),
+        'contexts is absent and the assembly cannot take the kept ones (it is not writable)'],
       ['a context that is not an object', (a) => ({ ...a, contexts: [null] }), 'contexts[0] is not an object'],
       ['tools that are not an array', (a) => ({ ...a, tools: {} }), 'tools is not an array'],
       ['a tool without a name', (a) => ({ ...a, tools: [{ description: 'x' }] }), 'tools[0] has no name'],

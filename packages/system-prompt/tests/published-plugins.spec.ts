@@ -7,6 +7,9 @@ import * as auditListener from './fixtures/published/audit-listener.js'
 import * as badOrderListener from './fixtures/published/bad-order-listener.js'
 import * as betaTools from './fixtures/published/beta-tools.js'
 import * as placementNames from './fixtures/published/placement-names.js'
+import * as nullContexts from './fixtures/published/null-contexts.js'
+import * as teamNotes from './fixtures/published/team-notes.js'
+import * as teamNotesHanded from './fixtures/published/team-notes-handed.js'
 
 // Plugins written for the published dsh-system-prompt must run unchanged (R-WF, R-ORDER); each is a
 // plugin module of its own under fixtures/published, loaded like any plugin.
@@ -44,6 +47,31 @@ describe('dsh-system-prompt: plugins written for the published package run uncha
     await app.plugin(badOrderListener)
     expect((await rejection(app.systemPrompt.assemble())).message).to.equal(
       'system-prompt/assemble listener of plugin "bad-order-listener" returned a malformed assembly: sections[2] ("broken") order is not a finite number')
+  })
+
+  it('accepts a returned assembly of the published shape { sections, tools, variables }, keeping the contexts it was handed', async () => {
+    await app.plugin(teamNotes)
+    app.systemPrompt.context({ name: 'clock', order: 1, text: 'Clock.' })
+    const assembly = await app.systemPrompt.assemble()
+    expect(assembly.sections.at(-1)).to.deep.equal({ name: 'team-notes', text: 'Ask before pushing to main.' })
+    expect(assembly.contexts.map((c) => c.name)).to.deep.equal(['clock'])
+    expect(renderAssembly(assembly).snapshot.endsWith('\n\nClock.')).to.equal(true)
+  })
+
+  it('accepts an assembly of the published shape handed on through next(), keeping the contexts the listener received', async () => {
+    await app.plugin(teamNotesHanded)
+    app.systemPrompt.section({ name: 'drafts', order: 5, text: 'Drafts.' })
+    app.systemPrompt.context({ name: 'clock', order: 1, text: 'Clock.' })
+    const assembly = await app.systemPrompt.assemble()
+    expect(assembly.sections.map((s) => s.name)).to.not.include('drafts')
+    expect(assembly.contexts.map((c) => c.name)).to.deep.equal(['clock'])
+  })
+
+  it('still refuses an assembly whose contexts is present but not an array, naming the listener\'s plugin', async () => {
+    await app.plugin(nullContexts)
+    const error = await rejection(app.systemPrompt.assemble())
+    expect(error.message).to.equal('system-prompt/assemble listener of plugin "null-contexts" returned a malformed assembly: contexts is not an array')
+    expect((error as { code?: string }).code).to.equal('PROMPT_MALFORMED_ASSEMBLY')
   })
 
   it('accepts a partial Config, and direct construction applies the defaults', () => {
