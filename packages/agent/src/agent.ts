@@ -14,6 +14,7 @@ import { emitStep } from './step-event.js'
 import type { ProviderReply, RecordedMessage, RecordOptions, StepOptions, StepResult } from './step-types.js'
 import { makeFork, type Fork, type ForkOptions, type LatestStep } from './fork.js'
 import { recordedEntry } from './recorded-entry.js'
+import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { agentDisposed, invalidInput, invalidStepTimeout, stepTimedOut, unknownCacheRules } from './errors.js'
 import {
@@ -149,6 +150,16 @@ export class Agent {
     return this.scope.ctx
   }
 
+  /** The published `agent.session` shape: `{ id, header: { cwd, model, provider } }`, read-only getters over this agent's fields. */
+  get session(): PublishedSession {
+    return sessionView(this)
+  }
+
+  /** The published `agent.options` shape: `{ id, model, provider, cwd, preset }`, read-only getters over this agent's fields. */
+  get options(): PublishedAgentOptions {
+    return optionsView(this)
+  }
+
   /** The scope key of the agent (the agent itself). */
   get key(): ScopeKey {
     return this
@@ -204,7 +215,7 @@ export class Agent {
     let build: SessionBuild<F>
     let report: CacheReport
     try {
-      build = this.session(format).build({
+      build = this.wireSession(format).build({
         record: this.record_, tools: assembly.tools, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.id,
         ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
         ...(options.breakpoints === undefined ? {} : { breakpoints: options.breakpoints }),
@@ -235,7 +246,7 @@ export class Agent {
     const format = (options?.format ?? this.latestFormat ?? 'openai-chat') as F
     wireFormat(format)
     return makeFork({
-      agent: this, format, latest: this.latestSteps.get(format), session: this.session(format), reuse: this.reuse, budget: this.budget_,
+      agent: this, format, latest: this.latestSteps.get(format), session: this.wireSession(format), reuse: this.reuse, budget: this.budget_,
       record: () => this.record_, newest: () => this.latest(), userInput: (input) => this.userInput(input), replies: () => this.replies,
       assemble: (opts) => this.bounded(opts, (signal) => this.prompt.assemble({ scope: this, agent: this, signal })),
       alive: () => { if (this.disposed_) throw agentDisposed(this.id) },
@@ -277,7 +288,7 @@ export class Agent {
     }
   }
 
-  private session<F extends WireFormat>(format: F): WireSession<F> {
+  private wireSession<F extends WireFormat>(format: F): WireSession<F> {
     let session = this.sessions.get(format)
     if (!session) this.sessions.set(format, session = new WireSession(format))
     return session as WireSession<F>

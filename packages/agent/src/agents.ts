@@ -12,6 +12,7 @@ import {
 } from './errors.js'
 import { readLedger, type LedgerInput, type ReadLedgerOptions } from './ledger-read.js'
 import { replayEntries } from './ledger-restore.js'
+import { emitSessionStart } from './session-start.js'
 
 declare module 'cordis' {
   interface Context {
@@ -69,6 +70,16 @@ export class Agents extends Service {
    * calling plugin). The calling context must inject the services the agent's registrations will use.
    */
   async create(options: CreateAgentOptions): Promise<Agent> {
+    const agent = this.make(options)
+    emitSessionStart(this.ctx, agent, 'startup', this.warn)
+    return agent
+  }
+
+  /** Reports a failed `agent/session-start` listener on the `dsh-agent` logger: its message, without its stack (as `agent/step`'s). */
+  private readonly warn = (error: Error) => this.ctx.logger('dsh-agent').warn(error.message)
+
+  /** Creates an agent as `create()` does, without emitting `agent/session-start`. */
+  private make(options: CreateAgentOptions): Agent {
     const { id, model, provider, cwd, preset } = options ?? ({} as CreateAgentOptions)
     if (typeof id !== 'string' || !id) throw invalidAgentId(id)
     if (typeof model !== 'string' || !model) throw invalidModel(id)
@@ -113,7 +124,7 @@ export class Agents extends Service {
    */
   async restore(ledger: LedgerInput, options: ReadLedgerOptions = {}): Promise<Agent> {
     const { header, entries } = readLedger(ledger, options)
-    const agent = await this.create({
+    const agent = this.make({
       id: header.agent, model: header.model, promptChange: header.promptChange,
       ...(header.provider === undefined ? {} : { provider: header.provider }),
       ...(header.cwd === undefined ? {} : { cwd: header.cwd }),
@@ -127,6 +138,7 @@ export class Agents extends Service {
       throw error
     }
     agent.restoredLines = entries.length + 1
+    emitSessionStart(this.ctx, agent, 'resume', this.warn)
     return agent
   }
 

@@ -208,6 +208,11 @@ export const stepListenerFailed = (id: string, plugin: string, cause: unknown) =
     code: 'AGENT_STEP_LISTENER_FAILED' as const, details: { id, plugin },
   })
 
+export const sessionStartListenerFailed = (id: string, plugin: string, cause: unknown) =>
+  Object.assign(new Error(`agent "${id}": agent/session-start listener of plugin "${plugin}" failed: ${PromptErrors.messageOf(cause)} (the agent is created and its session started)`, { cause }), {
+    code: 'AGENT_SESSION_START_LISTENER_FAILED' as const, details: { id, plugin },
+  })
+
 // ---- context budgets ------------------------------------------------------------------------------
 
 /** `create()` (or an `agents:` row) was given a `profile` override that cannot be a model profile. */
