@@ -19,7 +19,7 @@ describe('dsh-agent: what a step returns', () => {
       ['harness:identity', 'SystemPrompt', -1000],
       ['deployment:persona', 'SystemPrompt', 0],
       ['tool:read', 'host', 1100],
-      ['deployment:persona-suffix', 'SystemPrompt', Number.MAX_SAFE_INTEGER],
+      ['deployment:persona-suffix', 'SystemPrompt', 10200],
     ])
     expect(step.rendered.sections.every((part) => step.assembly.sections.includes(part.entry))).to.equal(true)
     expect(step.rendered).to.deep.equal(renderAssembly(step.assembly))

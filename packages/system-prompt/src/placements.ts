@@ -14,8 +14,11 @@ export const PERSONA_SECTION = 'deployment:persona'
 export const PERSONA_ORDER = 0
 /** The persona suffix section: registered in band `last`, so it renders after every other section. */
 export const PERSONA_SUFFIX_SECTION = 'deployment:persona-suffix'
-/** The suffix's nominal order (its band puts it last whatever the orders). */
-export const PERSONA_SUFFIX_ORDER = Number.MAX_SAFE_INTEGER
+/**
+ * The suffix's order: the published 0.2 package's number, above every placement, so a plugin written
+ * for it that places itself at `+1`, `+2` gets distinct orders. Its band puts it last whatever the orders.
+ */
+export const PERSONA_SUFFIX_ORDER = 10200
 /** The harness identity line's section name. */
 export const IDENTITY_SECTION = 'harness:identity'
 

@@ -99,9 +99,9 @@ describe('dsh-system-prompt: named placements', () => {
     expect([app.systemPrompt.getSectionOrder('TOOL_COMPUTER_USE'), app.systemPrompt.getSectionOrder('MCP_SERVERS')]).to.deep.equal([3000, 3100])
   })
 
-  it('gives the persona suffix, by name or as DEPLOYMENT_PERSONA_SUFFIX, its nominal order', () => {
+  it('gives the persona suffix, by name or as DEPLOYMENT_PERSONA_SUFFIX, the published order 10200', () => {
     expect([app.systemPrompt.getSectionOrder('deployment:persona-suffix'), app.systemPrompt.getSectionOrder('DEPLOYMENT_PERSONA_SUFFIX')])
-      .to.deep.equal([Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER])
+      .to.deep.equal([10200, 10200])
   })
 
   it('resolves the published context constant names', () => {

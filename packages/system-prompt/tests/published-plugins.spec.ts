@@ -3,6 +3,7 @@ import { Context } from 'cordis'
 import SystemPrompt, { renderAssembly, type Config } from 'dsh-system-prompt'
 import { bootApp, rejection } from 'dsh-testing'
 import { BARE } from './helpers.js'
+import * as afterSuffix from './fixtures/published/after-suffix.js'
 import * as auditListener from './fixtures/published/audit-listener.js'
 import * as badOrderListener from './fixtures/published/bad-order-listener.js'
 import * as betaTools from './fixtures/published/beta-tools.js'
@@ -72,6 +73,14 @@ describe('dsh-system-prompt: plugins written for the published package run uncha
     const error = await rejection(app.systemPrompt.assemble())
     expect(error.message).to.equal('system-prompt/assemble listener of plugin "null-contexts" returned a malformed assembly: contexts is not an array')
     expect((error as { code?: string }).code).to.equal('PROMPT_MALFORMED_ASSEMBLY')
+  })
+
+  it('gives DEPLOYMENT_PERSONA_SUFFIX the published 10200, so +1 and +2 stay two orders, and the suffix still renders last', async () => {
+    const booted = await bootApp({ systemPrompt: { ...BARE, personaSuffix: 'Suffix.' } })
+    await booted.app.plugin(afterSuffix)
+    const assembly = await booted.app.systemPrompt.assemble()
+    expect(assembly.sections.filter((s) => s.name.startsWith('closing-')).map((s) => [s.name, s.order])).to.deep.equal([['closing-a', 10201], ['closing-b', 10202]])
+    expect(renderAssembly(assembly).system.endsWith('First.\n\nSecond.\n\nSuffix.')).to.equal(true)
   })
 
   it('accepts a partial Config, and direct construction applies the defaults', () => {

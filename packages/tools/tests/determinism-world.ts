@@ -167,7 +167,7 @@ export function model(world: World, active: readonly PluginSpec[], view: Layer):
 
   const sectionEntries = [
     { name: 'deployment:persona', order: 0, text: world.config.persona, layer: 'global' as Layer, interpolate: true, complete: false },
-    { name: SUFFIX, order: Number.MAX_SAFE_INTEGER, text: world.config.personaSuffix, layer: 'global' as Layer, interpolate: true, complete: false, band: 'last' as const },
+    { name: SUFFIX, order: 10200, text: world.config.personaSuffix, layer: 'global' as Layer, interpolate: true, complete: false, band: 'last' as const },
     ...active.flatMap((p) => p.sections.map((s) => ({ ...s, layer: p.layer }))),
     ...active.flatMap((p) => p.tools.filter((t) => t.guidance).map((t) => ({
       name: `tool:${t.name}`, order: t.guidance!.order, layer: p.layer, interpolate: false, complete: false, text: t.guidance!.text,

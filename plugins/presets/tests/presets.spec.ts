@@ -26,7 +26,7 @@ describe('dsh-presets: mounting presets', () => {
       await loadPresets(app, { presets: [{ id: 'review', persona: REVIEWER }] })
       const { request, assembly } = await stepAgent(ctx, 'r', 'review')
       expect(assembly.sections.map((s) => `${s.name}@${s.order}`)).to.deep.equal(
-        ['deployment:persona@0', 'plan:policy@500', `deployment:persona-suffix@${Number.MAX_SAFE_INTEGER}`])
+        ['deployment:persona@0', 'plan:policy@500', 'deployment:persona-suffix@10200'])
       expect(request.messages[0]).to.deep.equal({ role: 'system', content: `You review changes for test-model.\n\n${PLAN}` })
     })
 
