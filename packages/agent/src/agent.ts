@@ -5,7 +5,7 @@ import { abortable, deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
 import {
   buildMessages, checkContentParts, WireSession, type SessionBuild, isProvider, providerNames, wireFormat,
   type ChatRequestMessage, type ContentPart, type RequestBodies, type CacheReport,
-  type WireFormat, type ModelProfile, type ModelProfileOverride,
+  type WireFormat, type ModelProfile, type ModelProfileOverride, type Usage,
 } from 'dsh-wire'
 import type { ToolRegistry } from 'dsh-tools'
 import type { DebugLog } from './debug-log.js'
@@ -31,6 +31,8 @@ declare module 'cordis' {
   interface Events {
     /** After every step of every agent: the step's result, with its reuse report (`result.report`). */
     'agent/step'(agent: Agent, result: StepResult<WireFormat>): void
+    /** After `agent.record()` kept a reply's usage (normalised), once the latest step's report holds it. */
+    'agent/usage'(agent: Agent, usage: Usage): void
   }
 }
 
@@ -306,7 +308,14 @@ export class Agent {
     const { item, usage } = recordedEntry(this.id, message, options, this.replies)
     this.record_.push(item)
     if (item.source === 'assistant') this.replies++
-    if (usage) this.reuse.reconcile(usage, Date.now())
+    if (!usage) return
+    this.reuse.reconcile(usage, Date.now())
+    // Cordis's emit throws a listener's failure at the emitter: the reply is recorded, so it is only logged.
+    try {
+      this.scope.ctx.emit('agent/usage', this, usage)
+    } catch (error) {
+      this.log.warn(error instanceof Error ? error : new Error(String(error)))
+    }
   }
 
   /** `step()`'s input as the record keeps it: a string, or content parts checked, copied and frozen with their text as `content`. */
