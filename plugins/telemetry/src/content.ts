@@ -7,7 +7,7 @@
  */
 import type { Attributes } from '@opentelemetry/api'
 import type { Agent, StepResult } from 'dsh-agent'
-import type { ChatRequest, ChatRequestMessage, WireFormat } from 'dsh-wire'
+import type { ChatRequestMessage, WireFormat } from 'dsh-wire'
 import { GenAi } from './names.js'
 
 /** One part of a message in the conventions' shape. */
@@ -44,12 +44,10 @@ function inputMessage(message: ChatRequestMessage): InputMessage {
 }
 
 /**
- * The chat messages of the request: the body's own for `openai-chat`; for another format, the agent's
- * record in chat shape (the same conversation), except for a fork, whose request the record does not
- * hold (its messages are then left out).
+ * The conversation in chat shape (`agent.messages()`, the record every format is lowered from), or
+ * nothing for a fork: its request is the agent's latest plus an instruction the record does not hold.
  */
 function chatMessages(agent: Agent, result: StepResult<WireFormat>): readonly ChatRequestMessage[] | undefined {
-  if (result.report.format === 'openai-chat') return (result.request as ChatRequest).messages
   return result.side ? undefined : agent.messages()
 }
 

@@ -23,16 +23,23 @@ interface Measured {
 
 /** Hashes and counts texts, remembering the latest ones: most parts repeat from one step to the next. */
 export class PartMeter {
-  private readonly known = new Map<string, Measured>()
+  /** Per counter, by text: the texts are the rendered parts' own strings, whose hashes V8 keeps. */
+  private readonly known = new Map<string, Map<string, Measured>>()
+  private size = 0
 
   /** `text`'s hash and tokens in `counter`'s tokenizer. */
   measure(text: string, counter: TokenCounter): Measured {
-    const key = `${counter.name}\u0000${text}`
-    let measured = this.known.get(key)
+    let texts = this.known.get(counter.name)
+    if (!texts) this.known.set(counter.name, texts = new Map())
+    let measured = texts.get(text)
     if (!measured) {
       measured = { hash: createHash('sha256').update(text).digest('hex').slice(0, 16), tokens: counter.count(text) }
-      if (this.known.size >= REMEMBERED) this.known.clear()
-      this.known.set(key, measured)
+      if (++this.size > REMEMBERED) {
+        this.known.clear()
+        this.known.set(counter.name, texts = new Map())
+        this.size = 1
+      }
+      texts.set(text, measured)
     }
     return measured
   }
