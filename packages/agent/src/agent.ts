@@ -15,7 +15,7 @@ import type { ProviderReply, RecordedMessage, RecordOptions, StepOptions, StepRe
 import { makeFork, type Fork, type ForkOptions, type LatestStep } from './fork.js'
 import { recordedEntry } from './recorded-entry.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
-import { agentDisposed, invalidInput, invalidStepTimeout, stepTimedOut, unknownCacheRules } from './errors.js'
+import { agentDisposed, invalidInput, invalidStepTimeout, stepTimedOut, unknownCacheRules, usageListenerFailed } from './errors.js'
 import {
   stepEntries, type UserInput, type ConversationEntry, type PromptChangePolicy,
 } from './conversation.js'
@@ -314,7 +314,7 @@ export class Agent {
     try {
       this.scope.ctx.emit('agent/usage', this, usage)
     } catch (error) {
-      this.log.warn(error instanceof Error ? error : new Error(String(error)))
+      this.log.warn(usageListenerFailed(this.id, error))
     }
   }
 

@@ -208,6 +208,12 @@ export const stepListenerFailed = (id: string, plugin: string, cause: unknown) =
     code: 'AGENT_STEP_LISTENER_FAILED' as const, details: { id, plugin },
   })
 
+/** An `agent/usage` listener threw; the reply stays recorded (the failure is logged, not thrown). */
+export const usageListenerFailed = (id: string, cause: unknown) =>
+  Object.assign(new Error(`agent "${id}": an agent/usage listener failed: ${PromptErrors.messageOf(cause)} (the reply is recorded)`, { cause }), {
+    code: 'AGENT_USAGE_LISTENER_FAILED' as const, details: { id },
+  })
+
 // ---- context budgets ------------------------------------------------------------------------------
 
 /** `create()` (or an `agents:` row) was given a `profile` override that cannot be a model profile. */
