@@ -15,6 +15,7 @@ import { runSession } from './session.js'
 import { measureLongConversation } from './long-conversation.js'
 import { measureHeavyStep } from './heavy-step.js'
 import { measureFork } from './fork.js'
+import { measureTelemetry } from './telemetry.js'
 import { WIRE_FORMATS } from 'dsh-wire'
 
 const quick = process.argv.includes('--quick')
@@ -245,6 +246,15 @@ for (const format of WIRE_FORMATS) {
     report(`i. heavy agent, ${format}: fork + body`, { unit: 'us', ...fork }, sampleText(fork))
     report(`i. heavy agent, ${format}: ratio fork / step`, { unit: 'ratio', value: ratio }, `${ratio.toFixed(2)}x (step: ${sampleText(step)})`)
   }
+}
+
+// (j) dsh-plugin-telemetry: a step without it, with it where OpenTelemetry is absent, and tracing
+{
+  const { none, control, absent, traced, controlRatio, absentRatio, tracedRatio } = await measureTelemetry(quick ? 3 : 7)
+  report('j. heavy agent: step + body + usage, no telemetry plugin', { unit: 'us', ...none }, sampleText(none))
+  report('j. ratio a second app without the plugin / none (noise)', { unit: 'ratio', value: controlRatio }, `${controlRatio.toFixed(2)}x (${sampleText(control)})`)
+  report('j. ratio telemetry plugin, OpenTelemetry absent / none', { unit: 'ratio', value: absentRatio }, `${absentRatio.toFixed(2)}x (${sampleText(absent)})`)
+  report('j. ratio telemetry plugin tracing (no exporter) / none', { unit: 'ratio', value: tracedRatio }, `${tracedRatio.toFixed(2)}x (${sampleText(traced)})`)
 }
 
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true })

@@ -5,18 +5,18 @@ import { abortable, deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
 import {
   buildMessages, checkContentParts, WireSession, type SessionBuild, isProvider, providerNames, wireFormat,
   type ChatRequestMessage, type ContentPart, type RequestBodies, type CacheReport,
-  type WireFormat, type ModelProfile, type ModelProfileOverride,
+  type WireFormat, type ModelProfile, type ModelProfileOverride, type Usage,
 } from 'dsh-wire'
 import type { ToolRegistry } from 'dsh-tools'
 import type { DebugLog } from './debug-log.js'
 import { BudgetTracker } from './budget.js'
-import { emitStep } from './step-event.js'
+import { notify } from './notify.js'
 import type { ProviderReply, RecordedMessage, RecordOptions, StepOptions, StepResult } from './step-types.js'
 import { makeFork, type Fork, type ForkOptions, type LatestStep } from './fork.js'
 import { recordedEntry } from './recorded-entry.js'
 import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
-import { agentDisposed, invalidInput, invalidStepTimeout, stepTimedOut, unknownCacheRules } from './errors.js'
+import { agentDisposed, invalidInput, invalidStepTimeout, stepListenerFailed, stepTimedOut, unknownCacheRules, usageListenerFailed } from './errors.js'
 import {
   stepEntries, type UserInput, type ConversationEntry, type PromptChangePolicy,
 } from './conversation.js'
@@ -32,6 +32,8 @@ declare module 'cordis' {
   interface Events {
     /** After every step of every agent: the step's result, with its reuse report (`result.report`). */
     'agent/step'(agent: Agent, result: StepResult<WireFormat>): void
+    /** After `agent.record()` kept a reply's usage (normalised), once the latest step's report holds it. */
+    'agent/usage'(agent: Agent, usage: Usage): void
   }
 }
 
@@ -231,7 +233,7 @@ export class Agent {
     this.latestFormat = format
     const result: StepResult<F> = { get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report, budget }
     // The step is whole: its listeners cannot undo it or make it reject (their failures are logged).
-    emitStep(this.scope.ctx, this, result as StepResult<WireFormat>, (error) => this.log.warn(error))
+    this.notifyStep(result as StepResult<WireFormat>)
     return result
   }
 
@@ -250,7 +252,7 @@ export class Agent {
       record: () => this.record_, newest: () => this.latest(), userInput: (input) => this.userInput(input), replies: () => this.replies,
       assemble: (opts) => this.bounded(opts, (signal) => this.prompt.assemble({ scope: this, agent: this, signal })),
       alive: () => { if (this.disposed_) throw agentDisposed(this.id) },
-      emit: (result) => emitStep(this.scope.ctx, this, result as StepResult<WireFormat>, (error) => this.log.warn(error)),
+      emit: (result) => this.notifyStep(result as StepResult<WireFormat>),
     }, options, (provider) => this.reuse.counter(provider))
   }
 
@@ -317,7 +319,10 @@ export class Agent {
     const { item, usage } = recordedEntry(this.id, message, options, this.replies)
     this.record_.push(item)
     if (item.source === 'assistant') this.replies++
-    if (usage) this.reuse.reconcile(usage, Date.now())
+    if (!usage) return
+    this.reuse.reconcile(usage, Date.now())
+    // Cordis's emit throws a listener's failure at the emitter: the reply is recorded, so it is only logged.
+    notify(this.scope.ctx, 'agent/usage', [this, usage], { failure: (plugin, error) => usageListenerFailed(this.id, plugin, error), report: (error) => this.log.warn(error) })
   }
 
   /** `step()`'s input as the record keeps it: a string, or content parts checked, copied and frozen with their text as `content`. */
@@ -331,6 +336,11 @@ export class Agent {
     } catch (error) {
       throw invalidInput(this.id, PromptErrors.messageOf(error))
     }
+  }
+
+  /** `agent/step` for a whole step: its listeners cannot undo it or make it reject (their failures are logged). */
+  private notifyStep(result: StepResult<WireFormat>): void {
+    notify(this.scope.ctx, 'agent/step', [this, result], { failure: (plugin, error) => stepListenerFailed(this.id, plugin, error), report: (error) => this.log.warn(error) })
   }
 
   /** Disposes the agent's scope and everything registered through it. Idempotent. */

@@ -213,6 +213,12 @@ export const sessionStartListenerFailed = (id: string, plugin: string, cause: un
     code: 'AGENT_SESSION_START_LISTENER_FAILED' as const, details: { id, plugin },
   })
 
+/** An `agent/usage` listener threw; the reply stays recorded (the failure is logged, not thrown). */
+export const usageListenerFailed = (id: string, plugin: string, cause: unknown) =>
+  Object.assign(new Error(`agent "${id}": agent/usage listener of plugin "${plugin}" failed: ${PromptErrors.messageOf(cause)} (the reply is recorded)`, { cause }), {
+    code: 'AGENT_USAGE_LISTENER_FAILED' as const, details: { id, plugin },
+  })
+
 // ---- context budgets ------------------------------------------------------------------------------
 
 /** `create()` (or an `agents:` row) was given a `profile` override that cannot be a model profile. */

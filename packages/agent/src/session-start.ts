@@ -10,9 +10,10 @@
  * @module
  */
 import type { Context } from 'cordis'
-import { ownerName, scopeChain, scopeOf } from 'dsh-scope'
+import { scopeChain, scopeOf } from 'dsh-scope'
 import type { Agent } from './agent.js'
 import { sessionStartListenerFailed } from './errors.js'
+import { notify } from './notify.js'
 
 /** Why a session began: `startup` for a created agent, `resume` for a restored one (`clear`, `compact`: published, never emitted by dsh). */
 export type SessionStartSource = 'startup' | 'resume' | 'clear' | 'compact'
@@ -30,26 +31,15 @@ declare module 'cordis' {
   }
 }
 
-/** A Cordis listener as its events service keeps it (`ctx.events._hooks[name]`: Cordis 4.0.0-rc.10). */
-interface Hook {
-  readonly ctx: Context
-  readonly callback: (...args: unknown[]) => unknown
-}
-
 /** Calls every admitted `agent/session-start` listener of `ctx`'s app; `report` gets each listener's failure. */
 export function emitSessionStart(ctx: Context, agent: Agent, source: SessionStartSource, report: (error: Error) => void): void {
-  const payload: SessionStartPayload = Object.freeze({ agent, source })
-  const hooks = (ctx.events as unknown as { _hooks?: Record<string, Hook[] | undefined> })._hooks
   const chain = new Set<unknown>(scopeChain(ctx, agent.key))
-  for (const hook of [...(hooks?.['agent/session-start'] ?? [])]) {
-    const scope = scopeOf(hook.ctx)
-    if (scope !== undefined && !chain.has(scope)) continue
-    const failed = (error: unknown) => report(sessionStartListenerFailed(agent.id, ownerName(hook.ctx), error))
-    try {
-      const returned = Reflect.apply(hook.callback, null, [payload])
-      if (typeof (returned as PromiseLike<unknown> | undefined)?.then === 'function') Promise.resolve(returned).catch(failed)
-    } catch (error) {
-      failed(error)
-    }
-  }
+  notify(ctx, 'agent/session-start', [Object.freeze({ agent, source })], {
+    admits: (listener) => {
+      const scope = scopeOf(listener)
+      return scope === undefined || chain.has(scope)
+    },
+    failure: (plugin, error) => sessionStartListenerFailed(agent.id, plugin, error),
+    report,
+  })
 }

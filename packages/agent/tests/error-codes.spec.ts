@@ -72,6 +72,7 @@ const ledger = [
   AgentErrors.ledgerStoreMismatch('a', { lines: 0, head: '' }, { lines: 2, head: 'ab'.repeat(32) }),
   AgentErrors.stepListenerFailed('a', 'metrics', new Error('down')),
   AgentErrors.sessionStartListenerFailed('a', 'workflow-state', new Error('down')),
+  AgentErrors.usageListenerFailed('a', 'exporter', new Error('down')),
 ]
 
 describe('dsh-agent: the ledger\'s refusals carry a stable code and the line they are about', () => {
@@ -93,6 +94,7 @@ describe('dsh-agent: the ledger\'s refusals carry a stable code and the line the
       { name: 'Error', code: 'AGENT_LEDGER_STORE_MISMATCH', details: { id: 'a', expected: { lines: 0, head: '' }, found: { lines: 2, head: 'ab'.repeat(32) } } },
       { name: 'Error', code: 'AGENT_STEP_LISTENER_FAILED', details: { id: 'a', plugin: 'metrics' } },
       { name: 'Error', code: 'AGENT_SESSION_START_LISTENER_FAILED', details: { id: 'a', plugin: 'workflow-state' } },
+      { name: 'Error', code: 'AGENT_USAGE_LISTENER_FAILED', details: { id: 'a', plugin: 'exporter' } },
     ])
     expect(ledger.slice(0, 7).map((e) => e.message.slice(0, e.message.indexOf(':')))).to.deep.equal([1, 4, 9, 3, 5, 6, 8].map((n) => `ledger line ${n}`))
   })
