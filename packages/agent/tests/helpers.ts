@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import { createHash } from 'node:crypto'
 import type { Context } from 'cordis'
 import type { Agent, ChatRequestMessage } from 'dsh-agent'
 import { bootApp, type BootedApp } from 'dsh-testing'
@@ -36,4 +37,16 @@ export function stats(app: Context) {
 export function expectPrefix(previous: readonly ChatRequestMessage[], next: readonly ChatRequestMessage[]): void {
   expect(next.length).to.be.at.least(previous.length)
   expect(JSON.stringify(next.slice(0, previous.length))).to.equal(JSON.stringify(previous))
+}
+
+/** A ledger line's hash: SHA-256 of the previous line's hash and the line's fields as JSON. */
+export const sha = (previous: string, fields: object) => createHash('sha256').update(previous + JSON.stringify(fields)).digest('hex')
+
+/** Lines rebuilt from their fields with a chain that is valid again (a careful forger's, or a hand-written, ledger). */
+export function rechain(objects: Array<Record<string, unknown>>): string {
+  let previous = ''
+  return objects.map(({ hash: _, ...fields }) => {
+    previous = sha(previous, fields)
+    return JSON.stringify({ ...fields, hash: previous }) + '\n'
+  }).join('')
 }

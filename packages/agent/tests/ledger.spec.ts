@@ -1,22 +1,12 @@
 import { expect } from 'chai'
-import { createHash } from 'node:crypto'
 import { exportLedger, LEDGER_FORMAT, LEDGER_VERSION, readLedger, WIRE_FORMATS, type Agent, type PromptChangePolicy } from 'dsh-agent'
 import { rejection, thrown } from 'dsh-testing'
 import { changePersona, converse, harness } from './ledger-scenario.js'
+import { rechain, sha } from './helpers.js'
 
 const POLICIES: PromptChangePolicy[] = ['append', 'replace']
 
 /** SHA-256 hex of the previous hash followed by the JSON of the line's other fields: the chain as the Agent Note defines it. */
-const sha = (previous: string, fields: object) => createHash('sha256').update(previous + JSON.stringify(fields)).digest('hex')
-
-/** Lines rebuilt from their fields with a chain that is valid again (a careful forger's ledger). */
-function rechain(objects: Array<Record<string, unknown>>): string {
-  let previous = ''
-  return objects.map(({ hash: _, ...fields }) => {
-    previous = sha(previous, fields)
-    return JSON.stringify({ ...fields, hash: previous }) + '\n'
-  }).join('')
-}
 
 async function ledgerOf(policy: PromptChangePolicy = 'append') {
   const booted = await harness(policy)

@@ -1,25 +1,15 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
-import { createHash } from 'node:crypto'
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { exportLedger, FileLedgerStore, LedgerWriter, readLedger, WIRE_FORMATS, type RecordedMessage } from 'dsh-agent'
 import { rejection, thrown } from 'dsh-testing'
 import { converse, harness } from './ledger-scenario.js'
+import { rechain } from './helpers.js'
 
 // Issue 20, items 3, 4 and 10 (usage): ledgers that could be corrupted through the API.
 
-const sha = (previous: string, fields: object) => createHash('sha256').update(previous + JSON.stringify(fields)).digest('hex')
-
-/** Lines rebuilt from their fields with a valid chain (a careful forger's, or a hand-written, ledger). */
-function rechain(objects: Array<Record<string, unknown>>): string {
-  let previous = ''
-  return objects.map(({ hash: _, ...fields }) => {
-    previous = sha(previous, fields)
-    return JSON.stringify({ ...fields, hash: previous }) + '\n'
-  }).join('')
-}
 
 const objects = (text: string) => text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
 

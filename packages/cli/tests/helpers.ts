@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
+import { main } from '../src/program.js'
 
 /** The repository root: the CLI runs from here, so files show as `examples/...`. */
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url))
@@ -134,4 +136,21 @@ export function assertBuilt(): void {
 /** The lines of a text, without the trailing empty one. */
 export function lines(text: string): string[] {
   return text.split('\n').filter((line, index, all) => index < all.length - 1 || line !== '')
+}
+
+/** A writable stream that keeps what is written to it. */
+class Capture extends Writable {
+  text = ''
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void): void {
+    this.text += chunk.toString()
+    callback()
+  }
+}
+
+/** One in-process run of the CLI's `main()` (no colour): its exit code and what it wrote. */
+export async function runInProcess(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new Capture()
+  const stderr = new Capture()
+  const code = await main(argv, { stdout, stderr, env: { NO_COLOR: '1' } })
+  return { code, stdout: stdout.text, stderr: stderr.text }
 }

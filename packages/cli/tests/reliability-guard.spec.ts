@@ -2,26 +2,9 @@ import { expect } from 'chai'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Writable } from 'node:stream'
-import { main } from '../src/program.js'
-import { assertBuilt, cli } from './helpers.js'
+import { assertBuilt, cli, runInProcess } from './helpers.js'
 
-/** A stream that keeps what is written. */
-class Capture extends Writable {
-  text = ''
-  override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void): void {
-    this.text += chunk.toString()
-    callback()
-  }
-}
-
-/** One in-process run of `main()`: its exit code and what it wrote. */
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new Capture()
-  const stderr = new Capture()
-  const code = await main(argv, { stdout, stderr, env: { NO_COLOR: '1' } })
-  return { code, stdout: stdout.text, stderr: stderr.text }
-}
+const run = runInProcess
 
 /** The one JSON document of a run's stdout (it fails the test when stdout is not exactly one). */
 function document(stdout: string): { ok: boolean; exitCode?: number; error?: { kind: string; code: string; message: string } } {

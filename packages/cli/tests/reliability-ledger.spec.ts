@@ -3,29 +3,14 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Writable } from 'node:stream'
 import { CliError, scriptProblemLine, type ScriptProblem } from '../src/errors.js'
-import { main } from '../src/program.js'
 import { parseReplayScript } from '../src/replay-script.js'
-import { fixture, REPO } from './helpers.js'
+import { fixture, REPO, runInProcess } from './helpers.js'
 
 // Issue 20, items 4 and 10: history reads through the ledger's one validator; a replay script answers
 // each call of a reply once, in order, and never sends a conversation with an unanswered call.
 
-class Capture extends Writable {
-  text = ''
-  override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void): void {
-    this.text += chunk.toString()
-    callback()
-  }
-}
-
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new Capture()
-  const stderr = new Capture()
-  const code = await main(argv, { stdout, stderr, env: { NO_COLOR: '1' } })
-  return { code, stdout: stdout.text, stderr: stderr.text }
-}
+const run = runInProcess
 
 const sha = (previous: string, fields: object) => createHash('sha256').update(previous + JSON.stringify(fields)).digest('hex')
 
