@@ -32,3 +32,4 @@ export { CHARACTERS_ESTIMATE, deepseekCounter, labelled, loadO200k } from './tok
 export { boundedPieces, countInPieces, countIsEstimate, encodeInPieces, FULL_PIECES, SAMPLE_STRIDE } from './bounded-count.js'
 export { overrideProblem, profileRow } from './model-profiles.js'
 export { ANTHROPIC_TOOL_RULES, assertTools, GEMINI_TOOL_RULES, OPENAI_TOOL_RULES, problemsUnder } from './tool-rules.js'
+export { MERGE_CACHE_ENTRIES } from './o200k.js'

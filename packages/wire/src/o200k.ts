@@ -3,11 +3,14 @@
  * OpenAI and Gemini token counts, the CLI's counts and token offsets), encoding in bounded pieces
  * (`bounded-count.ts`) so its cost is linear in the text's length whatever the text's shape.
  *
- * `gpt-tokenizer` keeps a merge cache of 100,000 entries in a `Map` that evicts its oldest key when
+ * `gpt-tokenizer` keeps a merge cache (pre-token → tokens) in a `Map` that evicts its oldest key when
  * full; once text of many distinct pre-tokens (base64, hex, random identifiers) has filled it, each
  * eviction scans past the `Map`'s deleted slots, and 1 MB of base64 costs 9 to 18 s instead of about
- * 1.5 s (measured here, see bench/README.md). The loader turns the cache off: prose costs about the
- * same without it.
+ * 1.5 s (measured here, see bench/README.md). Without any cache, though, every word is merged again
+ * and a step that counts new prose costs about a third more (bench row f, gemini and openai-responses).
+ * So the cache is kept but never full: it holds {@link MERGE_CACHE_ENTRIES} entries, and it is cleared
+ * once that many characters have been encoded since the last clear (a pre-token is at least one
+ * character, so no entry is ever evicted).
  * @module
  */
 import { countInPieces, encodeInPieces, type BoundedCount } from './bounded-count.js'
@@ -25,13 +28,24 @@ export interface O200kEncoding {
 
 const NO_SPECIAL = { disallowedSpecial: new Set<string>() }
 
+/** The merge cache's size, and the characters encoded between two clears of it. */
+export const MERGE_CACHE_ENTRIES = 50_000
+
 let loading: Promise<O200kEncoding> | undefined
 
 /** The `o200k_base` encoding (loaded on first use: its tables take about half a second). */
 export function loadO200k(): Promise<O200kEncoding> {
   loading ??= import('gpt-tokenizer/encoding/o200k_base').then((module) => {
-    module.setMergeCacheSize(0)
-    const encode = (piece: string) => module.encode(piece, NO_SPECIAL)
+    module.setMergeCacheSize(MERGE_CACHE_ENTRIES)
+    let encoded = 0
+    const encode = (piece: string) => {
+      encoded += piece.length
+      if (encoded > MERGE_CACHE_ENTRIES) {
+        module.clearMergeCache()
+        encoded = piece.length
+      }
+      return module.encode(piece, NO_SPECIAL)
+    }
     const count = (piece: string) => encode(piece).length
     return Object.freeze({
       name: 'o200k_base' as const,

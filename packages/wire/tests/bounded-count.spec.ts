@@ -1,9 +1,10 @@
 import { expect } from 'chai'
+import { BytePairEncodingCore } from 'gpt-tokenizer/BytePairEncodingCore'
 import { longestEncoded as encoderSpy } from 'dsh-testing'
 import fc from 'fast-check'
 import { encode } from 'gpt-tokenizer/encoding/o200k_base'
 import { loadO200k, MAX_PIECE, tokenCounter } from 'dsh-wire'
-import { boundedPieces, countInPieces, countIsEstimate, encodeInPieces, FULL_PIECES, SAMPLE_STRIDE } from 'dsh-wire/internal'
+import { boundedPieces, countInPieces, countIsEstimate, encodeInPieces, FULL_PIECES, MERGE_CACHE_ENTRIES, SAMPLE_STRIDE } from 'dsh-wire/internal'
 
 // Token counts cost linear time whatever the text's shape (issue 20, item 1): a BPE encoder's cost grows
 // with the square of one pre-token's length, so the encoder is handed bounded pieces. The tests count
@@ -115,4 +116,29 @@ describe('dsh-wire: token counts in bounded pieces', () => {
       expect(at).to.equal(text.length)
     }))
   })
+
+  it('o200k keeps its merge cache but never lets it evict: 1 MB of distinct base64-like words fills no cache past MERGE_CACHE_ENTRIES, and repeated words are merged once', async () => {
+    const core = BytePairEncodingCore.prototype as unknown as { addToMergeCache(key: unknown, value: unknown): void; bytePairMerge?: unknown }
+    const add = core.addToMergeCache
+    let evictions = 0
+    let added = 0
+    core.addToMergeCache = function (this: { mergeCache?: Map<unknown, unknown>; mergeCacheSize: number }, key: unknown, value: unknown) {
+      added++
+      if (this.mergeCache && this.mergeCache.size >= this.mergeCacheSize) evictions++
+      return add.call(this, key, value)
+    }
+    try {
+      const o200k = await loadO200k()
+      const words = Array.from({ length: 120_000 }, (_, i) => (i * 2654435761 % 4294967296).toString(36)).join(' ')
+      o200k.count(words)
+      expect(evictions, 'merge cache evictions').to.equal(0)
+      expect(MERGE_CACHE_ENTRIES).to.equal(50_000)
+      added = 0
+      o200k.count('the same few words again and again '.repeat(200))
+      expect(added, 'merges cached for a text of six distinct words').to.be.at.most(6)
+    } finally {
+      core.addToMergeCache = add
+    }
+  })
 })
+
