@@ -4,7 +4,7 @@
  * measured interleaved in the same run so the ratio does not move with the machine.
  */
 import type { WireFormat } from 'dsh-wire'
-import { heavyHost } from './heavy-step.js'
+import { heavyHost, steppingAgent } from './heavy-step.js'
 import { timeInterleaved, type Sample } from './measure.js'
 
 /** A fork + body and a step + body per format, and the fork's time as a ratio to the step's. */
@@ -12,14 +12,7 @@ export async function measureFork(formats: readonly WireFormat[], rounds: number
   const { host, close } = await heavyHost()
   const results = new Map<WireFormat, { fork: Sample; step: Sample; ratio: number }>()
   for (const format of formats) {
-    const agent = await host.agents.create({ id: `fork-${format}`, model: 'bench-model' })
-    let turn = 0
-    const step = async () => {
-      const result = await agent.stepDetailed(`message ${++turn}`, { format })
-      const body = result.body
-      agent.record({ role: 'assistant', content: `reply ${turn}` })
-      return body.length
-    }
+    const { agent, step } = await steppingAgent(host, `fork-${format}`, format)
     const fork = async () => (await agent.fork({ kind: 'title', instruction: 'Name this conversation.', format })).body.length
     for (let i = 0; i < 50; i++) await step()
     await agent.stepDetailed('the request forks repeat', { format })

@@ -26,19 +26,25 @@ export async function heavyHost(): Promise<{ host: Context; close: () => Promise
   return { host, close: async () => { await app.registry.delete(SystemPrompt) } }
 }
 
+/** A fresh agent of `host` and one turn of it: a step with its body in `format`, then a short reply recorded. */
+export async function steppingAgent(host: Context, id: string, format: WireFormat) {
+  const agent = await host.agents.create({ id, model: 'bench-model' })
+  let turn = 0
+  const step = async () => {
+    const result = await agent.stepDetailed(`message ${++turn}`, { format })
+    const body = result.body
+    agent.record({ role: 'assistant', content: `reply ${turn}` })
+    return body.length
+  }
+  return { agent, step }
+}
+
 /** Step + body per format, each on an agent of its own that has 50 turns behind it. */
 export async function measureHeavyStep(formats: readonly WireFormat[], rounds: number): Promise<Map<WireFormat, Sample>> {
   const { host, close } = await heavyHost()
   const samples = new Map<WireFormat, Sample>()
   for (const format of formats) {
-    const agent = await host.agents.create({ id: `heavy-${format}`, model: 'bench-model' })
-    let turn = 0
-    const step = async () => {
-      const result = await agent.stepDetailed(`message ${++turn}`, { format })
-      const body = result.body
-      agent.record({ role: 'assistant', content: `reply ${turn}` })
-      return body.length
-    }
+    const { step } = await steppingAgent(host, `heavy-${format}`, format)
     for (let i = 0; i < 50; i++) await step()
     samples.set(format, await time(step, { rounds, iterations: 200 }))
   }

@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { main } from '../src/program.js'
+import { CliError, scriptProblemLine, type ScriptProblem } from '../src/errors.js'
+import { parseReplayScript } from '../src/replay-script.js'
 
 /** The repository root: the CLI runs from here, so files show as `examples/...`. */
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url))
@@ -153,4 +155,15 @@ export async function runInProcess(argv: string[]): Promise<{ code: number; stdo
   const stderr = new Capture()
   const code = await main(argv, { stdout, stderr, env: { NO_COLOR: '1' } })
   return { code, stdout: stdout.text, stderr: stderr.text }
+}
+
+/** The problems a replay script fails with (`CLI_REPLAY_SCRIPT_INVALID`), each as its printed line; an accepted script fails the test. */
+export function scriptProblems(text: string): string[] {
+  try {
+    parseReplayScript(text, 's.yml')
+  } catch (error) {
+    if (!CliError.is(error) || error.code !== 'CLI_REPLAY_SCRIPT_INVALID') throw error
+    return (error.details as { problems: ScriptProblem[] }).problems.map(scriptProblemLine)
+  }
+  throw new Error('the script was accepted')
 }

@@ -3,9 +3,8 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CliError, scriptProblemLine, type ScriptProblem } from '../src/errors.js'
 import { parseReplayScript } from '../src/replay-script.js'
-import { fixture, REPO, runInProcess } from './helpers.js'
+import { fixture, REPO, runInProcess, scriptProblems } from './helpers.js'
 
 // Issue 20, items 4 and 10: history reads through the ledger's one validator; a replay script answers
 // each call of a reply once, in order, and never sends a conversation with an unanswered call.
@@ -62,15 +61,7 @@ describe('dsh-prompt: hostile ledgers and replay scripts (issue 20)', () => {
         .to.deep.equal([['call_1_1', 'A', false], ['call_1_2', 'B', true]])
     })
 
-    const problems = (text: string) => {
-      try {
-        parseReplayScript(text, 's.yml')
-      } catch (error) {
-        expect(CliError.is(error) && error.code).to.equal('CLI_REPLAY_SCRIPT_INVALID')
-        return ((error as CliError).details as { problems: ScriptProblem[] }).problems.map(scriptProblemLine)
-      }
-      throw new Error('the script was accepted')
-    }
+    const problems = scriptProblems
 
     it('refuses a script whose request would leave a call unanswered (CLI_REPLAY_UNANSWERED_CALL), and a third result (CLI_REPLAY_CALL_ANSWERED)', () => {
       const unanswered = 's.yml:5:5: turns[2] (tool): the last assistant reply\'s call read (call_1_2) has no result before the next request: every call needs its tool: turn first (providers refuse a conversation with an unanswered call)'

@@ -2,18 +2,9 @@ import { expect } from 'chai'
 import { CliError, scriptProblemLine, type ScriptProblem } from '../src/errors.js'
 import { installReplayClock, withReplayClock } from '../src/replay-clock.js'
 import { parseReplayScript, readReplayScript } from '../src/replay-script.js'
-import { fixture } from './helpers.js'
+import { fixture, scriptProblems } from './helpers.js'
 
-/** The problems a script must fail with, each as its printed line. */
-function problemsOf(text: string): string[] {
-  try {
-    parseReplayScript(text, 's.yml')
-  } catch (error) {
-    expect(CliError.is(error) && error.code).to.equal('CLI_REPLAY_SCRIPT_INVALID')
-    return ((error as CliError).details as { problems: ScriptProblem[] }).problems.map(scriptProblemLine)
-  }
-  throw new Error('the script was accepted')
-}
+const problemsOf = scriptProblems
 
 describe('dsh-prompt replay: the script', () => {
   it('reads every kind of turn, with ids call_<turn>_<n> for tool calls and a request after each user turn and each batch of results', () => {
