@@ -14,6 +14,7 @@ import { notify } from './notify.js'
 import type { ProviderReply, RecordedMessage, RecordOptions, StepOptions, StepResult } from './step-types.js'
 import { makeFork, type Fork, type ForkOptions, type LatestStep } from './fork.js'
 import { recordedEntry } from './recorded-entry.js'
+import type { ChildSeed, ParentHandoff, SubagentStart } from './subagent-start.js'
 import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { agentDisposed, invalidInput, invalidStepTimeout, stepListenerFailed, stepTimedOut, unknownCacheRules, usageListenerFailed } from './errors.js'
@@ -63,7 +64,7 @@ export interface AgentOptions<P = Agent | string> {
 }
 
 /** The fixed facts of an agent as the service builds it: the parent resolved, the policy and the step bound decided. */
-export type AgentInit = AgentOptions<Agent> & { promptChange: PromptChangePolicy; stepTimeout?: number }
+export type AgentInit = AgentOptions<Agent> & { promptChange: PromptChangePolicy; stepTimeout?: number; start?: SubagentStart; routingKey?: string }
 
 /** How long one step's assembly may take by default, in milliseconds (the `agents` service's `stepTimeout`). */
 export const DEFAULT_STEP_TIMEOUT = 60_000
@@ -87,6 +88,10 @@ export class Agent {
   readonly parent?: Agent
   /** How a changed system prompt enters the requests: `append` (default) or `replace`. */
   readonly promptChange: PromptChangePolicy
+  /** How a sub-agent started from its parent (`subagent-start.ts`); absent for an agent without parent. */
+  readonly start?: SubagentStart
+  /** The default `conversationId` of its requests (`prompt_cache_key`): its id, or for a sub-agent one derived from its parent's. */
+  readonly routingKey: string
   /** How long one step's assembly may take by default, in milliseconds (0: no bound). */
   readonly stepTimeout: number
   private readonly record_: ConversationEntry[] = []
@@ -101,6 +106,8 @@ export class Agent {
   /** Per format, what its latest request was built with (a fork repeats it), and the latest format. */
   private readonly latestSteps = new Map<WireFormat, LatestStep>()
   private latestFormat: WireFormat | undefined
+  /** How many record entries the latest request sent (a child started from it begins with them). */
+  private sent: number | undefined
   private scope!: ScopeHandle
   private prompt!: SystemPrompt
   private log!: DebugLog
@@ -118,6 +125,8 @@ export class Agent {
     if (init.preset !== undefined) this.preset = init.preset
     if (init.parent !== undefined) this.parent = init.parent
     this.promptChange = init.promptChange
+    if (init.start !== undefined) this.start = init.start
+    this.routingKey = init.routingKey ?? init.id
     this.stepTimeout = init.stepTimeout ?? DEFAULT_STEP_TIMEOUT
     this.budget_ = BudgetTracker.of(init.model, init.profile)
   }
@@ -145,6 +154,22 @@ export class Agent {
   /** @internal Appends a restored system-prompt, user or runtime-context entry (`agents.restore()`; replies and tool results go through `record()`). */
   restoreEntry(item: ConversationEntry): void {
     this.record_.push(item)
+  }
+
+  /** @internal What a child created under this agent reads of it (`subagent-start.ts`). */
+  handoff(): ParentHandoff {
+    const latest = this.latestFormat === undefined ? undefined : this.latestSteps.get(this.latestFormat)
+    return {
+      id: this.id, model: this.model, promptChange: this.promptChange, routingKey: latest?.input.conversationId ?? this.routingKey,
+      sent: this.sent === undefined ? undefined : this.record_.slice(0, this.sent), sessions: this.sessions, reuse: this.reuse,
+    }
+  }
+
+  /** @internal Begins a new child as its start says (before its first step). */
+  seed(seed: ChildSeed): void {
+    this.record_.push(...seed.entries)
+    for (const [format, session] of seed.sessions) this.sessions.set(format, session)
+    if (seed.measureFrom) this.reuse.inherit(seed.measureFrom)
   }
 
   /** The agent's scoped context: what is registered through it is agent-local and dies with the agent. */
@@ -218,7 +243,7 @@ export class Agent {
     let report: CacheReport
     try {
       build = this.wireSession(format).build({
-        record: this.record_, tools: assembly.tools, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.id,
+        record: this.record_, tools: assembly.tools, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.routingKey,
         ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
         ...(options.breakpoints === undefined ? {} : { breakpoints: options.breakpoints }),
       })
@@ -229,8 +254,9 @@ export class Agent {
     }
     const budget = this.budget_.measure(report.requestTokens, report.tokenizer)
     const { conversationId, maxTokens, breakpoints } = options
-    this.latestSteps.set(format, { provider, input: { conversationId: conversationId ?? this.id, ...(maxTokens === undefined ? {} : { maxTokens }), ...(breakpoints === undefined ? {} : { breakpoints }) } })
+    this.latestSteps.set(format, { provider, input: { conversationId: conversationId ?? this.routingKey, ...(maxTokens === undefined ? {} : { maxTokens }), ...(breakpoints === undefined ? {} : { breakpoints }) } })
     this.latestFormat = format
+    this.sent = this.record_.length
     const result: StepResult<F> = { get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report, budget }
     // The step is whole: its listeners cannot undo it or make it reject (their failures are logged).
     this.notifyStep(result as StepResult<WireFormat>)

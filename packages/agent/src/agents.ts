@@ -13,6 +13,7 @@ import {
 import { readLedger, type LedgerInput, type ReadLedgerOptions } from './ledger-read.js'
 import { replayEntries } from './ledger-restore.js'
 import { emitSessionStart } from './session-start.js'
+import { checkedStart, childRoutingKey, childSeed, type SubagentStart } from './subagent-start.js'
 
 declare module 'cordis' {
   interface Context {
@@ -35,8 +36,11 @@ export const Config: z<Partial<Config>, Config> = z.object({
     .description('How long one step\'s assembly may take, in milliseconds, before the step rejects with AGENT_STEP_TIMEOUT naming the plugins of the assemble listeners (0: no bound). A step\'s own `timeout` option overrides it.'),
 }) as any
 
-/** What `create()` needs: the agent's facts, its parent given as an `Agent` or an id. */
-export type CreateAgentOptions = AgentOptions<Agent | string>
+/**
+ * What `create()` needs: the agent's facts, its parent given as an `Agent` or an id, and for a
+ * sub-agent how it starts (`parent`, `live`: the default, or `fresh`; see `subagent-start.ts`).
+ */
+export type CreateAgentOptions = AgentOptions<Agent | string> & { start?: SubagentStart }
 
 /** A preset's standing scope, shared by the agents created with it. */
 export interface PresetHandle extends ScopeHandle {
@@ -78,8 +82,11 @@ export class Agents extends Service {
   /** Reports a failed `agent/session-start` listener on the `dsh-agent` logger: its message, without its stack (as `agent/step`'s). */
   private readonly warn = (error: Error) => this.ctx.logger('dsh-agent').warn(error.message)
 
-  /** Creates an agent as `create()` does, without emitting `agent/session-start`. */
-  private make(options: CreateAgentOptions): Agent {
+  /**
+   * Creates an agent as `create()` does, without emitting `agent/session-start`. `restored`: the start
+   * and routing key a ledger recorded (the record comes from the ledger, so nothing is copied from the parent).
+   */
+  private make(options: CreateAgentOptions, restored?: { start?: SubagentStart; routingKey?: string }): Agent {
     const { id, model, provider, cwd, preset } = options ?? ({} as CreateAgentOptions)
     if (typeof id !== 'string' || !id) throw invalidAgentId(id)
     if (typeof model !== 'string' || !model) throw invalidModel(id)
@@ -101,7 +108,15 @@ export class Agents extends Service {
       if (!parent || parent.disposed) throw unknownParent(id, typeof options.parent === 'string' ? options.parent : options.parent.id)
       parentKey ??= parent
     }
-    const agent = new Agent({ id, model, provider, cwd, preset, parent, promptChange, stepTimeout: this.config.stepTimeout ?? DEFAULT_STEP_TIMEOUT, profile: options.profile })
+    const handoff = restored ? undefined : parent?.handoff()
+    const start = restored ? restored.start : checkedStart({ id, start: options.start, model, promptChange: options.promptChange }, handoff)
+    const lineage = handoff && start
+      ? { start, routingKey: childRoutingKey(start, handoff, id), ...(start === 'parent' ? { promptChange: handoff.promptChange } : {}) }
+      : { ...restored }
+    const agent = new Agent({
+      id, model, provider, cwd, preset, parent, promptChange, stepTimeout: this.config.stepTimeout ?? DEFAULT_STEP_TIMEOUT, profile: options.profile, ...lineage,
+    })
+    if (handoff && start) agent.seed(childSeed(start, handoff))
     const scope = createScope(this.ctx, agent, { parent: parentKey, label: `agent:${id}` })
     const logger = this.ctx.logger('dsh-agent')
     agent.attach(scope, this.ctx.reflect.trace(this.prompt) as SystemPrompt, debugLog(logger, `agent=${id} `))
@@ -130,7 +145,7 @@ export class Agents extends Service {
       ...(header.cwd === undefined ? {} : { cwd: header.cwd }),
       ...(header.preset === undefined ? {} : { preset: header.preset }),
       ...(header.parent === undefined ? {} : { parent: header.parent }),
-    })
+    }, { ...(header.start === undefined ? {} : { start: header.start }), ...(header.routingKey === undefined ? {} : { routingKey: header.routingKey }) })
     try {
       replayEntries(agent, entries)
     } catch (error) {

@@ -179,6 +179,15 @@ export class ReuseTracker {
   }
 
   /**
+   * Starts this tracker (a child agent's, before its first request) from `parent`'s latest request of
+   * each format, so the child's first request is measured against what it shares with its parent
+   * (issue 21, item 2); later requests are measured against the child's own. `parent` is unchanged.
+   */
+  inherit(parent: ReuseTracker): void {
+    for (const [format, previous] of parent.previous) this.previous.set(format, { ...previous, elements: copyOf(previous.elements) })
+  }
+
+  /**
    * Where the sections of `rendered` first differ from those of the previous request of `format`
    * (the section, its owner and the cause), or `undefined` when they read the same or there is none.
    */

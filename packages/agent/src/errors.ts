@@ -247,3 +247,15 @@ export const forkToolRefused = (id: string, kind: string, calls: readonly { id: 
   Object.assign(new Error(`agent "${id}" fork("${kind}"): its tools are inert, and the reply calls ${calls.map((call) => `"${call.name}" (${call.id})`).join(', ')}` + ' (a fork answers in text; run tools in the agent itself)'), {
     code: 'AGENT_FORK_TOOL_REFUSED' as const, details: { id, kind, calls },
   })
+
+/** `agents.create({ start })` was given a start it cannot use (`problem` says which: an unknown value, no parent, another model or policy). */
+export const invalidStart = (id: string, problem: string) =>
+  Object.assign(new TypeError(`agent "${id}" start: ${problem}`), {
+    code: 'AGENT_INVALID_START' as const, details: { id, problem },
+  })
+
+/** `agents.create({ start: 'parent' })` under a parent that has sent no request yet: there is no request to start from. */
+export const startWithoutRequest = (id: string, parent: string) =>
+  Object.assign(new Error(`agent "${id}" start "parent": parent agent "${parent}" has sent no request yet (step the parent first, or start the child "live" or "fresh")`), {
+    code: 'AGENT_START_NO_REQUEST' as const, details: { id, parent },
+  })

@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { Agent } from './agent.js'
+import type { SubagentStart } from './subagent-start.js'
 import type { ContentPart, ConversationEntry, EntrySource, PromptChangePolicy, ReplyPart, ToolCall, Usage } from 'dsh-wire'
 
 /** The `format` of a ledger header. */
@@ -31,6 +32,10 @@ export interface LedgerHeader {
   preset?: string
   /** The parent agent's id (a sub-agent is restored under a live agent of that id). */
   parent?: string
+  /** How the sub-agent started (`parent`, `live`, `fresh`): its record already holds what it copied, so restore copies nothing. */
+  start?: SubagentStart
+  /** The agent's routing key, when it is not its id (a sub-agent's, derived from its parent's). */
+  routingKey?: string
 }
 
 /** One entry line's fields (without `hash`). */
@@ -65,7 +70,8 @@ export function writeLine(fields: object, hash: string): string {
 export function headerOf(agent: Agent): LedgerHeader {
   return canonicalHeader({
     format: LEDGER_FORMAT, version: LEDGER_VERSION, agent: agent.id, model: agent.model, promptChange: agent.promptChange,
-    provider: agent.provider, cwd: agent.cwd, preset: agent.preset, parent: agent.parent?.id,
+    provider: agent.provider, cwd: agent.cwd, preset: agent.preset, parent: agent.parent?.id, start: agent.start,
+    routingKey: agent.routingKey === agent.id ? undefined : agent.routingKey,
   })
 }
 
@@ -76,6 +82,8 @@ export function canonicalHeader(facts: LedgerHeader): LedgerHeader {
   if (facts.cwd !== undefined) header.cwd = facts.cwd
   if (facts.preset !== undefined) header.preset = facts.preset
   if (facts.parent !== undefined) header.parent = facts.parent
+  if (facts.start !== undefined) header.start = facts.start
+  if (facts.routingKey !== undefined) header.routingKey = facts.routingKey
   return header
 }
 

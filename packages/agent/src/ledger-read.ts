@@ -6,6 +6,7 @@
  */
 import { entry, type ConversationEntry, type EntrySource } from 'dsh-wire'
 import { EntryShapeError, fail, replyShape, toolResultShape, usageShape, userInputShape } from './entry-shape.js'
+import { SUBAGENT_STARTS, type SubagentStart } from './subagent-start.js'
 import {
   ledgerBadHeader, ledgerBadLine, ledgerBlankLine, ledgerCutShort, ledgerHashMismatch, ledgerInvalidEntry, ledgerMissingLines, ledgerNotCanonical,
   ledgerNotJson,
@@ -39,8 +40,8 @@ export interface ParsedLedger {
   head: string
 }
 
-const HEADER_KEYS = new Set(['format', 'version', 'agent', 'model', 'promptChange', 'provider', 'cwd', 'preset', 'parent', 'hash'])
-const OPTIONAL_HEADER_KEYS = ['provider', 'cwd', 'preset', 'parent'] as const
+const HEADER_KEYS = new Set(['format', 'version', 'agent', 'model', 'promptChange', 'provider', 'cwd', 'preset', 'parent', 'start', 'routingKey', 'hash'])
+const OPTIONAL_HEADER_KEYS = ['provider', 'cwd', 'preset', 'parent', 'routingKey'] as const
 const ENTRY_KEYS: Record<string, ReadonlySet<string>> = {
   'system-prompt': new Set(['role', 'source', 'content', 'promptVersion', 'hash']),
   user: new Set(['role', 'source', 'content', 'parts', 'promptVersion', 'hash']),
@@ -127,6 +128,9 @@ function checkHeader(fields: Record<string, unknown>): LedgerHeader {
   if (fields.promptChange !== 'append' && fields.promptChange !== 'replace') throw ledgerBadHeader('"promptChange" must be "append" or "replace"')
   for (const key of OPTIONAL_HEADER_KEYS) {
     if (fields[key] !== undefined && typeof fields[key] !== 'string') throw ledgerBadHeader(`"${key}" must be a string when given`)
+  }
+  if (fields.start !== undefined && (fields.parent === undefined || !SUBAGENT_STARTS.includes(fields.start as SubagentStart))) {
+    throw ledgerBadHeader(`"start" must be one of ${SUBAGENT_STARTS.join(', ')}, and only with "parent"`)
   }
   return fields as unknown as LedgerHeader
 }

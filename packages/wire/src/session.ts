@@ -149,6 +149,27 @@ export class WireSession<F extends WireFormat> {
     }
   }
 
+  /**
+   * A new session that continues from this one's latest build (a child agent started from its parent's
+   * latest request, issue 21 item 2): the state's arrays copied, the elements and their JSON shared. Its
+   * first build of a record that extends the latest one lowers only what was added and places the
+   * latest build's cache markers, as a fork does; later builds plan as usual. This session is unchanged.
+   */
+  branch(): WireSession<F> {
+    const copy = new WireSession(this.format)
+    const { state } = this
+    if (state === undefined) return copy
+    copy.state = {
+      ...state, rest: [...state.rest], restIndex: new WeakMap(state.rest.map((item, i) => [item, i])), elements: [...state.elements], json: [...state.json],
+      prefix: [...state.prefix], parts: [...state.parts], calls: new Map(state.calls), tokens: [...state.tokens], blocks: [...state.blocks],
+    }
+    copy.head = this.head
+    copy.made = new Map(this.made)
+    copy.points = this.points
+    copy.pinned = this.points
+    return copy
+  }
+
   private fresh(input: WireInput): State {
     const state: State = {
       policy: input.promptChange, seen: 0, last: undefined, opening: undefined, rest: [], restIndex: new WeakMap(), elements: [], json: [], prefix: [], parts: [],
@@ -222,6 +243,8 @@ export class WireSession<F extends WireFormat> {
       points = this.pinned ? this.pinned.filter((point) => placeable(point, head, state.elements.length)) : planner.plan(input, head, this.plannerState(state))
       planner.mark(head, points.filter((point) => point.where !== 'messages'))
     }
+    // Pinned markers hold for one build (a fork's, or a branch's first).
+    this.pinned = undefined
     this.points = points
     // What this build sends as it stands now: a later build may extend the state, never change it.
     const count = state.elements.length
