@@ -73,7 +73,7 @@ describe('dsh-agent: sub-agents that start from their parent (issue 21, item 2)'
       await withReviewerNotes(child)
       expect(child.start).to.equal('live')
       const first = await child.stepDetailed('Review the cart module.', { format })
-      expect(first.report.breaks[0]).to.deep.include({ kind: 'section', section: 'reviewer:notes', owner: 'reviewer-notes', cause: 'section added: "reviewer:notes"' })
+      expect(first.report.breaks[0]).to.deep.include({ kind: 'section', section: 'reviewer:notes', owner: 'reviewer-notes', layer: `agent:${child.id}`, cause: 'section added: "reviewer:notes"' })
       expect(first.report.reusableTokens).to.be.greaterThan(1000)
       expect(first.report.predictedCachedTokens).to.be.at.most(first.report.reusableTokens)
     })
