@@ -6,6 +6,7 @@
  */
 import { checkYamlLimits, DEFAULT_MAX_DOUBLE_QUOTED_CHARS, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_YAML_TOKENS, readRegularFile, type YamlLimits } from 'dsh-loader'
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml'
+import { DEFAULT_SUBAGENT_START, SUBAGENT_STARTS, type SubagentStart } from 'dsh-agent'
 import { codeOf } from './codes.js'
 import {
   REPLAY_KINDS, scriptBadArguments, scriptBadClock, scriptCallAnswered, scriptEmptyReply, scriptInvalid, scriptItemKind, scriptNoCall, scriptShape,
@@ -52,6 +53,8 @@ export type ScriptTurn = Place & (
   | { kind: 'clock'; ms: number; text: string }
   /** A side request (`agent.fork()`): the latest request plus `instruction`, recorded nowhere in the agent. */
   | { kind: 'fork'; fork: string; instruction: string }
+  /** A sub-agent of the agent (`agents.create({ parent, start })`) sends `task` once, then is disposed. */
+  | { kind: 'subagent'; id: string; start: SubagentStart; task: string }
 )
 
 /** A checked script. */
@@ -63,7 +66,7 @@ export interface ReplayScript {
 
 const UNIT_MS = { d: 86_400_000, h: 3_600_000, m: 60_000 } as const
 const ITEM_KEYS: Readonly<Record<(typeof REPLAY_KINDS)[number], readonly string[]>> = {
-  user: ['user'], assistant: ['assistant', 'tool_calls'], tool: ['tool'], change: ['change'], row: ['row'], clock: ['clock'], fork: ['fork'],
+  user: ['user'], assistant: ['assistant', 'tool_calls'], tool: ['tool'], change: ['change'], row: ['row'], clock: ['clock'], fork: ['fork'], subagent: ['subagent'],
 }
 
 /** The most turns a script may hold by default (`--max-turns` raises it): each turn may run a step, whose request grows with the turns before it. */
@@ -166,7 +169,7 @@ class TurnReader {
     const item = `turns[${index}] (${kind})`
     // A request (or a new reply) with calls of the last reply still unanswered: no provider takes it.
     if (kind !== 'tool' && this.openResult) this.unanswered(this.openResult.node, this.openResult.item)
-    if ((kind === 'user' || kind === 'assistant' || kind === 'fork') && this.pending.length) this.unanswered(node, item)
+    if ((kind === 'user' || kind === 'assistant' || kind === 'fork' || kind === 'subagent') && this.pending.length) this.unanswered(node, item)
     this.openResult = kind === 'tool' ? { node, item } : undefined
     const fail = (message: CliMessage, at: unknown = node): undefined => {
       this.report(message, at, item)
@@ -242,6 +245,15 @@ class TurnReader {
           return fail(scriptWrongType('fork.instruction', 'the trailing user message (a text)', describeValue(fields.instruction)), fieldNode(value, 'instruction') ?? value)
         }
         return { kind, fork: fields.kind, instruction: fields.instruction }
+      }
+      case 'subagent': {
+        const fields = this.fields(value, 'subagent', ['id', 'start', 'task'], fail)
+        if (!fields) return undefined
+        if (typeof fields.id !== 'string' || !fields.id) return fail(scriptWrongType('subagent.id', 'the sub-agent\'s id', describeValue(fields.id)), fieldNode(value, 'id') ?? value)
+        const start = fields.start ?? DEFAULT_SUBAGENT_START
+        if (!SUBAGENT_STARTS.includes(start as SubagentStart)) return fail(scriptWrongType('subagent.start', `one of ${SUBAGENT_STARTS.join(', ')}`, describeValue(start)), fieldNode(value, 'start'))
+        if (typeof fields.task !== 'string' || !fields.task) return fail(scriptWrongType('subagent.task', 'its first user message (a text)', describeValue(fields.task)), fieldNode(value, 'task') ?? value)
+        return { kind, id: fields.id, start: start as SubagentStart, task: fields.task }
       }
       case 'clock': {
         const match = typeof plain === 'string' ? /^\+([1-9][0-9]{0,5})([dhm])$/.exec(plain.trim()) : null

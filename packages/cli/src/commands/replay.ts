@@ -58,6 +58,8 @@ export interface ReplayTurn extends Pick<CacheReport,
    * left out of the agent's figures, so the next request is compared with that latest request, not this one.
    */
   side?: { kind: string }
+  /** A sub-agent's first request (`subagent:` in the script; `side` is `{ kind: 'subagent' }`): its id and start. */
+  subagent?: { id: string; start: string }
 }
 
 /** What a replay produced: the `--json` document (`format`, `turns`) and the facts a picture shows. */
@@ -91,12 +93,13 @@ export async function replayDeployment(file: string, script: ReplayScript, optio
       const result: ReplayResult = { format, turns: [], file: booted.deployment.displayFile, script: script.file, agent: agent.id, policy: agent.promptChange }
       let changes: string[] = []
       const request = async (turn: ScriptTurn, input?: string) => {
-        const step = turn.kind === 'fork' ? (await agent.fork({ kind: turn.fork, instruction: turn.instruction, format })).result : await agent.stepDetailed(input, { format })
+        const step = turn.kind === 'fork' ? (await agent.fork({ kind: turn.fork, instruction: turn.instruction, format })).result
+          : turn.kind === 'subagent' ? await subagentStep(agent, turn, format) : await agent.stepDetailed(input, { format })
         // Owners as explain shows them: the row id of the plugin (rows may have come and gone since the boot).
         const owners = new Owners(booted.ctx, booted.deployment)
         result.turns.push(turnReport(step.report, result.turns.length + 1, turn, changes, (owner) => owner === null ? null : owners.plugin(owner)))
-        // What changed before a fork still comes before the agent's own next request.
-        if (turn.kind !== 'fork') changes = []
+        // What changed before a fork or a sub-agent still comes before the agent's own next request.
+        if (turn.kind !== 'fork' && turn.kind !== 'subagent') changes = []
       }
       for (const turn of script.turns) {
         const place = `${script.file}:${turn.line}`
@@ -131,6 +134,7 @@ export async function replayDeployment(file: string, script: ReplayScript, optio
               changes.push(`clock ${turn.text}`)
               break
             case 'fork':
+            case 'subagent':
               await request(turn)
               break
           }
@@ -162,6 +166,16 @@ async function withPolicy(booted: BootedDeployment, agent: Agent, policy: Prompt
   return booted.createAgent({ id, model, provider, cwd, preset, parent, promptChange: policy })
 }
 
+/** A `subagent:` turn: the agent's sub-agent, started as the turn says, sends its task once and is disposed. */
+async function subagentStep(agent: Agent, turn: Extract<ScriptTurn, { kind: 'subagent' }>, format: WireFormat) {
+  const child = await agent.ctx.agents.create({ id: turn.id, model: agent.model, parent: agent, start: turn.start })
+  try {
+    return await child.stepDetailed(turn.task, { format })
+  } finally {
+    await child.dispose()
+  }
+}
+
 function turnReport(report: CacheReport, turn: number, item: ScriptTurn, changes: string[], owner: (name: string | null) => string | null): ReplayTurn {
   return {
     turn,
@@ -178,6 +192,7 @@ function turnReport(report: CacheReport, turn: number, item: ScriptTurn, changes
     line: item.line,
     changes: [...changes],
     ...(report.side ? { side: { kind: report.side.kind } } : {}),
+    ...(item.kind === 'subagent' ? { side: { kind: 'subagent' }, subagent: { id: item.id, start: item.start } } : {}),
   }
 }
 
@@ -259,7 +274,7 @@ export function printReplay(output: Output, result: ReplayResult): void {
   ]
   const rows = result.turns.map((t) => [
     String(t.turn), formatCount(t.requestBytes), formatCount(t.reusableBytes), formatCount(t.reusableTokens), formatCount(t.predictedCachedTokens),
-    share(t.predictedCachedTokens, t.requestTokens), String(t.breaks.length), [...t.side ? [`fork ${t.side.kind}`] : [], ...t.changes].join('; '),
+    share(t.predictedCachedTokens, t.requestTokens), String(t.breaks.length), [...t.subagent ? [`subagent ${t.subagent.id} (${t.subagent.start})`] : t.side ? [`fork ${t.side.kind}`] : [], ...t.changes].join('; '),
   ])
   output.line(renderTable(columns, rows, { header: c.bold }))
   const broken = result.turns.filter((t) => t.breaks.length)
@@ -278,7 +293,7 @@ export function printReplay(output: Output, result: ReplayResult): void {
     output.line(c.bold(`served less than the shared prefix: ${plural(missed.length, 'request')}`))
     for (const t of missed) output.line(`  turn ${t.turn}: ${formatCount(t.predictedCachedTokens)} of ${formatCount(t.reusableTokens)} shared tokens: ${terminalSafe(t.limit!)}`)
   }
-  // Side requests (forks) are listed but left out of the conversation's totals.
+  // Side requests (forks, sub-agents) are listed but left out of the conversation's totals.
   const own = result.turns.filter((t) => !t.side)
   const requestTokens = own.reduce((sum, t) => sum + t.requestTokens, 0)
   const cached = own.reduce((sum, t) => sum + t.predictedCachedTokens, 0)
