@@ -9,7 +9,7 @@ const LONG = 'Follow the house style for every change you make to the code base.
 /** Where each format keeps its element list. */
 const ELEMENTS: Record<string, string> = { 'openai-chat': 'messages', 'openai-responses': 'input', anthropic: 'messages', gemini: 'contents' }
 const FORMATS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini'] as const
-const MODEL: Record<WireFormat, string> = { 'openai-chat': 'gpt-5', 'openai-responses': 'gpt-5', anthropic: 'claude-sonnet-4-5', gemini: 'gemini-2.5-pro' }
+const MODEL: Record<string, string> = { 'openai-chat': 'gpt-5', 'openai-responses': 'gpt-5', anthropic: 'claude-sonnet-4-5', gemini: 'gemini-2.5-pro' }
 
 /** `request` with only the first `count` elements of its element list, as JSON. */
 function firstElements(format: WireFormat, request: object, count: number): string {
@@ -125,7 +125,7 @@ describe('dsh-agent: sub-agents that start from their parent (issue 21, item 2)'
     expect(await refused({ start: 'live' })).to.deep.include({ code: 'AGENT_INVALID_START', details: { id: 'child', problem: '"live" needs a parent agent (set parent)' } })
     await parent.step('Hi.')
     expect(await refused({ parent, start: 'parent', model: 'gpt-4.1' })).to.deep.include({ code: 'AGENT_INVALID_START' })
-    expect(((await refused({ parent, start: 'parent', model: 'gpt-4.1' })) as { details: { problem: string } }).details.problem).to.match(/^"parent" needs the parent's model \("gpt-5"\)/)
+    expect(((await refused({ parent, start: 'parent', model: 'gpt-4.1' })) as unknown as { details: { problem: string } }).details.problem).to.match(/^"parent" needs the parent's model \("gpt-5"\)/)
     expect(await refused({ parent, start: 'parent', promptChange: 'replace' })).to.deep.include({
       code: 'AGENT_INVALID_START', details: { id: 'child', problem: '"parent" needs the parent\'s promptChange ("append"), received "replace"' },
     })
