@@ -168,6 +168,8 @@ export class Agent {
   /** @internal Begins a new child as its start says (before its first step). */
   seed(seed: ChildSeed): void {
     this.record_.push(...seed.entries)
+    // The copied replies count: a Gemini call without an id is named after the replies before it.
+    for (const item of seed.entries) if (item.source === 'assistant') this.replies++
     for (const [format, session] of seed.sessions) this.sessions.set(format, session)
     if (seed.measureFrom) this.reuse.inherit(seed.measureFrom)
   }

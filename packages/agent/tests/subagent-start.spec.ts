@@ -98,6 +98,20 @@ describe('dsh-agent: sub-agents that start from their parent (issue 21, item 2)'
     }
   })
 
+  it('a Gemini call without an id recorded by a child started from its parent is named after every reply in its record, the copied ones included', async () => {
+    const call = { candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'read', args: {} } }] }, finishReason: 'STOP' }] }
+    const parent = await harness.agents.create({ id: 'lead', model: 'gemini-2.5-pro' })
+    await parent.step('Read the file.', { format: 'gemini' })
+    parent.record(call as never, { format: 'gemini' })
+    parent.record({ role: 'tool', tool_call_id: 'gemini-0-0', content: 'x' })
+    await parent.step(undefined, { format: 'gemini' })
+    const child = await harness.agents.create({ id: 'child', model: 'gemini-2.5-pro', parent, start: 'parent' })
+    await child.step('Read it again.', { format: 'gemini' })
+    child.record(call as never, { format: 'gemini' })
+    const ids = child.conversation.flatMap((item) => (item.role === 'assistant' ? (item.tool_calls ?? []).map((c) => c.id) : []))
+    expect(ids).to.deep.equal(['gemini-0-0', 'gemini-1-0'])
+  })
+
   it('a child\'s routing key is its parent\'s (parent, live) or the parent\'s followed by its id (fresh), from the conversationId the parent\'s latest request was sent with', async () => {
     const parent = await harness.agents.create({ id: 'lead', model: 'gpt-5' })
     await parent.step('Hi.', { format: 'openai-responses', conversationId: 'chat-7f3' })
