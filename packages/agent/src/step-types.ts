@@ -32,13 +32,14 @@ export interface StepOptions<F extends WireFormat = 'openai-chat'> {
    */
   timeout?: number
   /**
-   * The wire format of the request (default `openai-chat`): `openai-responses` (with the agent's id as
+   * The wire format of the request (default `openai-chat`): `openai-responses` (with the agent's `routingKey` as
    * `prompt_cache_key`), `anthropic` (breakpoints planned) or `gemini`. The record is the same whatever
    * the format, so one conversation can be sent to several providers.
    */
   format?: F
   /**
-   * `openai-responses`: the `prompt_cache_key` (default: the agent's id). Agent ids are unique among live
+   * `openai-responses`: the `prompt_cache_key` (default: the agent's `routingKey`, its id or, for a
+   * sub-agent, derived from its parent's). Agent ids are unique among live
    * agents only, so a harness that runs many conversations under one id passes its conversation id here.
    */
   conversationId?: string
