@@ -98,6 +98,24 @@ describe('dsh-agent: sub-agents that start from their parent (issue 21, item 2)'
     }
   })
 
+  it('a child started from its parent never changes the parent: its next body and report are those of a twin without a child, in every format', async () => {
+    for (const format of FORMATS) {
+      const { parent } = await parentAfterTwoTurns(format)
+      const { parent: twin } = await parentAfterTwoTurns(format)
+      const child = await harness.agents.create({ id: `child${made++}`, model: MODEL[format], parent, start: 'parent' })
+      await withReviewerNotes(child)
+      await child.step('Review the cart module.', { format })
+      child.record({ role: 'assistant', content: 'Two findings.' })
+      await child.step('Fix the first.', { format })
+      const [mine, theirs] = await Promise.all([parent, twin].map(async (agent) => {
+        agent.record({ role: 'assistant', content: 'Reviewed.' })
+        return agent.stepDetailed('Go on.', { format })
+      }))
+      expect(mine.body.replaceAll(`"${parent.id}"`, '"?"'), format).to.equal(theirs.body.replaceAll(`"${twin.id}"`, '"?"'))
+      expect(mine.report, format).to.deep.equal(theirs.report)
+    }
+  })
+
   it('a Gemini call without an id recorded by a child started from its parent is named after every reply in its record, the copied ones included', async () => {
     const call = { candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'read', args: {} } }] }, finishReason: 'STOP' }] }
     const parent = await harness.agents.create({ id: 'lead', model: 'gemini-2.5-pro' })
