@@ -65,6 +65,8 @@ describe('dsh-agent: sub-agents that start from their parent (issue 21, item 2)'
       child.record({ role: 'assistant', content: 'Two findings.' })
       const second = await child.stepDetailed('Fix the first.', { format })
       expect(second.report).to.include({ turn: 2, reusableBytes: first.report.requestBytes })
+      // Its first request wrote its own part too (Anthropic: a tail breakpoint after the parent's), so the second reads all of it.
+      expect(second.report.predictedCachedTokens).to.be.greaterThan(first.report.requestTokens - 128)
     })
 
     it(`${format}: a child rendered live with its own scope is credited what it shares with its parent, and its report names the section and plugin where the sharing stops`, async () => {

@@ -12,7 +12,7 @@
  * Pure and Cordis-free.
  * @module
  */
-import type { Breakpoint } from './breakpoints.js'
+import { MAX_BREAKPOINTS, type Breakpoint } from './breakpoints.js'
 import { streamPart, type HeadMemo, type StreamPart } from './cache-stream.js'
 import { headOf } from './format-stream.js'
 import { wireFormat, type RequestBodies, type WireFormat } from './format.js'
@@ -87,6 +87,8 @@ export class WireSession<F extends WireFormat> {
   private points: readonly Breakpoint[] = []
   /** Set while a fork builds: the markers to place instead of planning. */
   private pinned: readonly Breakpoint[] | undefined
+  /** Set on a branch until its first build: that build also places the planner's tail, when there is room for it. */
+  private pinnedTail = false
 
   constructor(readonly format: F) {
     this.module = wireFormat(format)
@@ -167,6 +169,7 @@ export class WireSession<F extends WireFormat> {
     copy.made = new Map(this.made)
     copy.points = this.points
     copy.pinned = this.points
+    copy.pinnedTail = true
     return copy
   }
 
@@ -241,10 +244,13 @@ export class WireSession<F extends WireFormat> {
     let points: Breakpoint[] = []
     if (planner) {
       points = this.pinned ? this.pinned.filter((point) => placeable(point, head, state.elements.length)) : planner.plan(input, head, this.plannerState(state))
+      // A branch's first build writes its own tail for its next request, after the pinned markers.
+      if (this.pinned && this.pinnedTail) points = withTail(points, planner.plan(input, head, this.plannerState(state)), input)
       planner.mark(head, points.filter((point) => point.where !== 'messages'))
     }
     // Pinned markers hold for one build (a fork's, or a branch's first).
     this.pinned = undefined
+    this.pinnedTail = false
     this.points = points
     // What this build sends as it stands now: a later build may extend the state, never change it.
     const count = state.elements.length
@@ -356,6 +362,19 @@ export class WireSession<F extends WireFormat> {
     }
     return `${body}}`
   }
+}
+
+/**
+ * `pinned` and the planned tail after them, when it marks a later element, there is room under `max`
+ * and its TTL does not follow a shorter one (the API refuses a `1h` marker after a `5m` one).
+ */
+function withTail(pinned: Breakpoint[], planned: readonly Breakpoint[], input: WireInput): Breakpoint[] {
+  const tail = planned.find((point) => point.kind === 'tail')
+  const last = pinned.at(-1)
+  const max = (input.breakpoints || {}).max ?? MAX_BREAKPOINTS
+  if (!tail || pinned.length >= max || (tail.ttl === '1h' && pinned.some((point) => point.ttl !== '1h'))) return pinned
+  if (last && (tail.where !== 'messages' || (last.where === 'messages' && last.index >= tail.index))) return pinned
+  return [...pinned, tail]
 }
 
 /** Whether a kept marker still has its element in a fork's request (a fork under `replace` may send a different system prompt). */
