@@ -72,7 +72,7 @@ export interface StartRequest {
 export function checkedStart(request: StartRequest, parent: ParentHandoff | undefined): SubagentStart | undefined {
   const { id, start } = request
   if (start !== undefined && !SUBAGENT_STARTS.includes(start as SubagentStart)) {
-    throw invalidStart(id, `expected one of ${SUBAGENT_STARTS.map((name) => `"${name}"`).join(', ')}, received ${JSON.stringify(start) ?? typeof start}`)
+    throw invalidStart(id, `expected one of ${SUBAGENT_STARTS.map((name) => `"${name}"`).join(', ')}, received ${typeof start === 'string' ? JSON.stringify(start) : start === null ? 'null' : `a ${typeof start}`}`)
   }
   if (!parent) {
     if (start !== undefined) throw invalidStart(id, `"${start as string}" needs a parent agent (set parent)`)

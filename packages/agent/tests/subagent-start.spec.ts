@@ -156,6 +156,7 @@ describe('dsh-agent: sub-agents that start from their parent (issue 21, item 2)'
     }
     expect(await refused({ parent, start: 'parent' })).to.deep.include({ code: 'AGENT_START_NO_REQUEST', details: { id: 'child', parent: 'lead' } })
     expect(await refused({ parent, start: 'forked' })).to.deep.include({ code: 'AGENT_INVALID_START', details: { id: 'child', problem: 'expected one of "parent", "live", "fresh", received "forked"' } })
+    expect(await refused({ parent, start: 7n })).to.deep.include({ code: 'AGENT_INVALID_START', details: { id: 'child', problem: 'expected one of "parent", "live", "fresh", received a bigint' } })
     expect(await refused({ start: 'live' })).to.deep.include({ code: 'AGENT_INVALID_START', details: { id: 'child', problem: '"live" needs a parent agent (set parent)' } })
     await parent.step('Hi.')
     expect(await refused({ parent, start: 'parent', model: 'gpt-4.1' })).to.deep.include({ code: 'AGENT_INVALID_START' })
