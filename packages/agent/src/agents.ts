@@ -7,12 +7,13 @@ import { Agent, DEFAULT_STEP_TIMEOUT, type AgentOptions } from './agent.js'
 import { debugLog } from './debug-log.js'
 import type { PromptChangePolicy } from './conversation.js'
 import {
-  duplicateAgent, duplicatePreset, invalidAgentId, invalidModel, invalidPresetId, invalidPromptChange, invalidParent, invalidProfile, unknownParent,
+  duplicateAgent, duplicatePreset, invalidAgentId, invalidModel, invalidPresetId, invalidPromptChange, invalidParent, invalidToolChange, invalidProfile, unknownParent,
   unknownPreset,
 } from './errors.js'
 import { readLedger, type LedgerInput, type ReadLedgerOptions } from './ledger-read.js'
 import { replayEntries } from './ledger-restore.js'
 import { emitSessionStart } from './session-start.js'
+import { ToolChangeSchema, toolChangePolicy, type ToolChangeOption } from './tool-changes.js'
 
 declare module 'cordis' {
   interface Context {
@@ -25,6 +26,8 @@ export interface Config {
   promptChange: PromptChangePolicy
   /** How long one step's assembly may take, in milliseconds (0: no bound). */
   stepTimeout: number
+  /** How a tool change enters the requests, per kind (`tool-changes.ts`). */
+  toolChange: ToolChangeOption
 }
 
 /** The schemastery schema of {@link Config}. */
@@ -33,6 +36,7 @@ export const Config: z<Partial<Config>, Config> = z.object({
     .description('How a changed system prompt enters the requests: `append` adds the new complete version later in the conversation (earlier messages, and the provider\'s cached prefix, stay as they were); `replace` keeps one system prompt at the head of every request and replaces it.'),
   stepTimeout: z.natural().default(DEFAULT_STEP_TIMEOUT)
     .description('How long one step\'s assembly may take, in milliseconds, before the step rejects with AGENT_STEP_TIMEOUT naming the plugins of the assemble listeners (0: no bound). A step\'s own `timeout` option overrides it.'),
+  toolChange: ToolChangeSchema.default('default'),
 }) as any
 
 /** What `create()` needs: the agent's facts, its parent given as an `Agent` or an id. */
@@ -86,6 +90,8 @@ export class Agents extends Service {
     if (this.live.has(id)) throw duplicateAgent(id)
     const promptChange = options.promptChange ?? this.config.promptChange
     if (promptChange !== 'append' && promptChange !== 'replace') throw invalidPromptChange(promptChange)
+    const toolChange = toolChangePolicy(options.toolChange ?? this.config.toolChange)
+    if ('key' in toolChange) throw invalidToolChange(id, toolChange.key, toolChange.received)
     const profileProblem = options.profile === undefined ? undefined : overrideProblem(options.profile, model)
     if (profileProblem) throw invalidProfile(id, profileProblem.key, profileProblem.reason)
     let parentKey: ScopeKey | undefined
@@ -101,7 +107,7 @@ export class Agents extends Service {
       if (!parent || parent.disposed) throw unknownParent(id, typeof options.parent === 'string' ? options.parent : options.parent.id)
       parentKey ??= parent
     }
-    const agent = new Agent({ id, model, provider, cwd, preset, parent, promptChange, stepTimeout: this.config.stepTimeout ?? DEFAULT_STEP_TIMEOUT, profile: options.profile })
+    const agent = new Agent({ id, model, provider, cwd, preset, parent, promptChange, stepTimeout: this.config.stepTimeout ?? DEFAULT_STEP_TIMEOUT, profile: options.profile, toolChange })
     const scope = createScope(this.ctx, agent, { parent: parentKey, label: `agent:${id}` })
     const logger = this.ctx.logger('dsh-agent')
     agent.attach(scope, this.ctx.reflect.trace(this.prompt) as SystemPrompt, debugLog(logger, `agent=${id} `))

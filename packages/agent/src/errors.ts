@@ -247,3 +247,18 @@ export const forkToolRefused = (id: string, kind: string, calls: readonly { id: 
   Object.assign(new Error(`agent "${id}" fork("${kind}"): its tools are inert, and the reply calls ${calls.map((call) => `"${call.name}" (${call.id})`).join(', ')}` + ' (a fork answers in text; run tools in the agent itself)'), {
     code: 'AGENT_FORK_TOOL_REFUSED' as const, details: { id, kind, calls },
   })
+
+/** An agent's `toolChange` option (or the `agents` service's) is not a policy: `key` names the kind (`toolChange.removed`) or the option. */
+export const invalidToolChange = (id: string | undefined, key: string, received: unknown) =>
+  Object.assign(new TypeError(`${id === undefined ? '' : `agent "${id}": `}${key} must be ${key === 'toolChange' ? '"default", "immediate", "epoch" or an object of kinds (removed, added, edited, reordered)' : 'one of the choices of its kind (docs/sessions.md)'}, received ${shown(received)}`), {
+    code: 'AGENT_INVALID_TOOL_CHANGE' as const, details: { ...(id === undefined ? {} : { id }), key, received },
+  })
+
+/**
+ * A reply called a tool the agent declares but cannot run now: removed (its plugin disposed, or a
+ * restriction hides it) and kept declared so the cache holds, or announced and not declared yet.
+ */
+export const toolUnavailable = (id: string, call: { id: string; name: string }, owner: string | null, reason: 'removed' | 'not-yet-declared') =>
+  Object.assign(new Error(`agent "${id}": tool "${call.name}" (call ${call.id}) is unavailable: ${reason === 'removed' ? `it was removed${owner ? ` (its owner ${owner} is gone or hides it)` : ''} and stays listed only until the next epoch` : `it is announced and will be declared at the next epoch${owner ? ` (owner ${owner})` : ''}`}; do not call it again`), {
+    code: 'AGENT_TOOL_UNAVAILABLE' as const, details: { id, call: call.id, tool: call.name, owner, reason },
+  })
