@@ -6,7 +6,7 @@ import { bootApp, loadPlugin, rejection, tool, type LoadedPlugin } from 'dsh-tes
 
 const LONG = 'Follow the house style for every change you make to the code base. '.repeat(160)
 const FORMATS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini'] as const
-const MODEL: Record<WireFormat, string> = { 'openai-chat': 'gpt-5', 'openai-responses': 'gpt-5', anthropic: 'claude-sonnet-4-5', gemini: 'gemini-2.5-pro' }
+const MODEL: Record<(typeof FORMATS)[number], string> = { 'openai-chat': 'gpt-5', 'openai-responses': 'gpt-5', anthropic: 'claude-sonnet-4-5', gemini: 'gemini-2.5-pro' }
 
 /** The declared tool names of a request of `format`. */
 function declared(format: WireFormat, request: object): string[] {
@@ -39,7 +39,7 @@ describe('dsh-agent: tool changes without a cache bust (issue 21, item 4)', () =
     lender = await loadPlugin(harness, 'lender', ['tools'])
     lender.ctx.tools.register(tool('write'))
   })
-  const agentFor = (format: WireFormat, toolChange?: ToolChangeOption): Promise<Agent> =>
+  const agentFor = (format: (typeof FORMATS)[number], toolChange?: ToolChangeOption): Promise<Agent> =>
     harness.agents.create({ id: `a${made++}`, model: MODEL[format], ...(toolChange === undefined ? {} : { toolChange }) })
 
   for (const format of FORMATS) {
@@ -169,6 +169,6 @@ describe('dsh-agent: tool changes without a cache bust (issue 21, item 4)', () =
   it('an unknown policy is refused with AGENT_INVALID_TOOL_CHANGE naming the key', async () => {
     const error = await rejection(agentFor('openai-chat', { removed: 'vanish' } as never))
     expect(error).to.deep.include({ code: 'AGENT_INVALID_TOOL_CHANGE', details: { id: `a${made - 1}`, key: 'toolChange.removed', received: 'vanish' } })
-    expect((await rejection(agentFor('openai-chat', 'never' as never))).details).to.deep.include({ key: 'toolChange', received: 'never' })
+    expect(((await rejection(agentFor('openai-chat', 'never' as never))) as Error & { details: object }).details).to.deep.include({ key: 'toolChange', received: 'never' })
   })
 })
