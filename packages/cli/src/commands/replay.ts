@@ -13,7 +13,8 @@ import { isAbsolute, relative } from 'node:path'
 import { exportLedger, WIRE_FORMATS, type Agent, type PromptChangePolicy, type WireFormat } from 'dsh-agent'
 import { bootDeployment, type BootedDeployment, type BootOptions } from 'dsh-boot'
 import { terminalSafe } from 'dsh-loader'
-import type { CacheBreak, CacheReport } from 'dsh-wire'
+import type { CacheBreak, CacheReport, ToolChange } from 'dsh-wire'
+import { toolChangeLine } from '../tool-change-lines.js'
 import {
   CliError, ledgerUnwritable, replayAgentGone, replayNeedsAgent, replayTurnFailed, scriptProblemLine, unknownFormat, type ScriptProblem,
 } from '../errors.js'
@@ -58,6 +59,8 @@ export interface ReplayTurn extends Pick<CacheReport,
    * left out of the agent's figures, so the next request is compared with that latest request, not this one.
    */
   side?: { kind: string }
+  /** The tool changes the request's report names (owners as row ids), when there are any. */
+  toolChanges?: ToolChange[]
 }
 
 /** What a replay produced: the `--json` document (`format`, `turns`) and the facts a picture shows. */
@@ -178,6 +181,7 @@ function turnReport(report: CacheReport, turn: number, item: ScriptTurn, changes
     line: item.line,
     changes: [...changes],
     ...(report.side ? { side: { kind: report.side.kind } } : {}),
+    ...(report.toolChanges ? { toolChanges: report.toolChanges.map((change) => ({ ...change, owner: owner(change.owner) })) } : {}),
   }
 }
 
@@ -270,6 +274,12 @@ export function printReplay(output: Output, result: ReplayResult): void {
       const where = [b.section !== null ? `${b.kind} ${JSON.stringify(b.section)}` : b.kind, b.message !== null ? `message ${b.message}` : '', b.owner ? `owner ${b.owner}` : '', b.layer ? `layer ${b.layer}` : '']
       output.line(`  turn ${t.turn}: ${terminalSafe(b.cause)} (${terminalSafe(where.filter(Boolean).join(', '))})`)
     }
+  }
+  const changed = result.turns.filter((t) => t.toolChanges?.length)
+  if (changed.length) {
+    output.line()
+    output.line(c.bold(`tool changes: ${plural(changed.length, 'request')}`))
+    for (const t of changed) for (const change of t.toolChanges!) output.line(`  turn ${t.turn}: ${terminalSafe(toolChangeLine(change))}`)
   }
   // A prefix that did not break can still miss the cache (a TTL ran out, a minimum): each such request with its rule.
   const missed = result.turns.filter((t) => t.limit !== undefined && !t.breaks.length && t.predictedCachedTokens < t.reusableTokens * 0.9)
