@@ -52,6 +52,8 @@ export type ScriptTurn = Place & (
   | { kind: 'clock'; ms: number; text: string }
   /** A side request (`agent.fork()`): the latest request plus `instruction`, recorded nowhere in the agent. */
   | { kind: 'fork'; fork: string; instruction: string }
+  /** Tools hidden from (or shown again to) the agent by a restriction of its scope, before the next request (issue 21). */
+  | { kind: 'tools'; hide: string[]; show: string[] }
 )
 
 /** A checked script. */
@@ -63,7 +65,7 @@ export interface ReplayScript {
 
 const UNIT_MS = { d: 86_400_000, h: 3_600_000, m: 60_000 } as const
 const ITEM_KEYS: Readonly<Record<(typeof REPLAY_KINDS)[number], readonly string[]>> = {
-  user: ['user'], assistant: ['assistant', 'tool_calls'], tool: ['tool'], change: ['change'], row: ['row'], clock: ['clock'], fork: ['fork'],
+  user: ['user'], assistant: ['assistant', 'tool_calls'], tool: ['tool'], change: ['change'], row: ['row'], clock: ['clock'], fork: ['fork'], tools: ['tools'],
 }
 
 /** The most turns a script may hold by default (`--max-turns` raises it): each turn may run a step, whose request grows with the turns before it. */
@@ -242,6 +244,17 @@ class TurnReader {
           return fail(scriptWrongType('fork.instruction', 'the trailing user message (a text)', describeValue(fields.instruction)), fieldNode(value, 'instruction') ?? value)
         }
         return { kind, fork: fields.kind, instruction: fields.instruction }
+      }
+      case 'tools': {
+        const fields = this.fields(value, 'tools', ['hide', 'show'], fail)
+        if (!fields) return undefined
+        const names = (key: 'hide' | 'show') => fields[key] === undefined ? [] : Array.isArray(fields[key]) && (fields[key] as unknown[]).every((name) => typeof name === 'string' && name) ? fields[key] as string[] : undefined
+        const [hide, show] = [names('hide'), names('show')]
+        if (!hide || !show || !hide.length && !show.length) {
+          const key = !hide ? 'hide' : 'show'
+          return fail(scriptWrongType(`tools.${key}`, 'a list of tool names (hide: the agent no longer sees them; show: it sees them again)', describeValue(fields[key])), fieldNode(value, key) ?? value)
+        }
+        return { kind, hide, show }
       }
       case 'clock': {
         const match = typeof plain === 'string' ? /^\+([1-9][0-9]{0,5})([dhm])$/.exec(plain.trim()) : null

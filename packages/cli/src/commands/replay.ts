@@ -12,6 +12,7 @@ import { writeFile } from 'node:fs/promises'
 import { isAbsolute, relative } from 'node:path'
 import { exportLedger, WIRE_FORMATS, type Agent, type PromptChangePolicy, type WireFormat } from 'dsh-agent'
 import { bootDeployment, type BootedDeployment, type BootOptions } from 'dsh-boot'
+import type { ToolRegistry } from 'dsh-tools'
 import { terminalSafe } from 'dsh-loader'
 import type { CacheBreak, CacheReport, ToolChange } from 'dsh-wire'
 import { toolChangeLine } from '../tool-change-lines.js'
@@ -93,6 +94,7 @@ export async function replayDeployment(file: string, script: ReplayScript, optio
       if (options.policy !== undefined && options.policy !== agent.promptChange) agent = await withPolicy(booted, agent, options.policy)
       const result: ReplayResult = { format, turns: [], file: booted.deployment.displayFile, script: script.file, agent: agent.id, policy: agent.promptChange }
       let changes: string[] = []
+      const hidden = new Map<string, () => void>()
       const request = async (turn: ScriptTurn, input?: string) => {
         const step = turn.kind === 'fork' ? (await agent.fork({ kind: turn.fork, instruction: turn.instruction, format })).result : await agent.stepDetailed(input, { format })
         // Owners as explain shows them: the row id of the plugin (rows may have come and gone since the boot).
@@ -136,6 +138,9 @@ export async function replayDeployment(file: string, script: ReplayScript, optio
             case 'fork':
               await request(turn)
               break
+            case 'tools':
+              changes.push(...toggleTools(agent, hidden, turn))
+              break
           }
         } catch (error) {
           if (CliError.is(error)) throw error
@@ -149,6 +154,17 @@ export async function replayDeployment(file: string, script: ReplayScript, optio
       await booted.dispose()
     }
   })
+}
+
+/** Hides (a restriction of the agent's scope per tool) and shows again the tools a `tools:` turn names; returns what it changed, in words. */
+function toggleTools(agent: Agent, hidden: Map<string, () => void>, turn: { hide: string[]; show: string[] }): string[] {
+  const tools = agent.ctx.get('tools') as ToolRegistry
+  for (const name of turn.hide) if (!hidden.has(name)) hidden.set(name, tools.restrict({ deny: [name] }))
+  for (const name of turn.show) {
+    hidden.get(name)?.()
+    hidden.delete(name)
+  }
+  return [...turn.hide.map((name) => `hide ${name}`), ...turn.show.map((name) => `show ${name}`)]
 }
 
 /** The agent to play: `--agent`, else the first of `agents:`; a file without agents is a usage error. */
