@@ -55,6 +55,7 @@ export function toolChangePolicy(option: unknown): ToolChangePolicy | { key: str
   if (typeof option !== 'object' || option === null || Array.isArray(option)) return { key: 'toolChange', received: option }
   const policy: Record<string, string> = { ...DEFAULT_TOOL_CHANGE }
   for (const [key, value] of Object.entries(option)) {
+    if (value === undefined) continue
     const choices = (TOOL_CHANGE_CHOICES as Record<string, readonly string[]>)[key]
     if (!choices || !choices.includes(value as string)) return { key: choices ? `toolChange.${key}` : `toolChange.${key} (not a kind of change)`, received: value }
     policy[key] = value as string

@@ -166,6 +166,14 @@ describe('dsh-agent: tool changes without a cache bust (issue 21, item 4)', () =
     expect(declared('openai-chat', next.request)).to.deep.equal(['read', 'write', 'grep'])
   })
 
+  it('the agents service\'s toolChange is every agent\'s default; an agent\'s own option wins', async () => {
+    const { host } = await bootApp({ systemPrompt: { persona: 'Persona.' }, tools: true, agents: { toolChange: { added: 'epoch' } } })
+    expect((await host.agents.create({ id: 'x', model: 'gpt-5' })).toolChange).to.deep.equal({ removed: 'inert', added: 'epoch', edited: 'immediate', reordered: 'keep' })
+    expect((await host.agents.create({ id: 'y', model: 'gpt-5', toolChange: 'immediate' })).toolChange).to.deep.equal({ removed: 'immediate', added: 'immediate', edited: 'immediate', reordered: 'immediate' })
+    const refused = await bootApp({ systemPrompt: { persona: 'Persona.' }, tools: true, agents: { toolChange: { added: 'later' } as never } }).catch((error: Error) => error)
+    expect(refused).to.be.instanceOf(Error)
+  })
+
   it('an unknown policy is refused with AGENT_INVALID_TOOL_CHANGE naming the key', async () => {
     const error = await rejection(agentFor('openai-chat', { removed: 'vanish' } as never))
     expect(error).to.deep.include({ code: 'AGENT_INVALID_TOOL_CHANGE', details: { id: `a${made - 1}`, key: 'toolChange.removed', received: 'vanish' } })
