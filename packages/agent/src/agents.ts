@@ -13,7 +13,7 @@ import {
 import { readLedger, type LedgerInput, type ReadLedgerOptions } from './ledger-read.js'
 import { replayEntries } from './ledger-restore.js'
 import { emitSessionStart } from './session-start.js'
-import { ToolChangeSchema, toolChangePolicy, type ToolChangeOption } from './tool-changes.js'
+import { ToolChangeSchema, toolChangePolicy, type ToolChangeOption } from './tool-change-policy.js'
 
 declare module 'cordis' {
   interface Context {
