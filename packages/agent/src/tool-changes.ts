@@ -86,13 +86,15 @@ export class ToolDeclarations {
   }
 
   /**
-   * What the next request declares, given the `live` tools and their owners. `fallback(kind)`: the
-   * provider family's words when it has no append path for `added` tools.
+   * What the next request declares, given the `live` tools and their owners. `noAppendPath`: the
+   * words a change carries as `fallback` when an `append-path` tool is declared at once.
    */
   plan(live: readonly WireTool[], ownerOf: (name: string) => string | null, noAppendPath: string): ToolPlan {
     const previous = this.declared
     const policy = this.reset ? IMMEDIATE_TOOL_CHANGE : this.policy
-    const classes = previous ? classifyTools(previous, live) : []
+    // The common case, nothing changed: one pass, no classification.
+    const unchanged = previous !== undefined && previous.length === live.length && previous.every((tool, i) => sameTool(tool, live[i]))
+    const classes = previous && !unchanged ? classifyTools(previous, live) : []
     const liveByName = new Map(live.map((tool) => [tool.name, tool]))
     const owner = (name: string) => (liveByName.has(name) ? ownerOf(name) : this.owners.get(name) ?? null)
     const changes: ToolChange[] = []
@@ -203,7 +205,8 @@ function toolJson(tool: WireTool): string {
 }
 
 function sameTool(a: WireTool, b: WireTool): boolean {
-  return a === b || toolJson(a) === toolJson(b)
+  // Registered schemas are frozen once (R-TOOL-6): the same parameters object reads the same.
+  return a === b || (a.name === b.name && a.description === b.description && a.parameters === b.parameters) || toolJson(a) === toolJson(b)
 }
 
 /** A tool as the note describes it: its description and its parameters' JSON Schema. */

@@ -106,6 +106,16 @@ describe('dsh-agent: tool changes without a cache bust (issue 21, item 4)', () =
     })
   }
 
+  it('a fork after a tool went inert repeats the latest request, the inert tool declared (parity null)', async () => {
+    const agent = await agentFor('anthropic')
+    await agent.stepDetailed('Hi.', { format: 'anthropic' })
+    await lender.dispose()
+    await agent.stepDetailed('Write it.', { format: 'anthropic' })
+    const fork = await agent.fork({ kind: 'title', instruction: 'Name this conversation.', format: 'anthropic' })
+    expect(declared('anthropic', fork.request)).to.deep.equal(['read', 'write'])
+    expect(fork.parity()).to.equal(null)
+  })
+
   it('a reply that calls an inert tool gets back AGENT_TOOL_UNAVAILABLE naming the tool and its former owner, and a tool result to record', async () => {
     const agent = await agentFor('anthropic')
     await agent.stepDetailed('Hi.', { format: 'anthropic' })
