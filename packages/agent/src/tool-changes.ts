@@ -100,9 +100,12 @@ export class ToolDeclarations {
     const changes: ToolChange[] = []
     const unavailable = new Map<string, UnavailableTool>()
     const lines: string[] = []
+    // What the note tells, and what becomes untold (a tool back), kept only once the request is built.
+    const told = new Set<string>()
+    const untold: string[] = []
     const tell = (key: string, line: string) => {
-      if (this.told.has(key)) return
-      this.told.add(key)
+      if (this.told.has(key) || told.has(key)) return
+      told.add(key)
       lines.push(line)
     }
     let declared: WireTool[]
@@ -130,7 +133,7 @@ export class ToolDeclarations {
           change(tool.name, 'next-epoch', false)
           tell(`edited:${tool.name}:${JSON.stringify(toolJson(now))}`, `- "${tool.name}" has changed; until your tool list is refreshed, call it as follows: ${describe(now)}`)
         } else {
-          this.told.delete(`removed:${tool.name}`)
+          untold.push(`removed:${tool.name}`)
           kept.push(rowKind === 'edited' ? now : tool)
           if (rowKind === 'edited') change(tool.name, 'declared', true)
           else if (rowKind === 'reordered') change(tool.name, policy.reordered === 'keep' ? 'order-kept' : 'declared', policy.reordered !== 'keep')
@@ -168,6 +171,8 @@ export class ToolDeclarations {
         this.declared = declared
         for (const tool of declared) if (liveByName.has(tool.name)) this.owners.set(tool.name, ownerOf(tool.name))
         this.unavailable_ = unavailable
+        for (const key of untold) this.told.delete(key)
+        for (const key of told) this.told.add(key)
         if (this.reset) { this.reset = false; this.told.clear() }
         this.tokens.set(report.format, report.requestTokens)
       },

@@ -116,6 +116,16 @@ describe('dsh-agent: tool changes without a cache bust (issue 21, item 4)', () =
     expect(fork.parity()).to.equal(null)
   })
 
+  it('a step that fails tells nothing: the note comes with the next step that is built', async () => {
+    const agent = await agentFor('anthropic')
+    await agent.stepDetailed('Hi.', { format: 'anthropic' })
+    await lender.dispose()
+    expect(await rejection(agent.stepDetailed('Write it.', { format: 'anthropic', breakpoints: { max: 9 } }))).to.deep.include({ code: 'WIRE_INVALID_BREAKPOINTS' })
+    const next = await agent.stepDetailed('Write it.', { format: 'anthropic' })
+    expect(next.added.filter((item) => item.content?.startsWith(TOOL_CHANGE_NOTE_MARKER))).to.have.length(1)
+    expect(next.report.toolChanges).to.deep.equal([{ tool: 'write', kind: 'removed', owner: 'lender', handling: 'inert', breaks: false, cost: 0 }])
+  })
+
   it('a reply that calls an inert tool gets back AGENT_TOOL_UNAVAILABLE naming the tool and its former owner, and a tool result to record', async () => {
     const agent = await agentFor('anthropic')
     await agent.stepDetailed('Hi.', { format: 'anthropic' })
