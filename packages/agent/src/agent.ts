@@ -3,7 +3,7 @@ import { listenersFor, type ScopeHandle, type ScopeKey } from 'dsh-scope'
 import { renderAssembly, waitingListener, type SystemPrompt } from 'dsh-system-prompt'
 import { abortable, deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
 import {
-  buildMessages, checkContentParts, WireSession, type SessionBuild, isProvider, providerNames, wireFormat,
+  buildMessages, checkContentParts, entry, WireSession, type SessionBuild, isProvider, providerNames, wireFormat,
   type ChatRequestMessage, type ContentPart, type RequestBodies, type CacheReport,
   type WireFormat, type ModelProfile, type ModelProfileOverride, type Usage,
 } from 'dsh-wire'
@@ -17,6 +17,7 @@ import { recordedEntry } from './recorded-entry.js'
 import type { ChildSeed, ParentHandoff, SubagentStart } from './subagent-start.js'
 import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
+import { DEFAULT_TOOL_CHANGE, ToolDeclarations, toolOwners, unavailableCalls, type ToolChangeOption, type ToolChangePolicy, type UnavailableCall } from './tool-changes.js'
 import { agentDisposed, invalidInput, invalidStepTimeout, stepListenerFailed, stepTimedOut, unknownCacheRules, usageListenerFailed } from './errors.js'
 import {
   stepEntries, type UserInput, type ConversationEntry, type PromptChangePolicy,
@@ -61,10 +62,12 @@ export interface AgentOptions<P = Agent | string> {
   promptChange?: PromptChangePolicy
   /** Overrides of the model's profile (window, input cap, output reserve) over the bundled table's row. */
   profile?: ModelProfileOverride
+  /** How a tool change enters the requests, per kind (default: the `agents` service's `toolChange`; `tool-changes.ts`). */
+  toolChange?: ToolChangeOption
 }
 
 /** The fixed facts of an agent as the service builds it: the parent resolved, the policy and the step bound decided. */
-export type AgentInit = AgentOptions<Agent> & { promptChange: PromptChangePolicy; stepTimeout?: number; start?: SubagentStart; routingKey?: string }
+export type AgentInit = Omit<AgentOptions<Agent>, 'toolChange'> & { promptChange: PromptChangePolicy; stepTimeout?: number; toolChange?: ToolChangePolicy; start?: SubagentStart; routingKey?: string }
 
 /** How long one step's assembly may take by default, in milliseconds (the `agents` service's `stepTimeout`). */
 export const DEFAULT_STEP_TIMEOUT = 60_000
@@ -94,6 +97,8 @@ export class Agent {
   readonly routingKey: string
   /** How long one step's assembly may take by default, in milliseconds (0: no bound). */
   readonly stepTimeout: number
+  /** What each request declares as tools, under the agent's tool-change policy (`tool-changes.ts`). */
+  private readonly tools_: ToolDeclarations
   private readonly record_: ConversationEntry[] = []
   /** One lowering per wire format, extended step by step. */
   private readonly sessions = new Map<WireFormat, WireSession<WireFormat>>()
@@ -129,6 +134,20 @@ export class Agent {
     this.routingKey = init.routingKey ?? init.id
     this.stepTimeout = init.stepTimeout ?? DEFAULT_STEP_TIMEOUT
     this.budget_ = BudgetTracker.of(init.model, init.profile)
+    this.tools_ = new ToolDeclarations(init.toolChange ?? DEFAULT_TOOL_CHANGE)
+  }
+
+  /** How a tool change enters the requests, per kind (`removed`, `added`, `edited`, `reordered`). */
+  get toolChange(): ToolChangePolicy {
+    return this.tools_.policy
+  }
+
+  /**
+   * The epoch hook: the next request declares the live tools exactly (inert tools and tools announced
+   * for the next epoch are settled then). The compaction that opens an epoch calls it.
+   */
+  openToolEpoch(): void {
+    this.tools_.openEpoch()
   }
 
   /** The model profile the agent's requests are measured against: the table's row (or the default) with the deployment's overrides. */
@@ -237,6 +256,8 @@ export class Agent {
     }
     const { system, snapshot } = rendered
     const added = stepEntries(this.record_, system, userInput, snapshot, this.latest())
+    const tools = this.tools_.plan(assembly.tools, toolOwners((this.scope.ctx.get('tools') as ToolRegistry | undefined)?.view(this).origin, assembly), `${provider} has no tool append path in dsh`)
+    if (tools.note !== undefined) added.push(entry({ role: 'user', content: tools.note }, 'user'))
     // The step appends, lowers only what is new (the session keeps the rest), and takes it all back if
     // the lowering fails: a failure records nothing.
     const before = this.record_.length
@@ -245,18 +266,19 @@ export class Agent {
     let report: CacheReport
     try {
       build = this.wireSession(format).build({
-        record: this.record_, tools: assembly.tools, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.routingKey,
+        record: this.record_, tools: tools.declared, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.routingKey,
         ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
         ...(options.breakpoints === undefined ? {} : { breakpoints: options.breakpoints }),
       })
       report = this.reuse.measure({ format, provider, build, rendered, assembly, now: Date.now() }, counter)
+      tools.commit(report)
     } catch (error) {
       this.record_.length = before
       throw error
     }
     const budget = this.budget_.measure(report.requestTokens, report.tokenizer)
     const { conversationId, maxTokens, breakpoints } = options
-    this.latestSteps.set(format, { provider, input: { conversationId: conversationId ?? this.routingKey, ...(maxTokens === undefined ? {} : { maxTokens }), ...(breakpoints === undefined ? {} : { breakpoints }) } })
+    this.latestSteps.set(format, { provider, tools: tools.declared, input: { conversationId: conversationId ?? this.routingKey, ...(maxTokens === undefined ? {} : { maxTokens }), ...(breakpoints === undefined ? {} : { breakpoints }) } })
     this.latestFormat = format
     this.sent = this.record_.length
     const result: StepResult<F> = { get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report, budget }
@@ -341,16 +363,20 @@ export class Agent {
    * reader turns it into the record's reply first (a Gemini call without an id gets `gemini-<n>-<i>`,
    * `n` the replies recorded before it); a reply not of the format's shape throws its `WIRE_*` code.
    * The message is then checked and copied by `entry-shape.ts` (the ledger reads through the same rules).
+   * Returns the reply's calls to tools the agent declares but cannot run now (`tool-changes.ts`), each
+   * with its `AGENT_TOOL_UNAVAILABLE` error and the tool result to record for it; usually none.
    */
-  record(message: RecordedMessage | ProviderReply, options: RecordOptions = {}): void {
+  record(message: RecordedMessage | ProviderReply, options: RecordOptions = {}): UnavailableCall[] {
     if (this.disposed_) throw agentDisposed(this.id)
     const { item, usage } = recordedEntry(this.id, message, options, this.replies)
     this.record_.push(item)
     if (item.source === 'assistant') this.replies++
-    if (!usage) return
+    const unavailable = unavailableCalls(this.id, item, this.tools_.unavailable)
+    if (!usage) return unavailable
     this.reuse.reconcile(usage, Date.now())
     // Cordis's emit throws a listener's failure at the emitter: the reply is recorded, so it is only logged.
     notify(this.scope.ctx, 'agent/usage', [this, usage], { failure: (plugin, error) => usageListenerFailed(this.id, plugin, error), report: (error) => this.log.warn(error) })
+    return unavailable
   }
 
   /** `step()`'s input as the record keeps it: a string, or content parts checked, copied and frozen with their text as `content`. */

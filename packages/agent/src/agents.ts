@@ -7,13 +7,14 @@ import { Agent, DEFAULT_STEP_TIMEOUT, type AgentOptions } from './agent.js'
 import { debugLog } from './debug-log.js'
 import type { PromptChangePolicy } from './conversation.js'
 import {
-  duplicateAgent, duplicatePreset, invalidAgentId, invalidModel, invalidPresetId, invalidPromptChange, invalidParent, invalidProfile, unknownParent,
+  duplicateAgent, duplicatePreset, invalidAgentId, invalidModel, invalidPresetId, invalidPromptChange, invalidParent, invalidToolChange, invalidProfile, unknownParent,
   unknownPreset,
 } from './errors.js'
 import { readLedger, type LedgerInput, type ReadLedgerOptions } from './ledger-read.js'
 import { replayEntries } from './ledger-restore.js'
 import { emitSessionStart } from './session-start.js'
 import { checkedStart, childRoutingKey, childSeed, type SubagentStart } from './subagent-start.js'
+import { ToolChangeSchema, toolChangePolicy, type ToolChangeOption } from './tool-change-policy.js'
 
 declare module 'cordis' {
   interface Context {
@@ -26,6 +27,8 @@ export interface Config {
   promptChange: PromptChangePolicy
   /** How long one step's assembly may take, in milliseconds (0: no bound). */
   stepTimeout: number
+  /** How a tool change enters the requests, per kind (`tool-changes.ts`). */
+  toolChange: ToolChangeOption
 }
 
 /** The schemastery schema of {@link Config}. */
@@ -34,6 +37,7 @@ export const Config: z<Partial<Config>, Config> = z.object({
     .description('How a changed system prompt enters the requests: `append` adds the new complete version later in the conversation (earlier messages, and the provider\'s cached prefix, stay as they were); `replace` keeps one system prompt at the head of every request and replaces it.'),
   stepTimeout: z.natural().default(DEFAULT_STEP_TIMEOUT)
     .description('How long one step\'s assembly may take, in milliseconds, before the step rejects with AGENT_STEP_TIMEOUT naming the plugins of the assemble listeners (0: no bound). A step\'s own `timeout` option overrides it.'),
+  toolChange: ToolChangeSchema.default('default'),
 }) as any
 
 /**
@@ -93,6 +97,8 @@ export class Agents extends Service {
     if (this.live.has(id)) throw duplicateAgent(id)
     const promptChange = options.promptChange ?? this.config.promptChange
     if (promptChange !== 'append' && promptChange !== 'replace') throw invalidPromptChange(promptChange)
+    const toolChange = toolChangePolicy(options.toolChange ?? this.config.toolChange)
+    if ('key' in toolChange) throw invalidToolChange(id, toolChange.key, toolChange.received)
     const profileProblem = options.profile === undefined ? undefined : overrideProblem(options.profile, model)
     if (profileProblem) throw invalidProfile(id, profileProblem.key, profileProblem.reason)
     let parentKey: ScopeKey | undefined
@@ -114,7 +120,7 @@ export class Agents extends Service {
       ? { start, routingKey: childRoutingKey(start, handoff, id), ...(start === 'parent' ? { promptChange: handoff.promptChange } : {}) }
       : { ...restored }
     const agent = new Agent({
-      id, model, provider, cwd, preset, parent, promptChange, stepTimeout: this.config.stepTimeout ?? DEFAULT_STEP_TIMEOUT, profile: options.profile, ...lineage,
+      id, model, provider, cwd, preset, parent, promptChange, stepTimeout: this.config.stepTimeout ?? DEFAULT_STEP_TIMEOUT, profile: options.profile, toolChange, ...lineage,
     })
     if (handoff && start) agent.seed(childSeed(start, handoff))
     const scope = createScope(this.ctx, agent, { parent: parentKey, label: `agent:${id}` })

@@ -259,3 +259,18 @@ export const startWithoutRequest = (id: string, parent: string) =>
   Object.assign(new Error(`agent "${id}" start "parent": parent agent "${parent}" has sent no request yet (step the parent first, or start the child "live" or "fresh")`), {
     code: 'AGENT_START_NO_REQUEST' as const, details: { id, parent },
   })
+
+/** An agent's `toolChange` option (or the `agents` service's) is not a policy: `key` names the kind (`toolChange.removed`) or the option. */
+export const invalidToolChange = (id: string | undefined, key: string, received: unknown) =>
+  Object.assign(new TypeError(`${id === undefined ? '' : `agent "${id}": `}${key} must be ${key === 'toolChange' ? '"default", "immediate", "epoch" or an object of kinds (removed, added, edited, reordered)' : 'one of the choices of its kind (docs/sessions.md)'}, received ${shown(received)}`), {
+    code: 'AGENT_INVALID_TOOL_CHANGE' as const, details: { ...(id === undefined ? {} : { id }), key, received },
+  })
+
+/**
+ * A reply called a tool the agent declares but cannot run now: removed (its plugin disposed, or a
+ * restriction hides it) and kept declared so the cache holds, or announced and not declared yet.
+ */
+export const toolUnavailable = (id: string, call: { id: string; name: string }, owner: string | null, reason: 'removed' | 'not-yet-declared') =>
+  Object.assign(new Error(`agent "${id}": tool "${call.name}" (call ${call.id}) is unavailable: ${reason === 'removed' ? `it was removed${owner ? ` (its owner ${owner} is gone or hides it)` : ''} and stays listed only until the next epoch` : `it is announced and will be declared at the next epoch${owner ? ` (owner ${owner})` : ''}`}; do not call it again`), {
+    code: 'AGENT_TOOL_UNAVAILABLE' as const, details: { id, call: call.id, tool: call.name, owner, reason },
+  })

@@ -9,7 +9,7 @@
  */
 import type { PromptAssembly } from 'dsh-system-prompt'
 import { renderAssembly } from 'dsh-system-prompt'
-import { entry, type CacheBreak, type CacheProvider, type ContentPart, type TokenCounter, type WireFormat, type WireInput, type WireSession } from 'dsh-wire'
+import { entry, type CacheBreak, type CacheProvider, type ContentPart, type TokenCounter, type WireFormat, type WireInput, type WireSession, type WireTool } from 'dsh-wire'
 import type { ProviderReply, RecordedMessage, RecordOptions, StepResult } from './step-types.js'
 import type { BudgetTracker } from './budget.js'
 import type { ReuseTracker } from './cache-report.js'
@@ -40,6 +40,8 @@ export interface ForkOptions<F extends WireFormat = WireFormat> {
 export interface LatestStep {
   readonly input: Pick<WireInput, 'conversationId' | 'maxTokens' | 'breakpoints'>
   readonly provider: CacheProvider
+  /** The tools it declared (the agent's tool-change policy may keep tools the assembly no longer offers). */
+  readonly tools?: readonly WireTool[]
 }
 
 /** What a fork reads of its agent at the moment it forks (the agent hands it over; `fork.ts` owns the rest). */
@@ -152,7 +154,7 @@ export async function makeFork<F extends WireFormat>(source: ForkSource<F>, opti
     ? entry({ role: 'user', content: instruction }, 'user')
     : entry({ role: 'user', content: instruction.content, parts: instruction.parts }, 'user')
   const added = [...changed, trailing]
-  const build = source.session.fork({ ...latest.input, record: [...record, ...added], tools: assembly.tools, model: agent.model, promptChange: agent.promptChange })
+  const build = source.session.fork({ ...latest.input, record: [...record, ...added], tools: latest.tools ?? assembly.tools, model: agent.model, promptChange: agent.promptChange })
   const side = { kind }
   const report = source.reuse.measureSide({ format, provider: latest.provider, build, rendered, assembly, now: Date.now() }, counter, side)
   const divergence = report.breaks[0] ?? changedBefore(changed, () => source.reuse.sectionChange(format, rendered, assembly))

@@ -17,6 +17,8 @@ export type { SessionStartPayload, SessionStartSource } from './session-start.js
 export type { ForkOptions, ForkTools } from './fork.js'
 export { DEFAULT_SUBAGENT_START, SUBAGENT_STARTS } from './subagent-start.js'
 export type { SubagentStart } from './subagent-start.js'
+export { classifyTools, ToolChangeSchema, DEFAULT_TOOL_CHANGE, TOOL_CHANGE_CHOICES, TOOL_CHANGE_NOTE_MARKER } from './tool-changes.js'
+export type { ToolChange, ToolChangeKind, ToolChangeOption, ToolChangePolicy, UnavailableCall } from './tool-changes.js'
 export type { AgentOptions, ProviderReply, RecordedMessage, RecordOptions, StepOptions, StepResult, AgentInit } from './agent.js'
 export { stepEntries } from './conversation.js'
 export { ADVICE_THRESHOLDS, nextAdvice, profileFigures } from './budget.js'

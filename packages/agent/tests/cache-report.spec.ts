@@ -81,7 +81,8 @@ describe('dsh-agent: the reuse report of every step (R-CACHE-2)', () => {
     expect(report.breaks[0].cause).to.equal('tool added: "grep"')
   })
 
-  it('a tool removed names the plugin that registered it, though its registration is gone', async () => {
+  it('a tool removed names the plugin that registered it, though its registration is gone (toolChange immediate)', async () => {
+    const agent = await harness.agents.create({ id: 'immediate', model: 'gpt-5', toolChange: 'immediate' })
     const lender = await harness.plugin({ name: 'lender', inject: ['tools'], apply: (ctx: Context) => { ctx.tools.register(tool('borrowed')) } })
     await agent.stepDetailed('Hi.', { format: 'anthropic' })
     await lender.dispose()

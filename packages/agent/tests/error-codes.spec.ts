@@ -24,6 +24,8 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
     AgentErrors.forkToolRefused('main', 'compact', [{ id: 'call_1', name: 'read' }]),
     AgentErrors.invalidStart('child', '"parent" needs a parent agent (set parent)'),
     AgentErrors.startWithoutRequest('child', 'main'),
+    AgentErrors.invalidToolChange('main', 'toolChange.removed', 'vanish'),
+    AgentErrors.toolUnavailable('main', { id: 'call_2', name: 'write' }, 'lender', 'removed'),
   ]
 
   it('each factory makes its error class with its code and details, and the message unchanged', () => {
@@ -49,6 +51,8 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
       { name: 'Error', code: 'AGENT_FORK_TOOL_REFUSED', details: { id: 'main', kind: 'compact', calls: [{ id: 'call_1', name: 'read' }] }, message: 'agent "main" fork("compact"): its tools are inert, and the reply calls "read" (call_1) (a fork answers in text; run tools in the agent itself)' },
       { name: 'TypeError', code: 'AGENT_INVALID_START', details: { id: 'child', problem: '"parent" needs a parent agent (set parent)' }, message: 'agent "child" start: "parent" needs a parent agent (set parent)' },
       { name: 'Error', code: 'AGENT_START_NO_REQUEST', details: { id: 'child', parent: 'main' }, message: 'agent "child" start "parent": parent agent "main" has sent no request yet (step the parent first, or start the child "live" or "fresh")' },
+      { name: 'TypeError', code: 'AGENT_INVALID_TOOL_CHANGE', details: { id: 'main', key: 'toolChange.removed', received: 'vanish' }, message: 'agent "main": toolChange.removed must be one of the choices of its kind (docs/sessions.md), received "vanish"' },
+      { name: 'Error', code: 'AGENT_TOOL_UNAVAILABLE', details: { id: 'main', call: 'call_2', tool: 'write', owner: 'lender', reason: 'removed' }, message: 'agent "main": tool "write" (call call_2) is unavailable: it was removed (its owner lender is gone or hides it) and stays listed only until the next epoch; do not call it again' },
     ])
   })
 

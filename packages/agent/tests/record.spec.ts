@@ -93,7 +93,8 @@ describe('dsh-agent: record() and the request shape', () => {
     ])
   })
 
-  it('drops "tools" again once every tool is gone', async () => {
+  it('drops "tools" again once every tool is gone (toolChange immediate)', async () => {
+    const agent = await harness.agents.create({ id: 'immediate', model: 'deepseek-chat', toolChange: 'immediate' })
     const dispose = harness.tools.register(tool('read'))
     expect((await agent.step()).tools).to.have.length(1)
     dispose()

@@ -63,9 +63,10 @@ export async function runSixTurns<F extends WireFormat = 'openai-chat'>(options:
   const preset = ctx.agents.definePreset('reviewer')
   preset.ctx.systemPrompt.section({ name: 'deployment:persona', order: 0, text: 'You review changes in {{cwd}}. You never edit files yourself.' })
 
-  const coder = await ctx.agents.create({ id: 'coder', model: 'deepseek-chat', cwd: '/work/shop' })
-  const reviewer = await ctx.agents.create({ id: 'reviewer', model: 'deepseek-chat', cwd: '/work/shop', preset: 'reviewer' })
-  const mirror = await ctx.agents.create({ id: 'mirror', model: 'deepseek-chat', cwd: '/work/shop', promptChange: 'replace' })
+  // The pinned bodies declare the live tools at every turn (the tool-change policy of before issue 21).
+  const coder = await ctx.agents.create({ id: 'coder', model: 'deepseek-chat', cwd: '/work/shop', toolChange: 'immediate' })
+  const reviewer = await ctx.agents.create({ id: 'reviewer', model: 'deepseek-chat', cwd: '/work/shop', preset: 'reviewer', toolChange: 'immediate' })
+  const mirror = await ctx.agents.create({ id: 'mirror', model: 'deepseek-chat', cwd: '/work/shop', promptChange: 'replace', toolChange: 'immediate' })
   const run: SixTurns<F> = { app, coder: [], reviewer: [], mirror: [] }
   const both = [coder, mirror]
 

@@ -7,7 +7,7 @@
  * @module
  */
 import z from 'schemastery'
-import type { AgentOptions } from 'dsh-agent'
+import { ToolChangeSchema, type AgentOptions } from 'dsh-agent'
 import {
   AGENT_KEYS, agentsNotList, duplicateAgentId, emptyAgentValue, invalidAgentRow, ownParent, parentNotBefore, unknownAgentKey,
 } from './errors.js'
@@ -29,6 +29,7 @@ export const AgentRow: z<AgentSpec> = z.object({
     inputCap: z.natural().min(1).description('The most input tokens a request may carry (default: the window, or the table row\'s lower cap).'),
     outputReserve: z.natural().min(1).description('Tokens kept free for the reply when input and output share the window.'),
   }).description('Overrides of the model\'s profile over the bundled table (docs/sessions.md): what the step\'s budget and compaction advice measure against.'),
+  toolChange: ToolChangeSchema,
 }) as any
 
 /** One issue, in the Standard Schema shape the loader reads, with its stable code (which the problem takes). */

@@ -10,6 +10,13 @@ describe('the agents: section', () => {
     expect(validateAgents(rows)).to.deep.equal({ value: rows })
   })
 
+  it('takes an agent\'s tool-change policy, by name or per kind, and refuses a choice its kind does not have (issue 21)', () => {
+    const rows = [{ id: 'main', model: 'm', toolChange: 'epoch' }, { id: 'sub', model: 'm', toolChange: { removed: 'immediate', added: 'epoch' } }]
+    expect(validateAgents(rows)).to.deep.equal({ value: rows })
+    const refused = validateAgents([{ id: 'main', model: 'm', toolChange: { removed: 'vanish' } }]) as { issues: { path: unknown[] }[] }
+    expect(refused.issues.map((issue) => issue.path.slice(0, 2))).to.deep.equal([[0, 'toolChange']])
+  })
+
   it('treats an empty or absent section as no agents', () => {
     expect(validateAgents(undefined)).to.deep.equal({ value: [] })
     expect(validateAgents(null)).to.deep.equal({ value: [] })
@@ -25,7 +32,7 @@ describe('the agents: section', () => {
     ])
     expect(result).to.deep.equal({
       issues: [
-        { code: 'AGENT_UNKNOWN_ROW_KEY', message: '$[0].modle is not a key of an agent (allowed: id, model, provider, cwd, preset, parent, promptChange, profile)', path: [0, 'modle'] },
+        { code: 'AGENT_UNKNOWN_ROW_KEY', message: '$[0].modle is not a key of an agent (allowed: id, model, provider, cwd, preset, parent, promptChange, profile, toolChange)', path: [0, 'modle'] },
         { code: 'AGENT_INVALID_ROW', message: '$[1].model missing required value', path: [1, 'model'] },
         { code: 'AGENT_DUPLICATE_ROW_ID', message: '$[2].id "a" is already the id of agents[0] (agent ids are unique in the file)', path: [2, 'id'] },
         { code: 'AGENT_PARENT_NOT_BEFORE', message: '$[2].parent "c" is not an agent listed before "a" (list parents before their children)', path: [2, 'parent'] },

@@ -55,6 +55,8 @@ export type ScriptTurn = Place & (
   | { kind: 'fork'; fork: string; instruction: string }
   /** A sub-agent of the agent (`agents.create({ parent, start })`) sends `task` once, then is disposed. */
   | { kind: 'subagent'; id: string; start: SubagentStart; task: string }
+  /** Tools hidden from (or shown again to) the agent by a restriction of its scope, before the next request (issue 21). */
+  | { kind: 'tools'; hide: string[]; show: string[] }
 )
 
 /** A checked script. */
@@ -66,7 +68,7 @@ export interface ReplayScript {
 
 const UNIT_MS = { d: 86_400_000, h: 3_600_000, m: 60_000 } as const
 const ITEM_KEYS: Readonly<Record<(typeof REPLAY_KINDS)[number], readonly string[]>> = {
-  user: ['user'], assistant: ['assistant', 'tool_calls'], tool: ['tool'], change: ['change'], row: ['row'], clock: ['clock'], fork: ['fork'], subagent: ['subagent'],
+  user: ['user'], assistant: ['assistant', 'tool_calls'], tool: ['tool'], change: ['change'], row: ['row'], clock: ['clock'], fork: ['fork'], subagent: ['subagent'], tools: ['tools'],
 }
 
 /** The most turns a script may hold by default (`--max-turns` raises it): each turn may run a step, whose request grows with the turns before it. */
@@ -254,6 +256,17 @@ class TurnReader {
         if (!SUBAGENT_STARTS.includes(start as SubagentStart)) return fail(scriptWrongType('subagent.start', `one of ${SUBAGENT_STARTS.join(', ')}`, describeValue(start)), fieldNode(value, 'start'))
         if (typeof fields.task !== 'string' || !fields.task) return fail(scriptWrongType('subagent.task', 'its first user message (a text)', describeValue(fields.task)), fieldNode(value, 'task') ?? value)
         return { kind, id: fields.id, start: start as SubagentStart, task: fields.task }
+      }
+      case 'tools': {
+        const fields = this.fields(value, 'tools', ['hide', 'show'], fail)
+        if (!fields) return undefined
+        const names = (key: 'hide' | 'show') => fields[key] === undefined ? [] : Array.isArray(fields[key]) && (fields[key] as unknown[]).every((name) => typeof name === 'string' && name) ? fields[key] as string[] : undefined
+        const [hide, show] = [names('hide'), names('show')]
+        if (!hide || !show || !hide.length && !show.length) {
+          const key = !hide ? 'hide' : 'show'
+          return fail(scriptWrongType(`tools.${key}`, 'a list of tool names (hide: the agent no longer sees them; show: it sees them again)', describeValue(fields[key])), fieldNode(value, key) ?? value)
+        }
+        return { kind, hide, show }
       }
       case 'clock': {
         const match = typeof plain === 'string' ? /^\+([1-9][0-9]{0,5})([dhm])$/.exec(plain.trim()) : null

@@ -68,6 +68,12 @@ describe('dsh-prompt explain', function () {
     expect(doc.totals.tools.tokens).to.equal(encode(JSON.stringify(request.tools)).length)
   })
 
+  it('shows the agent\'s tool-change policy, per kind, in text and in --json (issue 21)', () => {
+    expect(lines(r.reviewer.stdout)).to.include('tool changes: removed inert, added append-path, edited immediate, reordered keep (docs/sessions.md)')
+    expect(JSON.parse(r.json.stdout).toolChange).to.deep.equal({ removed: 'inert', added: 'append-path', edited: 'immediate', reordered: 'keep' })
+    expect(JSON.parse(r.noAgents.stdout)).to.not.have.property('toolChange')
+  })
+
   it('reports the variables with owner and value, and the runtime context with its owners', () => {
     const doc = JSON.parse(r.json.stdout)
     expect(doc.variables.map((v: { name: string; owner: string; value: string | null }) => [v.name, v.owner, v.value])).to.deep.equal([

@@ -46,11 +46,16 @@ describe('dsh-prompt replay: playing a script against a deployment', () => {
     expect([append.agent, append.policy, append.script]).to.deep.equal(['main', 'append', SCRIPT])
   })
 
-  it('under append, a persona edit and a new day extend the prefix; adding and removing a tool breaks it', () => {
+  it('under append, a persona edit, a new day and a tool removed (kept declared, inert) extend the prefix; adding a tool breaks it', () => {
     expect(append.turns[1].reusableBytes).to.equal(append.turns[0].requestBytes)
     expect(append.turns[3].reusableBytes).to.equal(append.turns[2].requestBytes)
+    expect(append.turns[5].reusableBytes).to.equal(append.turns[4].requestBytes)
     expect(append.turns[6].reusableBytes).to.equal(append.turns[5].requestBytes)
-    expect(breaksOf(append).map((line) => line.replace(/^(\d+: [a-z ]+?):.*$/, '$1'))).to.deep.equal(['5: tool added', '6: tool removed'])
+    expect(breaksOf(append).map((line) => line.replace(/^(\d+: [a-z ]+?):.*$/, '$1'))).to.deep.equal(['5: tool added'])
+    expect(append.turns.map((t) => t.toolChanges?.map((c) => [c.tool, c.kind, c.owner, c.handling, c.breaks]))).to.deep.equal([
+      undefined, undefined, undefined, undefined, [['read', 'added', 'dsh-plugin-filesystem', 'declared', true]], [['read', 'removed', 'dsh-plugin-filesystem', 'inert', false]], undefined,
+    ])
+    expect(append.turns[4].toolChanges![0].cost).to.equal(append.turns[3].requestTokens - append.turns[4].reusableTokens)
     expect(append.turns[4].breaks[0]).to.include({ kind: 'tool', section: 'read', owner: 'dsh-plugin-filesystem', layer: 'global' })
   })
 
@@ -61,7 +66,8 @@ describe('dsh-prompt replay: playing a script against a deployment', () => {
     expect(classes).to.deep.equal([
       [4, 'section text changed', 'deployment:persona'],
       [5, 'tool added', 'read'],
-      [6, 'tool removed', 'read'],
+      // The tool stays declared (inert); its guidance section leaves the one system prompt that replace keeps.
+      [6, 'section removed', 'tool:read'],
       [7, 'variable value changed', 'deployment:persona-suffix'],
     ])
     expect([4, 5, 7].map((turn) => replace.turns[turn - 1].breaks[0].owner)).to.deep.equal(['dsh-system-prompt', 'dsh-plugin-filesystem', 'dsh-system-prompt'])
@@ -144,6 +150,11 @@ describe('dsh-prompt replay: the command', () => {
     expect(breaks).to.have.length(4)
     expect(breaks.every((line) => line.startsWith('  turn '))).to.equal(true)
     expect(breaks[0]).to.equal('  turn 4: section text changed: "deployment:persona" (section "deployment:persona", message 0, owner dsh-system-prompt, layer global)')
+    const changed = out.indexOf('tool changes: 2 requests')
+    expect(out.slice(changed + 1, changed + 3)).to.deep.equal([
+      `  turn 5: "read" added (owner dsh-plugin-filesystem): declared now; breaks the prefix, ${out[changed + 1].match(/, ([\d,]+) tokens/)![1]} tokens no longer read (openai has no tool append path in dsh)`,
+      '  turn 6: "read" removed (owner dsh-plugin-filesystem): kept declared, inert (a call gets AGENT_TOOL_UNAVAILABLE); no break',
+    ])
     expect(out[out.length - 1]).to.match(/^predicted cached: [\d,]+ of [\d,]+ request tokens \(\d+%\), openai caching rules, tokens by o200k_base$/)
   })
 
@@ -179,7 +190,8 @@ describe('dsh-prompt replay: the command', () => {
     expect(lines(runs.ledger.stdout).at(-1)).to.equal(`ledger: ${ledger} (${lineCount} lines; read it with dsh-prompt history)`)
     const parsed = readLedger(text)
     expect(parsed.header.agent).to.equal('main')
-    expect(parsed.entries.filter((entry) => entry.source === 'user')).to.have.length(6)
+    // Six inputs and the note that tells the model the removed tool is unavailable.
+    expect(parsed.entries.filter((entry) => entry.source === 'user')).to.have.length(7)
     expect(parsed.entries.filter((entry) => entry.source === 'tool').map((entry) => (entry as { tool_call_id?: string }).tool_call_id)).to.deep.equal(['call_2_1'])
     expect(history.code, history.stderr).to.equal(0)
     expect(history.stdout).to.match(/; 7 turns\n/)

@@ -57,6 +57,29 @@ export interface CacheBreak {
   cause: string
 }
 
+/** How a tool of the live set differs from the previous request's declared tools (issue 21). */
+export type ToolChangeKind = 'same' | 'added' | 'edited' | 'reordered' | 'removed'
+
+/** One tool change a report names: the tool, its kind, its owner, how the request declares it, and its predicted cache cost (dsh-agent's `tool-changes.ts`). */
+export interface ToolChange {
+  tool: string
+  kind: Exclude<ToolChangeKind, 'same'>
+  /** The plugin that registered it (for a removed tool, the one that had), when known. */
+  owner: string | null
+  /**
+   * `declared`: the request declares the live definition (or no longer declares a removed tool);
+   * `inert`: still declared as before, a call answered `AGENT_TOOL_UNAVAILABLE`; `next-epoch`:
+   * announced in a note, declared at the next epoch; `order-kept`: declared in the previous order.
+   */
+  handling: 'declared' | 'inert' | 'next-epoch' | 'order-kept'
+  /** Whether it changes the declared tools (the provider's prefix breaks there). */
+  breaks: boolean
+  /** Tokens of the previous request of the format this change stops being read from cache (0 when it does not break). */
+  cost: number
+  /** Why an `append-path` tool was declared at once: the provider family has no append path dsh implements. */
+  fallback?: string
+}
+
 /** The reuse report of one request. */
 export interface CacheReport {
   /** The wire format of the request. */
@@ -94,4 +117,6 @@ export interface CacheReport {
    * of the format, and counted in none of the agent's figures (`turn` is the request it forks from).
    */
   side?: { kind: string }
+  /** The tool changes since the agent's previous request, each with its owner, handling and cost, when there are any. */
+  toolChanges?: ToolChange[]
 }

@@ -18,6 +18,7 @@ import { explainPage } from '../html/explain-page.js'
 import { writePage } from '../html/page.js'
 import { streamOf, streamOrder, streamRows, wireFormat, type StreamRow, type WireFormat } from '../stream.js'
 import { headLine, headShare, headWarning } from '../head-share.js'
+import { toolPolicyLine } from '../tool-change-lines.js'
 
 /** Options of `explain`. */
 export interface ExplainOptions extends CommonOptions {
@@ -51,7 +52,7 @@ export async function explainCommand(file: string, options: ExplainOptions, outp
     }
     if (options.json) {
       output.json({
-        ok: true, command: 'explain', file, agent: target.agent?.id ?? null, ...explanation, budget,
+        ok: true, command: 'explain', file, agent: target.agent?.id ?? null, ...explanation, budget, ...(target.agent ? { toolChange: target.agent.toolChange } : {}),
         ...(warning ? { warnings: [warning] } : {}),
         ...(stream ? { format, stream } : {}), ...(options.html !== undefined ? { html: options.html } : {}),
       })
@@ -65,6 +66,7 @@ export async function explainCommand(file: string, options: ExplainOptions, outp
       }
       printExplanation(output, explanation)
       if (budget) output.line(headLine(budget))
+      if (target.agent) output.line(toolPolicyLine(target.agent.toolChange))
       if (warning) output.line(output.colors.yellow(`warning: ${target.label}: ${warning.message} [${warning.code}]`))
       if (stream) printStream(output, format!, stream.parts, stream.bytes)
     }

@@ -12,8 +12,10 @@ import { writeFile } from 'node:fs/promises'
 import { isAbsolute, relative } from 'node:path'
 import { exportLedger, WIRE_FORMATS, type Agent, type PromptChangePolicy, type WireFormat } from 'dsh-agent'
 import { bootDeployment, type BootedDeployment, type BootOptions } from 'dsh-boot'
+import type { ToolRegistry } from 'dsh-tools'
 import { terminalSafe } from 'dsh-loader'
-import type { CacheBreak, CacheReport } from 'dsh-wire'
+import type { CacheBreak, CacheReport, ToolChange } from 'dsh-wire'
+import { toolChangeLine } from '../tool-change-lines.js'
 import {
   CliError, ledgerUnwritable, replayAgentGone, replayNeedsAgent, replayTurnFailed, scriptProblemLine, unknownFormat, type ScriptProblem,
 } from '../errors.js'
@@ -60,6 +62,8 @@ export interface ReplayTurn extends Pick<CacheReport,
   side?: { kind: string }
   /** A sub-agent's first request (`subagent:` in the script; `side` is `{ kind: 'subagent' }`): its id and start. */
   subagent?: { id: string; start: string }
+  /** The tool changes the request's report names (owners as row ids), when there are any. */
+  toolChanges?: ToolChange[]
 }
 
 /** What a replay produced: the `--json` document (`format`, `turns`) and the facts a picture shows. */
@@ -92,6 +96,7 @@ export async function replayDeployment(file: string, script: ReplayScript, optio
       if (options.policy !== undefined && options.policy !== agent.promptChange) agent = await withPolicy(booted, agent, options.policy)
       const result: ReplayResult = { format, turns: [], file: booted.deployment.displayFile, script: script.file, agent: agent.id, policy: agent.promptChange }
       let changes: string[] = []
+      const hidden = new Map<string, () => void>()
       const request = async (turn: ScriptTurn, input?: string) => {
         const step = turn.kind === 'fork' ? (await agent.fork({ kind: turn.fork, instruction: turn.instruction, format })).result
           : turn.kind === 'subagent' ? await subagentStep(agent, turn, format) : await agent.stepDetailed(input, { format })
@@ -137,6 +142,9 @@ export async function replayDeployment(file: string, script: ReplayScript, optio
             case 'subagent':
               await request(turn)
               break
+            case 'tools':
+              changes.push(...toggleTools(agent, hidden, turn))
+              break
           }
         } catch (error) {
           if (CliError.is(error)) throw error
@@ -150,6 +158,17 @@ export async function replayDeployment(file: string, script: ReplayScript, optio
       await booted.dispose()
     }
   })
+}
+
+/** Hides (a restriction of the agent's scope per tool) and shows again the tools a `tools:` turn names; returns what it changed, in words. */
+function toggleTools(agent: Agent, hidden: Map<string, () => void>, turn: { hide: string[]; show: string[] }): string[] {
+  const tools = agent.ctx.get('tools') as ToolRegistry
+  for (const name of turn.hide) if (!hidden.has(name)) hidden.set(name, tools.restrict({ deny: [name] }))
+  for (const name of turn.show) {
+    hidden.get(name)?.()
+    hidden.delete(name)
+  }
+  return [...turn.hide.map((name) => `hide ${name}`), ...turn.show.map((name) => `show ${name}`)]
 }
 
 /** The agent to play: `--agent`, else the first of `agents:`; a file without agents is a usage error. */
@@ -193,6 +212,7 @@ function turnReport(report: CacheReport, turn: number, item: ScriptTurn, changes
     changes: [...changes],
     ...(report.side ? { side: { kind: report.side.kind } } : {}),
     ...(item.kind === 'subagent' ? { side: { kind: 'subagent' }, subagent: { id: item.id, start: item.start } } : {}),
+    ...(report.toolChanges ? { toolChanges: report.toolChanges.map((change) => ({ ...change, owner: owner(change.owner) })) } : {}),
   }
 }
 
@@ -285,6 +305,12 @@ export function printReplay(output: Output, result: ReplayResult): void {
       const where = [b.section !== null ? `${b.kind} ${JSON.stringify(b.section)}` : b.kind, b.message !== null ? `message ${b.message}` : '', b.owner ? `owner ${b.owner}` : '', b.layer ? `layer ${b.layer}` : '']
       output.line(`  turn ${t.turn}: ${terminalSafe(b.cause)} (${terminalSafe(where.filter(Boolean).join(', '))})`)
     }
+  }
+  const changed = result.turns.filter((t) => t.toolChanges?.length)
+  if (changed.length) {
+    output.line()
+    output.line(c.bold(`tool changes: ${plural(changed.length, 'request')}`))
+    for (const t of changed) for (const change of t.toolChanges!) output.line(`  turn ${t.turn}: ${terminalSafe(toolChangeLine(change))}`)
   }
   // A prefix that did not break can still miss the cache (a TTL ran out, a minimum): each such request with its rule.
   const missed = result.turns.filter((t) => t.limit !== undefined && !t.breaks.length && t.predictedCachedTokens < t.reusableTokens * 0.9)

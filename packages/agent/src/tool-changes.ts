@@ -1,0 +1,269 @@
+/**
+ * Tool changes without a cache bust (issue 21, item 4; R-TOOLS-CHANGE-1). An agent declares tools
+ * request by request; the live set (what the assembly offers now) may differ from what the previous
+ * request declared, because a plugin was disposed, a restriction hid a tool, or a tool appeared. Every
+ * difference is classified (`classifyTools`: added, edited, reordered, removed; the rest the same) and
+ * handled by the agent's tool-change policy, per kind:
+ * - `removed`: `inert` (default) keeps the tool declared, byte for byte, until the next epoch; a call
+ *   to it gets a coded `AGENT_TOOL_UNAVAILABLE` result, and the model is told once in an appended note.
+ * - `added`: `append-path` (default) uses the provider's documented append path where dsh implements
+ *   one (none yet), else declares the tool at once after the others and reports the break; `epoch`
+ *   announces it in an appended note and declares it at the next epoch.
+ * - `edited`: `immediate` (default) declares the new definition; `epoch` keeps the old one declared,
+ *   announces the new one and declares it at the next epoch.
+ * - `reordered`: `keep` (default) keeps the declared order.
+ * `immediate` for every kind is dsh's behaviour before the policy: the request declares the live set.
+ * Pure and Cordis-free; the agent hands it the live tools and their owners.
+ * @module
+ */
+import { assemblyNotes, type PromptAssembly } from 'dsh-system-prompt'
+import type { CacheReport, ConversationEntry, ToolChange, ToolChangeKind, ToolMessage, WireFormat, WireTool } from 'dsh-wire'
+import { toolUnavailable } from './errors.js'
+import { IMMEDIATE_TOOL_CHANGE, type ToolChangePolicy } from './tool-change-policy.js'
+
+export type { ToolChange, ToolChangeKind } from 'dsh-wire'
+export { DEFAULT_TOOL_CHANGE, TOOL_CHANGE_CHOICES, ToolChangeSchema, toolChangePolicy, type ToolChangeOption, type ToolChangePolicy } from './tool-change-policy.js'
+
+/**
+ * Each tool of `before` and `after` with its kind: `after`'s tools in order, then those only in
+ * `before`. A tool in both reads `edited` when its definition serialises differently, `reordered` when
+ * it is one of the fewest tools whose moving explains the new order (the others keep their relative
+ * order), else `same`.
+ */
+export function classifyTools(before: readonly WireTool[], after: readonly WireTool[]): { tool: string; kind: ToolChangeKind }[] {
+  const old = new Map(before.map((tool, i) => [tool.name, { tool, i }]))
+  const now = new Set(after.map((tool) => tool.name))
+  const common = after.filter((tool) => old.has(tool.name))
+  const stay = longestIncreasing(common.map((tool) => old.get(tool.name)!.i))
+  const moved = new Set(common.filter((_, i) => !stay.has(i)).map((tool) => tool.name))
+  const rows = after.map((tool): { tool: string; kind: ToolChangeKind } => {
+    const was = old.get(tool.name)
+    const kind: ToolChangeKind = !was ? 'added' : !sameTool(was.tool, tool) ? 'edited' : moved.has(tool.name) ? 'reordered' : 'same'
+    return { tool: tool.name, kind }
+  })
+  for (const tool of before) if (!now.has(tool.name)) rows.push({ tool: tool.name, kind: 'removed' })
+  return rows
+}
+
+/** A tool the agent still declares but no longer offers, or offers but does not declare yet. */
+export interface UnavailableTool {
+  readonly owner: string | null
+  readonly reason: 'removed' | 'not-yet-declared'
+}
+
+/** What one step declares, what changed, and the note to append (if any); `commit` keeps it once the request is built. */
+export interface ToolPlan {
+  readonly declared: readonly WireTool[]
+  readonly changes: ToolChange[]
+  readonly note: string | undefined
+  commit(report: CacheReport): void
+}
+
+/** The first line of the appended note that tells the model what changed in its tools. */
+export const TOOL_CHANGE_NOTE_MARKER = '[tools changed: the list of tools you were given is unchanged; read this note for what changed]'
+
+/** An agent's declared tools, request by request, under its policy. */
+export class ToolDeclarations {
+  private declared: readonly WireTool[] | undefined
+  private owners = new Map<string, string | null>()
+  private unavailable_ = new Map<string, UnavailableTool>()
+  private told = new Set<string>()
+  private reset = false
+  /** The changes that stand without a break (inert, announced, order kept), reported when they first appear, not at every request. */
+  private standing = new Set<string>()
+  private readonly tokens = new Map<WireFormat, number>()
+
+  constructor(readonly policy: ToolChangePolicy) {}
+
+  /** Tools a reply may call that the agent cannot run now, by name (the latest request's). */
+  get unavailable(): ReadonlyMap<string, UnavailableTool> {
+    return this.unavailable_
+  }
+
+  /** The hook of an epoch: the next request declares the live tools exactly, and inert and announced tools are dropped. */
+  openEpoch(): void {
+    this.reset = true
+  }
+
+  /**
+   * What the next request declares, given the `live` tools and their owners. `noAppendPath`: the
+   * words a change carries as `fallback` when an `append-path` tool is declared at once.
+   */
+  plan(live: readonly WireTool[], ownerOf: (name: string) => string | null, noAppendPath: string): ToolPlan {
+    const previous = this.declared
+    const policy = this.reset ? IMMEDIATE_TOOL_CHANGE : this.policy
+    // The common case, nothing changed: one pass, no classification.
+    const unchanged = previous !== undefined && previous.length === live.length && previous.every((tool, i) => sameTool(tool, live[i]))
+    const classes = previous && !unchanged ? classifyTools(previous, live) : []
+    const liveByName = new Map(live.map((tool) => [tool.name, tool]))
+    const owner = (name: string) => (liveByName.has(name) ? ownerOf(name) : this.owners.get(name) ?? null)
+    const changes: ToolChange[] = []
+    const unavailable = new Map<string, UnavailableTool>()
+    const lines: string[] = []
+    // What the note tells, and what becomes untold (a tool back), kept only once the request is built.
+    const told = new Set<string>()
+    const untold: string[] = []
+    const tell = (key: string, line: string) => {
+      if (this.told.has(key) || told.has(key)) return
+      told.add(key)
+      lines.push(line)
+    }
+    let declared: WireTool[]
+    if (!previous || policy === IMMEDIATE_TOOL_CHANGE || isImmediate(policy)) {
+      declared = [...live]
+      for (const row of classes) if (row.kind !== 'same') changes.push({ tool: row.tool, kind: row.kind, owner: owner(row.tool), handling: 'declared', breaks: true, cost: 0 })
+    } else {
+      const kept: WireTool[] = []
+      const inert: WireTool[] = []
+      const kind = new Map(classes.map((row) => [row.tool, row.kind]))
+      const change = (tool: string, handling: ToolChange['handling'], breaks: boolean, extra: Partial<ToolChange> = {}) =>
+        changes.push({ tool, kind: kind.get(tool) as ToolChange['kind'], owner: owner(tool), handling, breaks, cost: 0, ...extra })
+      for (const tool of previous) {
+        const now = liveByName.get(tool.name)
+        const rowKind = kind.get(tool.name)
+        if (!now) {
+          if (policy.removed === 'immediate') { change(tool.name, 'declared', true); continue }
+          inert.push(tool)
+          unavailable.set(tool.name, { owner: owner(tool.name), reason: 'removed' })
+          change(tool.name, 'inert', false)
+          const from = owner(tool.name)
+          tell(`removed:${tool.name}`, `- "${tool.name}"${from ? ` (from ${from})` : ''} is no longer available: it stays in your list, but a call to it returns an error. Do not call it.`)
+        } else if (rowKind === 'edited' && policy.edited === 'epoch') {
+          kept.push(tool)
+          change(tool.name, 'next-epoch', false)
+          tell(`edited:${tool.name}:${JSON.stringify(toolJson(now))}`, `- "${tool.name}" has changed; until your tool list is refreshed, call it as follows: ${describe(now)}`)
+        } else {
+          untold.push(`removed:${tool.name}`)
+          kept.push(rowKind === 'edited' ? now : tool)
+          if (rowKind === 'edited') change(tool.name, 'declared', true)
+          else if (rowKind === 'reordered') change(tool.name, policy.reordered === 'keep' ? 'order-kept' : 'declared', policy.reordered !== 'keep')
+        }
+      }
+      const added: WireTool[] = []
+      for (const tool of live) {
+        if (kind.get(tool.name) !== 'added') continue
+        if (policy.added === 'epoch') {
+          unavailable.set(tool.name, { owner: owner(tool.name), reason: 'not-yet-declared' })
+          change(tool.name, 'next-epoch', false)
+          tell(`added:${tool.name}`, `- "${tool.name}" will be added to your tools when your tool list is next refreshed; it cannot be called yet. ${describe(tool)}`)
+        } else {
+          added.push(tool)
+          change(tool.name, 'declared', true, policy.added === 'append-path' ? { fallback: noAppendPath } : {})
+        }
+      }
+      // A new order declared at once: the live tools in the live order, inert ones after them.
+      const keptByName = new Map(kept.map((tool) => [tool.name, tool]))
+      declared = policy.reordered === 'immediate' && classes.some((row) => row.kind === 'reordered')
+        ? [...live.filter((tool) => keptByName.has(tool.name) || added.includes(tool)).map((tool) => keptByName.get(tool.name) ?? tool), ...inert]
+        : [...mergeInPlace(previous, kept, inert), ...added]
+    }
+    const note = lines.length ? `${TOOL_CHANGE_NOTE_MARKER}\n${lines.join('\n')}` : undefined
+    const key = (change: ToolChange) => `${change.kind}:${change.tool}:${change.handling}`
+    // An added tool declared after the others stands out of the live order from then on: that is its place, not a change.
+    const standing = new Set([...changes.filter((change) => !change.breaks).map(key), ...changes.filter((change) => change.kind === 'added').map((change) => `reordered:${change.tool}:order-kept`)])
+    const reported = changes.filter((change) => change.breaks || !this.standing.has(key(change)))
+    return {
+      declared, changes: reported, note,
+      commit: (report) => {
+        this.attribute(reported, report)
+        if (reported.length) report.toolChanges = reported
+        this.standing = standing
+        this.declared = declared
+        for (const tool of declared) if (liveByName.has(tool.name)) this.owners.set(tool.name, ownerOf(tool.name))
+        this.unavailable_ = unavailable
+        for (const key of untold) this.told.delete(key)
+        for (const key of told) this.told.add(key)
+        if (this.reset) { this.reset = false; this.told.clear() }
+        this.tokens.set(report.format, report.requestTokens)
+      },
+    }
+  }
+
+  /** Gives the first breaking change the tokens of the previous request of the format the report no longer finds in the shared prefix. */
+  private attribute(changes: ToolChange[], report: CacheReport): void {
+    const previous = this.tokens.get(report.format)
+    const first = report.breaks[0]
+    if (previous === undefined || first?.kind !== 'tool') return
+    const breaking = changes.filter((change) => change.breaks)
+    const culprit = breaking.find((change) => change.tool === first.section) ?? breaking[0]
+    if (culprit) culprit.cost = Math.max(0, previous - report.reusableTokens)
+  }
+}
+
+/** The previous order with the kept and inert tools in their places (a tool dropped now leaves its slot). */
+function mergeInPlace(previous: readonly WireTool[], kept: readonly WireTool[], inert: readonly WireTool[]): WireTool[] {
+  const byName = new Map([...kept, ...inert].map((tool) => [tool.name, tool]))
+  return previous.filter((tool) => byName.has(tool.name)).map((tool) => byName.get(tool.name)!)
+}
+
+function isImmediate(policy: ToolChangePolicy): boolean {
+  return policy.removed === 'immediate' && policy.added === 'immediate' && policy.edited === 'immediate' && policy.reordered === 'immediate'
+}
+
+const JSON_OF = new WeakMap<WireTool, string>()
+
+/** A tool's definition as JSON (memoised per tool object: the assembly's tools are frozen). */
+function toolJson(tool: WireTool): string {
+  let json = JSON_OF.get(tool)
+  if (json === undefined) JSON_OF.set(tool, json = JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }))
+  return json
+}
+
+function sameTool(a: WireTool, b: WireTool): boolean {
+  // Registered schemas are frozen once (R-TOOL-6): the same parameters object reads the same.
+  return a === b || (a.name === b.name && a.description === b.description && a.parameters === b.parameters) || toolJson(a) === toolJson(b)
+}
+
+/** A tool as the note describes it: its description and its parameters' JSON Schema. */
+function describe(tool: WireTool): string {
+  return `${tool.description ?? ''}${tool.parameters ? ` Parameters (JSON Schema): ${JSON.stringify(tool.parameters)}` : ''}`.trim()
+}
+
+/** The indexes of one longest strictly increasing subsequence of `values`. */
+function longestIncreasing(values: readonly number[]): Set<number> {
+  const tails: number[] = []
+  const before = new Array<number>(values.length).fill(-1)
+  values.forEach((value, i) => {
+    let lo = 0
+    let hi = tails.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (values[tails[mid]] < value) lo = mid + 1
+      else hi = mid
+    }
+    if (lo > 0) before[i] = tails[lo - 1]
+    tails[lo] = i
+  })
+  const kept = new Set<number>()
+  for (let i = tails.length ? tails[tails.length - 1] : -1; i >= 0; i = before[i]) kept.add(i)
+  return kept
+}
+
+/** A call of a reply the agent cannot run now, with the coded error and the tool result to record for it. */
+export interface UnavailableCall {
+  readonly call: { readonly id: string; readonly name: string }
+  /** `AGENT_TOOL_UNAVAILABLE`, naming the tool, the call and the tool's (former) owner. */
+  readonly error: ReturnType<typeof toolUnavailable>
+  /** The tool result that answers the call (`agent.record(result)` sends it to the model). */
+  readonly result: ToolMessage
+}
+
+/** The calls of `item` (a recorded reply) to tools in `unavailable`, each with its coded error and the result that answers it. */
+export function unavailableCalls(agentId: string, item: ConversationEntry, unavailable: ReadonlyMap<string, UnavailableTool>): UnavailableCall[] {
+  if (item.role !== 'assistant' || !item.tool_calls?.length || unavailable.size === 0) return []
+  const found: UnavailableCall[] = []
+  for (const call of item.tool_calls) {
+    const name = call.type === 'function' ? call.function.name : call.custom.name
+    const tool = unavailable.get(name)
+    if (!tool) continue
+    const error = toolUnavailable(agentId, { id: call.id, name }, tool.owner, tool.reason)
+    found.push({ call: { id: call.id, name }, error, result: { role: 'tool', tool_call_id: call.id, name, content: `${error.code}: ${error.message}` } })
+  }
+  return found
+}
+
+/** The owner of each tool of an assembly: the registration behind it (the `tools` service's view), else the assembly's notes. */
+export function toolOwners(origin: ReadonlyMap<string, { readonly owner: string }> | undefined, assembly: PromptAssembly): (name: string) => string | null {
+  const notes = assemblyNotes(assembly)
+  return (name) => origin?.get(name)?.owner ?? notes?.tools.owners.get(name) ?? null
+}

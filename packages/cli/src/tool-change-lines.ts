@@ -1,0 +1,27 @@
+/**
+ * How `explain` and `replay` show tool changes (issue 21, item 4): the agent's tool-change policy in
+ * one line, and each change a request's report names (its tool, kind, owner, how the request declares
+ * it, and its predicted cache cost). Pure.
+ * @module
+ */
+import type { ToolChange, ToolChangePolicy } from 'dsh-agent'
+import { formatCount } from './table.js'
+
+/** `tool changes: removed inert, added append-path, edited immediate, reordered keep`. */
+export function toolPolicyLine(policy: ToolChangePolicy): string {
+  return `tool changes: removed ${policy.removed}, added ${policy.added}, edited ${policy.edited}, reordered ${policy.reordered} (docs/sessions.md)`
+}
+
+/** What a handling means, in words. */
+const HANDLING: Readonly<Record<ToolChange['handling'], string>> = {
+  declared: 'declared now',
+  inert: 'kept declared, inert (a call gets AGENT_TOOL_UNAVAILABLE)',
+  'next-epoch': 'announced, declared at the next epoch',
+  'order-kept': 'declared in the previous order',
+}
+
+/** One change on a line: `"write" removed (owner lender): kept declared, inert ...; no break`. */
+export function toolChangeLine(change: ToolChange, owner: string | null = change.owner): string {
+  const cost = change.breaks ? `breaks the prefix, ${formatCount(change.cost)} tokens no longer read` : 'no break'
+  return `${JSON.stringify(change.tool)} ${change.kind}${owner ? ` (owner ${owner})` : ''}: ${HANDLING[change.handling]}; ${cost}${change.fallback ? ` (${change.fallback})` : ''}`
+}
