@@ -7,7 +7,7 @@ import { Agent, DEFAULT_STEP_TIMEOUT, type AgentOptions } from './agent.js'
 import { debugLog } from './debug-log.js'
 import type { PromptChangePolicy } from './conversation.js'
 import {
-  duplicateAgent, duplicatePreset, invalidAgentId, invalidModel, invalidPresetId, invalidPromptChange, invalidParent, invalidProfile, unknownParent,
+  duplicateAgent, duplicatePreset, invalidAgentId, invalidCompaction, invalidModel, invalidPresetId, invalidPromptChange, invalidParent, invalidProfile, unknownParent,
   unknownPreset,
 } from './errors.js'
 import { readLedger, type LedgerInput, type ReadLedgerOptions } from './ledger-read.js'
@@ -101,7 +101,9 @@ export class Agents extends Service {
       if (!parent || parent.disposed) throw unknownParent(id, typeof options.parent === 'string' ? options.parent : options.parent.id)
       parentKey ??= parent
     }
-    const agent = new Agent({ id, model, provider, cwd, preset, parent, promptChange, stepTimeout: this.config.stepTimeout ?? DEFAULT_STEP_TIMEOUT, profile: options.profile })
+    const { reanchor } = options
+    if (reanchor !== undefined && reanchor !== 'cheapest' && reanchor !== 'stable-opening' && reanchor !== 'new-opening') throw invalidCompaction(id, `reanchor must be "cheapest", "stable-opening" or "new-opening", received ${JSON.stringify(reanchor)}`)
+    const agent = new Agent({ id, model, provider, cwd, preset, parent, promptChange, stepTimeout: this.config.stepTimeout ?? DEFAULT_STEP_TIMEOUT, profile: options.profile, reanchor })
     const scope = createScope(this.ctx, agent, { parent: parentKey, label: `agent:${id}` })
     const logger = this.ctx.logger('dsh-agent')
     agent.attach(scope, this.ctx.reflect.trace(this.prompt) as SystemPrompt, debugLog(logger, `agent=${id} `))
@@ -123,7 +125,7 @@ export class Agents extends Service {
    * nothing is restored (an agent already created is disposed again).
    */
   async restore(ledger: LedgerInput, options: ReadLedgerOptions = {}): Promise<Agent> {
-    const { header, entries } = readLedger(ledger, options)
+    const { header, entries, epochs } = readLedger(ledger, options)
     const agent = this.make({
       id: header.agent, model: header.model, promptChange: header.promptChange,
       ...(header.provider === undefined ? {} : { provider: header.provider }),
@@ -132,12 +134,12 @@ export class Agents extends Service {
       ...(header.parent === undefined ? {} : { parent: header.parent }),
     })
     try {
-      replayEntries(agent, entries)
+      replayEntries(agent, entries, epochs)
     } catch (error) {
       await agent.dispose()
       throw error
     }
-    agent.restoredLines = entries.length + 1
+    agent.restoredLines = entries.length + epochs.length + 1
     emitSessionStart(this.ctx, agent, 'resume', this.warn)
     return agent
   }

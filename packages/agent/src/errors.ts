@@ -247,3 +247,21 @@ export const forkToolRefused = (id: string, kind: string, calls: readonly { id: 
   Object.assign(new Error(`agent "${id}" fork("${kind}"): its tools are inert, and the reply calls ${calls.map((call) => `"${call.name}" (${call.id})`).join(', ')}` + ' (a fork answers in text; run tools in the agent itself)'), {
     code: 'AGENT_FORK_TOOL_REFUSED' as const, details: { id, kind, calls },
   })
+
+/** `agent.compactionSource()`, `planCompaction()` or `compact()` got options it cannot use (`problem` says which). */
+export const invalidCompaction = (id: string, problem: string) =>
+  Object.assign(new TypeError(`agent "${id}" compaction: ${problem}`), {
+    code: 'AGENT_INVALID_COMPACTION' as const, details: { id, problem },
+  })
+
+/** A compaction that would summarise nothing: the kept tail starts at (or before) the first turn of the epoch. */
+export const nothingToCompact = (id: string, keepTurns: number, turns: number) =>
+  Object.assign(new Error(`agent "${id}" compaction: keeping the last ${keepTurns} ${keepTurns === 1 ? 'turn' : 'turns'} keeps the whole epoch (${turns} ${turns === 1 ? 'turn' : 'turns'}): there is nothing to summarise (keep fewer turns, or step on first)`), {
+    code: 'AGENT_NOTHING_TO_COMPACT' as const, details: { id, keepTurns, turns },
+  })
+
+/** `plan.apply()` after the record changed since `planCompaction()` (a step, a reply, another compaction). */
+export const compactionStale = (id: string, planned: number, now: number) =>
+  Object.assign(new Error(`agent "${id}" compaction: the plan was made for a record of ${planned} ${planned === 1 ? 'entry' : 'entries'}, which has changed since (now ${now}); plan again`), {
+    code: 'AGENT_COMPACTION_STALE' as const, details: { id, planned, now },
+  })

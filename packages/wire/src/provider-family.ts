@@ -5,6 +5,7 @@
  * the agent's reuse report is generic over them. Types only.
  * @module
  */
+import type { CachePrices } from './cache-prices.js'
 import type { CacheEntry, CachePoint } from './caching-rules.js'
 import type { TokenCounter } from './tokenizers.js'
 import type { Usage } from './usage.js'
@@ -76,4 +77,10 @@ export interface ProviderFamily {
   /** The family's reason why the reported cached tokens differ from the prediction, when it has one. */
   mismatch(question: MismatchQuestion): string | undefined
   readonly routing: RoutingKeys
+  /**
+   * What the cache charges for `model`, per input token, as multiples of its uncached input price
+   * (write, read), citing the pricing page. Optional: a family without it is priced with no discount
+   * and no premium (`UNDECLARED_CACHE_PRICES`). A compaction's re-anchors are priced with it.
+   */
+  cachePrices?(model: string): CachePrices
 }
