@@ -22,6 +22,9 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
     AgentErrors.forkWithoutRequest('main', 'title', 'anthropic'),
     AgentErrors.invalidFork('main', 'kind must be a non-empty string, received number'),
     AgentErrors.forkToolRefused('main', 'compact', [{ id: 'call_1', name: 'read' }]),
+    AgentErrors.invalidCompaction('main', 'summary must be a non-empty text (the summarizer\'s reply)'),
+    AgentErrors.nothingToCompact('main', 2, 2),
+    AgentErrors.compactionStale('main', 12, 13),
   ]
 
   it('each factory makes its error class with its code and details, and the message unchanged', () => {
