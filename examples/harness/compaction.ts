@@ -21,7 +21,7 @@ export async function compactAndGoOn(client: OpenAI, agent: Agent, turn: Turn): 
   const before = agent.conversation.length
   // What to summarise, and the instruction for the fork (a verbatim section is never in it).
   const source = await agent.compactionSource({ keep: { turns: 2 } })
-  const fork = await agent.fork({ kind: 'compact', instruction: source.instruction })
+  const fork = await agent.fork({ kind: 'compact', instruction: source.instruction, format: 'openai-chat' })
   const completion = await client.chat.completions.create(fork.request)
   sent++
   fork.record(completion.choices[0].message, { usage: completion.usage, format: 'openai-chat' })
