@@ -177,6 +177,11 @@ export class CompactionPlan {
   }
 }
 
+/** Whether two records send the same entries (the same sources and texts). */
+function sameEntries(a: readonly ConversationEntry[], b: readonly ConversationEntry[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i] || (item.source === b[i].source && item.content === b[i].content && !('reanchor' in item) && !('reanchor' in b[i])))
+}
+
 /** Prices both re-anchors for `options` (`agent.planCompaction()`). */
 export async function planCompaction(host: CompactionHost, options: CompactionOptions): Promise<CompactionPlan> {
   const { id, model, promptChange } = host.agent
@@ -206,6 +211,13 @@ export async function planCompaction(host: CompactionHost, options: CompactionOp
   for (const kind of REANCHOR_KINDS) {
     const available = kind === 'new-opening' || promptChange === 'append'
     const baseline = epochBaseline({ record, policy: promptChange, cut: tail.index, system: rendered.system, snapshot: rendered.snapshot, summary, reanchor: available ? kind : 'new-opening' })
+    // One prompt version (or none): both re-anchors are the same request, measured once.
+    const same = offered.length > 0 && sameEntries(baselines.get(offered[0].kind)!, baseline)
+    if (same) {
+      offered.push(Object.freeze({ ...offered[0], kind, available }))
+      baselines.set(kind, baselines.get(offered[0].kind)!)
+      continue
+    }
     const build = new WireSession(format).build({ ...input, record: baseline, tools: kept.tools, model, promptChange })
     const report = host.reuse.measureSide({ format, provider, build, rendered, assembly: kept, now: Date.now() }, counter, { kind: 'compact' })
     offered.push(Object.freeze(reanchorPrice(kind, available, report, prices, horizon)))
