@@ -152,7 +152,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       'YAML syntax error: Unexpected end',
       'a replay script is a mapping with a "turns:" list, found a list',
       'unknown key "tool_call" (allowed: assistant, tool_calls)',
-      'a turn is a mapping with exactly one of the keys user, assistant, tool, change, row, clock, fork; found the keys user, clock',
+      'a turn is a mapping with exactly one of the keys user, assistant, tool, change, row, clock, fork, compact; found the keys user, clock',
       '"user" must be a text, found a number (3)',
       'clock must be +<n>d, +<n>h or +<n>m (the clock moves on by a whole number of days, hours or minutes), found a text "1d"',
       'an assistant reply needs text ("assistant: <text>") or tool_calls',
