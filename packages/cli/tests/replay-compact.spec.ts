@@ -1,8 +1,11 @@
 import { expect } from 'chai'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { readLedger } from 'dsh-agent'
 import { replayDeployment } from '../src/commands/replay.js'
 import { parseReplayScript } from '../src/replay-script.js'
-import { fixture } from './helpers.js'
+import { fixture, runInProcess } from './helpers.js'
 
 const DEPLOYMENT = fixture('replay-deployment.yml')
 const QUIET = { logLevel: 'silent' as const, env: {} }
@@ -42,5 +45,25 @@ describe('dsh-prompt replay: compact turns (issue 21)', () => {
       }
     })()
     expect(problems?.map((p) => [p.code, p.line, p.details.key])).to.deep.equal([['CLI_REPLAY_WRONG_TYPE', 3, 'compact.summary'], ['CLI_REPLAY_WRONG_TYPE', 4, 'compact.keep']])
+  })
+
+  it('history shows each epoch before the turn it starts, with its re-anchor and predicted cost, and lists the epochs in --json', async () => {
+    const result = await replayDeployment(DEPLOYMENT, parseReplayScript(SCRIPT, 's.yml'), { boot: QUIET, format: 'anthropic', ledger: true })
+    const dir = mkdtempSync(join(tmpdir(), 'dsh-epochs-'))
+    try {
+      const file = join(dir, 'ledger.jsonl')
+      writeFileSync(file, result.ledger!)
+      const text = await runInProcess(['history', file])
+      expect(text.code, text.stderr).to.equal(0)
+      const lines = result.ledger!.trim().split('\n').length
+      expect(text.stdout).to.contain(`${lines} lines, hash chain intact`)
+      expect(text.stdout).to.match(/\nepoch 1: stable-opening, predicted [\d,.]+ now \(\+[\d,.]+\/request\) \(line \d+\): the summary replaced \d+ entries; the epoch starts with \d+ entries\n\nturn \d+ /)
+      const json = await runInProcess(['history', file, '--json'])
+      const parsed = JSON.parse(json.stdout) as { lines: number; epochs: Array<{ epoch: number; reanchor: string }> }
+      expect(parsed.lines).to.equal(lines)
+      expect(parsed.epochs.map((epoch) => [epoch.epoch, epoch.reanchor])).to.deep.equal([[1, 'stable-opening']])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
