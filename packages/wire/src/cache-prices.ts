@@ -7,17 +7,10 @@
  * @module
  */
 import type { CacheProvider } from './cache-report.js'
+import type { CachePrices } from './provider-family.js'
 import { providerFamily } from './providers/registry.js'
 
-/** A family's cache prices for one model, as multiples of the uncached input price. */
-export interface CachePrices {
-  /** A token written to the cache: 1 where writing costs nothing extra (automatic caches), 1.25 for Anthropic's 5-minute entries. */
-  readonly write: number
-  /** A token served from the cache: 0.1 is a 90% discount. */
-  readonly read: number
-  /** Where the figures come from (the family's pricing page), or why there are none. */
-  readonly source: string
-}
+export type { CachePrices }
 
 /** The prices of a family that declares none: every token at the uncached price (no discount is assumed). */
 export const UNDECLARED_CACHE_PRICES: CachePrices = Object.freeze({ write: 1, read: 1, source: 'the family declares no cache prices: every token priced as uncached input' })

@@ -5,7 +5,6 @@
  * the agent's reuse report is generic over them. Types only.
  * @module
  */
-import type { CachePrices } from './cache-prices.js'
 import type { CacheEntry, CachePoint } from './caching-rules.js'
 import type { TokenCounter } from './tokenizers.js'
 import type { Usage } from './usage.js'
@@ -60,6 +59,16 @@ export interface RoutingKeys {
   readonly header?: string
   /** True when the family documents that it ignores routing keys. */
   readonly ignored?: boolean
+}
+
+/** A family's cache prices for one model, as multiples of the uncached input price (`cachePricesOf` in `cache-prices.ts`). */
+export interface CachePrices {
+  /** A token written to the cache: 1 where writing costs nothing extra (automatic caches), 1.25 for Anthropic's 5-minute entries. */
+  readonly write: number
+  /** A token served from the cache: 0.1 is a 90% discount. */
+  readonly read: number
+  /** Where the figures come from (the family's pricing page), or why there are none. */
+  readonly source: string
 }
 
 /** One provider family. */
