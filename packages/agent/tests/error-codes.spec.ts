@@ -48,6 +48,9 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
       { name: 'Error', code: 'AGENT_FORK_NO_REQUEST', details: { id: 'main', kind: 'title', format: 'anthropic' }, message: 'agent "main" fork("title"): no anthropic request to fork from yet (call step() with format "anthropic" first)' },
       { name: 'TypeError', code: 'AGENT_INVALID_FORK', details: { id: 'main', problem: 'kind must be a non-empty string, received number' }, message: 'agent "main" fork(): kind must be a non-empty string, received number' },
       { name: 'Error', code: 'AGENT_FORK_TOOL_REFUSED', details: { id: 'main', kind: 'compact', calls: [{ id: 'call_1', name: 'read' }] }, message: 'agent "main" fork("compact"): its tools are inert, and the reply calls "read" (call_1) (a fork answers in text; run tools in the agent itself)' },
+      { name: 'TypeError', code: 'AGENT_INVALID_COMPACTION', details: { id: 'main', problem: 'summary must be a non-empty text (the summarizer\'s reply)' }, message: 'agent "main" compaction: summary must be a non-empty text (the summarizer\'s reply)' },
+      { name: 'Error', code: 'AGENT_NOTHING_TO_COMPACT', details: { id: 'main', keepTurns: 2, turns: 2 }, message: 'agent "main" compaction: keeping the last 2 turns keeps the whole epoch (2 turns): there is nothing to summarise (keep fewer turns, or step on first)' },
+      { name: 'Error', code: 'AGENT_COMPACTION_STALE', details: { id: 'main', planned: 12, now: 13 }, message: 'agent "main" compaction: the plan was made for a record of 12 entries, which has changed since (now 13); plan again' },
     ])
   })
 

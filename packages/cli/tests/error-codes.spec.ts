@@ -129,7 +129,7 @@ describe('dsh-prompt: every error and message carries a stable code and the fiel
       { code: 'CLI_REPLAY_YAML', details: { reason: 'Unexpected end' } },
       { code: 'CLI_REPLAY_SHAPE', details: { found: 'a list' } },
       { code: 'CLI_REPLAY_UNKNOWN_KEY', details: { key: 'tool_call', allowed: ['assistant', 'tool_calls'] } },
-      { code: 'CLI_REPLAY_ITEM_KIND', details: { found: 'the keys user, clock', kinds: ['user', 'assistant', 'tool', 'change', 'row', 'clock', 'fork'] } },
+      { code: 'CLI_REPLAY_ITEM_KIND', details: { found: 'the keys user, clock', kinds: ['user', 'assistant', 'tool', 'change', 'row', 'clock', 'fork', 'compact'] } },
       { code: 'CLI_REPLAY_WRONG_TYPE', details: { key: 'user', expected: 'a text', found: 'a number (3)' } },
       { code: 'CLI_REPLAY_BAD_CLOCK', details: { found: 'a text "1d"' } },
       { code: 'CLI_REPLAY_EMPTY_REPLY', details: {} },
