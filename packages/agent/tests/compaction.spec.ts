@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
-import { COMPACTION_SUMMARY_MARKER, exportLedger, type Agent, type PromptChangePolicy } from 'dsh-agent'
+import { COMPACTION_SUMMARY_MARKER, exportLedger, LedgerWriter, ledgerLines, type Agent, type LedgerStore, type PromptChangePolicy } from 'dsh-agent'
 import { bootApp, rejection, tool } from 'dsh-testing'
 
 const LONG = 'Follow the house style for every change you make to the code base. '.repeat(160)
@@ -79,6 +79,11 @@ describe('dsh-agent: compaction as epochs (issue 21)', () => {
     expect(record[2].content).to.equal(`${COMPACTION_SUMMARY_MARKER}\n\nWe answered four questions.`)
     expect(record.slice(3).map((item) => item.content)).to.deep.equal(['Question 5.', 'Answer 5.', 'Question 6.', 'Answer 6.'])
     expect(agent.epochs).to.deep.equal([epoch])
+    // Sent, the re-anchor is what changed since the opening: the persona once (in the opening), the new rules paragraph once.
+    expect(record[1]).to.have.property('reanchor').that.matches(/^\[system prompt updated: the instructions above still hold, except as this message changes them\]\n\nIn the instructions above, the part from "Rules v1\. /)
+    const body = (await agent.stepDetailed('Question 7.', { format: 'anthropic' })).body
+    expect(body.split('Persona. Follow the house style').length - 1).to.equal(1)
+    expect(body.split('Rules v3.').length - 1).to.equal(1)
   })
 
   it('the first step after a compaction credits what it shares with the latest request (not "reusable 0"), carries the epoch, and its reply\'s usage is the reported cost', async () => {
@@ -147,5 +152,24 @@ describe('dsh-agent: compaction as epochs (issue 21)', () => {
     expect(again.body).to.equal(live.body)
     expect(restored.epochs.map((epoch) => epoch.reanchor)).to.deep.equal(agent.epochs.map((epoch) => epoch.reanchor))
     expect(exportLedger(restored)).to.equal(exportLedger(agent))
+  })
+
+  it('a LedgerWriter synced before and after a compaction stores exactly the exported ledger, the epoch line included', async () => {
+    const agent = await agentFor('gpt-5')
+    const stored: string[] = []
+    const store: LedgerStore = { append: async (lines) => { stored.push(...lines) }, read: async () => [...stored] }
+    const writer = new LedgerWriter(agent, store)
+    await talk(agent, 'openai-chat')
+    await writer.sync()
+    await agent.compact({ summary: 'S.', keep: { turns: 1 } })
+    await agent.step('Question 7.')
+    expect(await writer.sync()).to.be.greaterThan(1)
+    expect(stored).to.deep.equal(ledgerLines(agent))
+    await agent.dispose()
+    const restored = await harness.agents.restore(stored)
+    const next = new LedgerWriter(restored, store, { stored: stored.length })
+    restored.record({ role: 'assistant', content: 'Answer 7.' })
+    expect(await next.sync()).to.equal(1)
+    expect(stored).to.deep.equal(ledgerLines(restored))
   })
 })
