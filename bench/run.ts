@@ -15,6 +15,7 @@ import { runSession } from './session.js'
 import { measureLongConversation } from './long-conversation.js'
 import { measureHeavyStep } from './heavy-step.js'
 import { measureFork } from './fork.js'
+import { measureCompaction } from './compaction.js'
 import { measureTelemetry } from './telemetry.js'
 import { WIRE_FORMATS } from 'dsh-wire'
 
@@ -245,6 +246,17 @@ for (const format of WIRE_FORMATS) {
   for (const [format, { fork, step, ratio }] of results) {
     report(`i. heavy agent, ${format}: fork + body`, { unit: 'us', ...fork }, sampleText(fork))
     report(`i. heavy agent, ${format}: ratio fork / step`, { unit: 'ratio', value: ratio }, `${ratio.toFixed(2)}x (step: ${sampleText(step)})`)
+  }
+}
+
+// (k) planning a compaction, and the step right after one, against an ordinary step, on the heavy agent
+{
+  const results = await measureCompaction(['openai-chat', 'anthropic'], quick ? 3 : 5)
+  for (const [format, { plan, after, step, planRatio, afterRatio }] of results) {
+    report(`k. heavy agent, ${format}: plan a compaction`, { unit: 'us', ...plan }, sampleText(plan))
+    report(`k. heavy agent, ${format}: ratio plan / step`, { unit: 'ratio', value: planRatio }, `${planRatio.toFixed(2)}x (step: ${sampleText(step)})`)
+    report(`k. heavy agent, ${format}: step right after a compaction + body`, { unit: 'us', ...after }, sampleText(after))
+    report(`k. heavy agent, ${format}: ratio step after a compaction / step`, { unit: 'ratio', value: afterRatio }, `${afterRatio.toFixed(2)}x`)
   }
 }
 

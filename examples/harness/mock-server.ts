@@ -8,6 +8,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { COMPACTION_SUMMARY_MARKER } from 'dsh-agent'
 
 /** A message as the server reads it (the chat-completions shape, loosely). */
 export interface WireMessage {
@@ -59,7 +60,12 @@ export function checkRequest(body: WireRequest, previous: WireRequest | undefine
   if (body?.model !== expect.model) problems.push(`model is ${JSON.stringify(body?.model)}, expected ${JSON.stringify(expect.model)}`)
   if (messages[0]?.role !== 'system') problems.push(`the first message is ${JSON.stringify(messages[0]?.role)}, not the system prompt`)
   if (!body?.tools?.some((tool) => tool.type === 'function' && tool.function?.name === expect.tool)) problems.push(`the tool "${expect.tool}" is not offered`)
-  if (previous && JSON.stringify(messages.slice(0, previous.messages.length)) !== JSON.stringify(previous.messages)) {
+  // A compaction opens a new epoch: its first request (with a summary the previous one lacks) keeps only the opening system prompt.
+  const summary = (request: WireRequest) => request.messages.find((message) => message.role === 'user' && message.content?.startsWith(COMPACTION_SUMMARY_MARKER))?.content
+  const compacted = previous !== undefined && summary(body) !== undefined && summary(body) !== summary(previous)
+  if (compacted && JSON.stringify(messages[0]) !== JSON.stringify(previous.messages[0])) {
+    problems.push('the first request after a compaction does not keep the opening system prompt of the request before it')
+  } else if (previous && !compacted && JSON.stringify(messages.slice(0, previous.messages.length)) !== JSON.stringify(previous.messages)) {
     problems.push('the request does not start with the messages of the previous request')
   }
   messages.forEach((message, index) => {
@@ -81,6 +87,10 @@ export function reply(body: WireRequest, expect: Expectations, id: number) {
     return { role: 'assistant' as const, content: `From the notes: ${line.replace(/^\s*\d+\s+/, '')}` }
   }
   const input = [...body.messages].reverse().find((message) => message.role === 'user' && !message.content?.startsWith(SNAPSHOT))
+  if (input?.content?.startsWith('Summarise this conversation')) {
+    const items = body.messages.filter((message) => message.role === 'user' && message.content?.startsWith('Remember item')).length
+    return { role: 'assistant' as const, content: `The user keeps release notes in ${expect.file}; 0.1.0 is the first release that installs outside the repository. They asked me to remember ${items} checklist items.` }
+  }
   if (input?.content?.includes('notes.md')) {
     const call = { id: `call_${id}`, type: 'function' as const, function: { name: expect.tool, arguments: JSON.stringify({ path: expect.file }) } }
     return { role: 'assistant' as const, content: null, tool_calls: [call] }
@@ -113,7 +123,7 @@ export async function startMockServer(expect: Expectations): Promise<MockServer>
       created: Math.floor(Date.now() / 1000),
       model: body.model,
       choices: [{ index: 0, message: { refusal: null, ...message }, finish_reason: 'tool_calls' in message ? 'tool_calls' : 'stop', logprobs: null }],
-      usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+      usage: usageOf(body, requests.at(-2)),
     })
   }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -124,6 +134,23 @@ export async function startMockServer(expect: Expectations): Promise<MockServer>
     failures,
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   }
+}
+
+/**
+ * Usage as an OpenAI-compatible server reports it, estimated: a quarter of the body's characters as
+ * prompt tokens, and as cached tokens the prefix the body shares with the previous request, from
+ * 1,024 tokens in 128-token steps (OpenAI's prompt caching). Enough for the harness to see an epoch's
+ * reported cost next to its prediction; a real provider counts with its tokenizer.
+ */
+export function usageOf(body: WireRequest, previous: WireRequest | undefined) {
+  const text = JSON.stringify(body)
+  const before = previous === undefined ? '' : JSON.stringify(previous)
+  let shared = 0
+  while (shared < text.length && shared < before.length && text[shared] === before[shared]) shared++
+  const prompt = Math.ceil(text.length / 4)
+  const prefix = Math.floor(shared / 4)
+  const cached = prefix < 1024 ? 0 : 1024 + Math.floor((prefix - 1024) / 128) * 128
+  return { prompt_tokens: prompt, completion_tokens: 8, total_tokens: prompt + 8, prompt_tokens_details: { cached_tokens: cached } }
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

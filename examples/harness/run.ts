@@ -4,7 +4,8 @@
  * an ephemeral port). One turn has a tool call: the harness runs `read` and sends the result back. At
  * turn 4 the harness adds a fact to the runtime context, and at turn 6 takes it away again. Then the
  * same tool loop runs once in every wire format (formats.ts), each through its provider's official
- * client against format-mock.ts, every reply recorded through its format's reader.
+ * client against format-mock.ts, every reply recorded through its format's reader. Last, the notes
+ * conversation grows long and is compacted through a `compact` fork, and goes on (compaction.ts).
  *
  *   yarn harness                                   (from the repository root, no build needed)
  *   node --import tsx/esm examples/harness/run.ts  (the same, by hand)
@@ -18,6 +19,7 @@ import { fileURLToPath } from 'node:url'
 import OpenAI from 'openai'
 import { REPLY_FORMATS, type Agent, type ToolCall } from 'dsh-agent'
 import { bootDeployment, type BootedDeployment } from 'dsh-boot'
+import { compactAndGoOn } from './compaction.js'
 import { startFormatMock } from './format-mock.js'
 import { formatTurn } from './formats.js'
 import { startMockServer } from './mock-server.js'
@@ -55,7 +57,7 @@ async function turn(client: OpenAI, agent: Agent, input: string): Promise<{ answ
     // dsh-agent's request is the SDK's request type, and its reply goes back into the record as the SDK types it.
     const completion = await client.chat.completions.create(request)
     const message = completion.choices[0].message
-    agent.record(message)
+    agent.record(message, { usage: completion.usage, format: 'openai-chat' })
     if (!message.tool_calls?.length) return { answer: message.content ?? '', requests }
     for (const call of message.tool_calls) agent.record({ role: 'tool', tool_call_id: call.id, content: await runTool(call) })
     request = await agent.step()
@@ -86,6 +88,8 @@ async function main(): Promise<void> {
     if (systems !== 1 || snapshots !== 3) throw new Error(`expected 1 system prompt and 3 runtime-context snapshots in the record, found ${systems} and ${snapshots}`)
     console.log(`ok: ${TURNS.length} turns, ${sent} requests, ${agent.conversation.length} messages in the record (1 system prompt, ${snapshots} runtime-context snapshots)`)
     await everyFormat(dsh)
+    const more = await compactAndGoOn(client, agent, turn)
+    if (server.requests.length !== sent + more) throw new Error(`expected ${sent + more} requests, the server got ${server.requests.length}`)
   } finally {
     await dsh.dispose()
     await server.close()

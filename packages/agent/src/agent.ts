@@ -18,6 +18,9 @@ import type { ChildSeed, ParentHandoff, SubagentStart } from './subagent-start.j
 import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { DEFAULT_TOOL_CHANGE, ToolDeclarations, toolOwners, unavailableCalls, type ToolChangeOption, type ToolChangePolicy, type UnavailableCall } from './tool-changes.js'
+import { EpochLog, type LedgerItem } from './epoch-log.js'
+import type { Epoch, EpochMark, ReanchorPolicy } from './epoch.js'
+import { compactionSource, planCompaction, type CompactionHost, type CompactionOptions, type CompactionPlan, type CompactionSource, type CompactionSourceOptions } from './compaction.js'
 import { agentDisposed, invalidInput, invalidStepTimeout, stepListenerFailed, stepTimedOut, unknownCacheRules, usageListenerFailed } from './errors.js'
 import {
   stepEntries, type UserInput, type ConversationEntry, type PromptChangePolicy,
@@ -64,6 +67,8 @@ export interface AgentOptions<P = Agent | string> {
   profile?: ModelProfileOverride
   /** How a tool change enters the requests, per kind (default: the `agents` service's `toolChange`; `tool-changes.ts`). */
   toolChange?: ToolChangeOption
+  /** Which re-anchor a compaction takes: `cheapest` (default), `stable-opening` or `new-opening` (`docs/sessions.md`). */
+  reanchor?: ReanchorPolicy
 }
 
 /** The fixed facts of an agent as the service builds it: the parent resolved, the policy and the step bound decided. */
@@ -99,6 +104,10 @@ export class Agent {
   readonly stepTimeout: number
   /** What each request declares as tools, under the agent's tool-change policy (`tool-changes.ts`). */
   private readonly tools_: ToolDeclarations
+  /** Which re-anchor a compaction takes (`cheapest` unless the agent was created with another). */
+  readonly reanchor: ReanchorPolicy
+  /** The epochs compactions opened, what they closed, and the sections they took out. */
+  private readonly epochs_ = new EpochLog()
   private readonly record_: ConversationEntry[] = []
   /** One lowering per wire format, extended step by step. */
   private readonly sessions = new Map<WireFormat, WireSession<WireFormat>>()
@@ -133,6 +142,7 @@ export class Agent {
     if (init.start !== undefined) this.start = init.start
     this.routingKey = init.routingKey ?? init.id
     this.stepTimeout = init.stepTimeout ?? DEFAULT_STEP_TIMEOUT
+    this.reanchor = init.reanchor ?? 'cheapest'
     this.budget_ = BudgetTracker.of(init.model, init.profile)
     this.tools_ = new ToolDeclarations(init.toolChange ?? DEFAULT_TOOL_CHANGE)
   }
@@ -244,7 +254,7 @@ export class Agent {
     wireFormat(format) // throws WIRE_UNKNOWN_FORMAT for a format not registered
     if (options.cacheRules !== undefined && !isProvider(options.cacheRules)) throw unknownCacheRules(this.id, options.cacheRules, providerNames())
     const provider = cacheProviderFor(format, options.cacheRules, this.provider)
-    const assembly = await this.bounded(options, (signal) => this.prompt.assemble({ scope: this, agent: this, signal }))
+    const assembly = await this.bounded(options, (signal) => this.assembleOwn(signal))
     const rendered = renderAssembly(assembly)
     // Loaded before anything is recorded: from here to the end the step runs without a pause.
     const counter = await this.reuse.counter(provider)
@@ -282,6 +292,8 @@ export class Agent {
     this.latestFormat = format
     this.sent = this.record_.length
     const result: StepResult<F> = { get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report, budget }
+    const epoch = this.epochs_.stepped()
+    if (epoch) result.epoch = epoch
     // The step is whole: its listeners cannot undo it or make it reject (their failures are logged).
     this.notifyStep(result as StepResult<WireFormat>)
     return result
@@ -300,10 +312,93 @@ export class Agent {
     return makeFork({
       agent: this, format, latest: this.latestSteps.get(format), session: this.wireSession(format), reuse: this.reuse, budget: this.budget_,
       record: () => this.record_, newest: () => this.latest(), userInput: (input) => this.userInput(input), replies: () => this.replies,
-      assemble: (opts) => this.bounded(opts, (signal) => this.prompt.assemble({ scope: this, agent: this, signal })),
+      assemble: (opts) => this.bounded(opts, (signal) => this.assembleOwn(signal)),
       alive: () => { if (this.disposed_) throw agentDisposed(this.id) },
       emit: (result) => this.notifyStep(result as StepResult<WireFormat>),
     }, options, (provider) => this.reuse.counter(provider))
+  }
+
+  /** The epochs this agent's compactions opened, oldest first (a restored agent's from its ledger). */
+  get epochs(): readonly Epoch[] {
+    return this.epochs_.epochs
+  }
+
+  /**
+   * What to hand a summarizer before a compaction that keeps `keep`: the record before the kept tail as
+   * text (no system-prompt version, no snapshot: a `verbatim` section is never in it), the text of the
+   * `summary` sections, and an instruction for a `compact` fork (`compaction.ts`).
+   */
+  async compactionSource(options: CompactionSourceOptions = {}): Promise<CompactionSource> {
+    if (this.disposed_) throw agentDisposed(this.id)
+    return compactionSource(this.compactionHost(), options)
+  }
+
+  /**
+   * Prices both re-anchors of a compaction with `summary` that keeps `keep` (R-EPOCH-2) and returns the
+   * plan: `plan.offered`, `plan.choice` (the agent's `reanchor` policy), `plan.apply(kind?)`. Nothing
+   * changes until `apply()`.
+   */
+  async planCompaction(options: CompactionOptions): Promise<CompactionPlan> {
+    if (this.disposed_) throw agentDisposed(this.id)
+    return planCompaction(this.compactionHost(), options)
+  }
+
+  /** `planCompaction(options)` applied with the policy's choice: opens the new epoch and returns it. */
+  async compact(options: CompactionOptions): Promise<Epoch> {
+    return (await this.planCompaction(options)).apply()
+  }
+
+  /** What a compaction borrows from the agent. */
+  private compactionHost(): CompactionHost {
+    return {
+      agent: this, log: this.epochs_, reuse: this.reuse,
+      record: () => this.record_,
+      assemble: (opts) => this.bounded(opts, (signal) => this.assembleOwn(signal)),
+      survival: () => new Map(this.prompt.inspect(this).sections.map((section) => [section.name, section.compaction])),
+      latest: (format) => {
+        const chosen = format ?? this.latestFormat ?? 'openai-chat'
+        wireFormat(chosen)
+        const step = this.latestSteps.get(chosen)
+        return { format: chosen, provider: step?.provider ?? cacheProviderFor(chosen, undefined, this.provider), input: step?.input ?? { conversationId: this.id } }
+      },
+      counter: (provider) => this.reuse.counter(provider),
+      alive: () => { if (this.disposed_) throw agentDisposed(this.id) },
+      open: (epoch, baseline) => this.openEpoch(epoch, baseline, true),
+    }
+  }
+
+  /** Replaces the record with a new epoch's; every format's lowering starts again from it (the reuse tracker keeps the latest request to measure the next one against). */
+  private openEpoch(epoch: Epoch, baseline: readonly ConversationEntry[], live: boolean): void {
+    const closed = this.record_.slice()
+    this.record_.length = 0
+    for (const item of baseline) this.record_.push(item)
+    this.epochs_.open(epoch, closed, live)
+    Object.assign(this.latest_, { read: 0, system: undefined, snapshot: undefined })
+    this.sessions.clear()
+    // A new epoch settles the tool declarations (inert tools leave, announced ones are declared), and a
+    // child can start from the parent only once a request of the new epoch has been sent.
+    this.tools_.openEpoch()
+    this.sent = undefined
+  }
+
+  /** @internal Restores an epoch's mark from a ledger (`agents.restore()`); the baseline entries follow through `restoreEntry`. */
+  restoreEpoch(mark: EpochMark): void {
+    this.openEpoch({ ...mark, offered: [mark.predicted], horizon: 0 }, [], false)
+  }
+
+  /** @internal The ledger's items after the header: the closed epochs' entries and marks, then the record. */
+  ledgerItems(from = 0): LedgerItem[] {
+    return this.epochs_.items(this.record_, from)
+  }
+
+  /** @internal How many ledger lines follow the header. */
+  get ledgerLength(): number {
+    return this.epochs_.length(this.record_.length)
+  }
+
+  /** An assembly for the agent's scope, without the sections a compaction took out while their text is unchanged. */
+  private async assembleOwn(signal: AbortSignal | undefined) {
+    return this.epochs_.hide(await this.prompt.assemble({ scope: this, agent: this, signal }))
   }
 
   /**
@@ -373,6 +468,7 @@ export class Agent {
     if (item.source === 'assistant') this.replies++
     const unavailable = unavailableCalls(this.id, item, this.tools_.unavailable)
     if (!usage) return unavailable
+    this.epochs_.replied(usage, this.model)
     this.reuse.reconcile(usage, Date.now())
     // Cordis's emit throws a listener's failure at the emitter: the reply is recorded, so it is only logged.
     notify(this.scope.ctx, 'agent/usage', [this, usage], { failure: (plugin, error) => usageListenerFailed(this.id, plugin, error), report: (error) => this.log.warn(error) })

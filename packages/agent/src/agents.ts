@@ -7,7 +7,7 @@ import { Agent, DEFAULT_STEP_TIMEOUT, type AgentOptions } from './agent.js'
 import { debugLog } from './debug-log.js'
 import type { PromptChangePolicy } from './conversation.js'
 import {
-  duplicateAgent, duplicatePreset, invalidAgentId, invalidModel, invalidPresetId, invalidPromptChange, invalidParent, invalidToolChange, invalidProfile, unknownParent,
+  duplicateAgent, duplicatePreset, invalidAgentId, invalidCompaction, invalidModel, invalidPresetId, invalidPromptChange, invalidParent, invalidToolChange, invalidProfile, unknownParent,
   unknownPreset,
 } from './errors.js'
 import { readLedger, type LedgerInput, type ReadLedgerOptions } from './ledger-read.js'
@@ -114,13 +114,15 @@ export class Agents extends Service {
       if (!parent || parent.disposed) throw unknownParent(id, typeof options.parent === 'string' ? options.parent : options.parent.id)
       parentKey ??= parent
     }
+    const { reanchor } = options
+    if (reanchor !== undefined && reanchor !== 'cheapest' && reanchor !== 'stable-opening' && reanchor !== 'new-opening') throw invalidCompaction(id, `reanchor must be "cheapest", "stable-opening" or "new-opening", received ${JSON.stringify(reanchor)}`)
     const handoff = restored ? undefined : parent?.handoff()
     const start = restored ? restored.start : checkedStart({ id, start: options.start, model, promptChange: options.promptChange }, handoff)
     const lineage = handoff && start
       ? { start, routingKey: childRoutingKey(start, handoff, id), ...(start === 'parent' ? { promptChange: handoff.promptChange } : {}) }
       : { ...restored }
     const agent = new Agent({
-      id, model, provider, cwd, preset, parent, promptChange, stepTimeout: this.config.stepTimeout ?? DEFAULT_STEP_TIMEOUT, profile: options.profile, toolChange, ...lineage,
+      id, model, provider, cwd, preset, parent, promptChange, stepTimeout: this.config.stepTimeout ?? DEFAULT_STEP_TIMEOUT, profile: options.profile, toolChange, reanchor, ...lineage,
     })
     if (handoff && start) agent.seed(childSeed(start, handoff))
     const scope = createScope(this.ctx, agent, { parent: parentKey, label: `agent:${id}` })
@@ -144,7 +146,7 @@ export class Agents extends Service {
    * nothing is restored (an agent already created is disposed again).
    */
   async restore(ledger: LedgerInput, options: ReadLedgerOptions = {}): Promise<Agent> {
-    const { header, entries } = readLedger(ledger, options)
+    const { header, entries, epochs } = readLedger(ledger, options)
     const agent = this.make({
       id: header.agent, model: header.model, promptChange: header.promptChange,
       ...(header.provider === undefined ? {} : { provider: header.provider }),
@@ -153,12 +155,12 @@ export class Agents extends Service {
       ...(header.parent === undefined ? {} : { parent: header.parent }),
     }, { ...(header.start === undefined ? {} : { start: header.start }), ...(header.routingKey === undefined ? {} : { routingKey: header.routingKey }) })
     try {
-      replayEntries(agent, entries)
+      replayEntries(agent, entries, epochs)
     } catch (error) {
       await agent.dispose()
       throw error
     }
-    agent.restoredLines = entries.length + 1
+    agent.restoredLines = entries.length + epochs.length + 1
     emitSessionStart(this.ctx, agent, 'resume', this.warn)
     return agent
   }

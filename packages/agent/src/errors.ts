@@ -274,3 +274,21 @@ export const toolUnavailable = (id: string, call: { id: string; name: string }, 
   Object.assign(new Error(`agent "${id}": tool "${call.name}" (call ${call.id}) is unavailable: ${reason === 'removed' ? `it was removed${owner ? ` (its owner ${owner} is gone or hides it)` : ''} and stays listed only until the next epoch` : `it is announced and will be declared at the next epoch${owner ? ` (owner ${owner})` : ''}`}; do not call it again`), {
     code: 'AGENT_TOOL_UNAVAILABLE' as const, details: { id, call: call.id, tool: call.name, owner, reason },
   })
+
+/** `agent.compactionSource()`, `planCompaction()` or `compact()` got options it cannot use (`problem` says which). */
+export const invalidCompaction = (id: string, problem: string) =>
+  Object.assign(new TypeError(`agent "${id}" compaction: ${problem}`), {
+    code: 'AGENT_INVALID_COMPACTION' as const, details: { id, problem },
+  })
+
+/** A compaction that would summarise nothing: the kept tail starts at (or before) the first turn of the epoch. */
+export const nothingToCompact = (id: string, keepTurns: number, turns: number) =>
+  Object.assign(new Error(`agent "${id}" compaction: keeping the last ${keepTurns} ${keepTurns === 1 ? 'turn' : 'turns'} keeps the whole epoch (${turns} ${turns === 1 ? 'turn' : 'turns'}): there is nothing to summarise (keep fewer turns, or step on first)`), {
+    code: 'AGENT_NOTHING_TO_COMPACT' as const, details: { id, keepTurns, turns },
+  })
+
+/** `plan.apply()` after the record changed since `planCompaction()` (a step, a reply, another compaction). */
+export const compactionStale = (id: string, planned: number, now: number) =>
+  Object.assign(new Error(`agent "${id}" compaction: the plan was made for a record of ${planned} ${planned === 1 ? 'entry' : 'entries'}, which has changed since (now ${now}); plan again`), {
+    code: 'AGENT_COMPACTION_STALE' as const, details: { id, planned, now },
+  })

@@ -13,6 +13,8 @@ import { createHash } from 'node:crypto'
 import type { Agent } from './agent.js'
 import type { SubagentStart } from './subagent-start.js'
 import type { ContentPart, ConversationEntry, EntrySource, PromptChangePolicy, ReplyPart, ToolCall, Usage } from 'dsh-wire'
+import type { EpochMark } from './epoch.js'
+import { isEpochMark, type LedgerItem } from './epoch-log.js'
 
 /** The `format` of a ledger header. */
 export const LEDGER_FORMAT = 'dsh-ledger'
@@ -43,6 +45,8 @@ export interface LedgerEntryFields {
   role: ConversationEntry['role']
   source: EntrySource
   content: string | null
+  /** A compaction's re-anchor: the text sent in place of this system-prompt version. */
+  reanchor?: string
   tool_calls?: ToolCall[]
   tool_call_id?: string
   name?: string
@@ -90,6 +94,7 @@ export function canonicalHeader(facts: LedgerHeader): LedgerHeader {
 /** The line fields of one conversation entry sent under prompt version `promptVersion`. */
 export function entryFields(item: ConversationEntry, promptVersion: number): LedgerEntryFields {
   const fields: LedgerEntryFields = { role: item.role, source: item.source, promptVersion, content: item.content }
+  if (item.role === 'system' && item.reanchor !== undefined) fields.reanchor = item.reanchor
   if (item.role === 'assistant' && item.tool_calls !== undefined) fields.tool_calls = item.tool_calls
   if (item.role === 'tool') {
     fields.tool_call_id = item.tool_call_id
@@ -98,6 +103,23 @@ export function entryFields(item: ConversationEntry, promptVersion: number): Led
   if (item.role !== 'system' && item.parts !== undefined) fields.parts = item.parts
   if (item.usage !== undefined) fields.usage = item.usage
   return fields
+}
+
+/**
+ * The line fields of an epoch's mark (R-EPOCH-4), in the ledger's fixed order: the epoch, its
+ * re-anchor, the format and rules it was priced with, what it summarised and how many baseline entry
+ * lines follow, the chosen re-anchor's predicted price, the sections it took out.
+ */
+export function epochFields(mark: EpochMark): EpochMark {
+  const { predicted: p } = mark
+  return {
+    epoch: mark.epoch, reanchor: mark.reanchor, format: mark.format, provider: mark.provider, summarised: mark.summarised, baseline: mark.baseline,
+    predicted: {
+      kind: p.kind, available: p.available, requestTokens: p.requestTokens, cachedTokens: p.cachedTokens, writtenTokens: p.writtenTokens,
+      costNow: p.costNow, costPerRequest: p.costPerRequest, total: p.total,
+    },
+    hidden: mark.hidden.map((item) => ({ section: item.section, sha256: item.sha256 })),
+  }
 }
 
 /**
@@ -117,8 +139,9 @@ export class LedgerChain {
     return this.push(header)
   }
 
-  /** The line of the next entry. */
-  entry(item: ConversationEntry): string {
+  /** The line of the next entry, or of an epoch's mark. */
+  entry(item: LedgerItem): string {
+    if (isEpochMark(item)) return this.push(epochFields(item))
     if (item.source === 'system-prompt') this.promptVersion++
     return this.push(entryFields(item, this.promptVersion))
   }
@@ -130,10 +153,10 @@ export class LedgerChain {
   }
 }
 
-/** `agent`'s ledger as lines (without line breaks): the header, then one line per conversation entry. */
+/** `agent`'s ledger as lines (without line breaks): the header, then one line per conversation entry (every epoch's) and per epoch mark. */
 export function ledgerLines(agent: Agent): string[] {
   const chain = new LedgerChain()
-  return [chain.header(headerOf(agent)), ...agent.conversation.map((item) => chain.entry(item))]
+  return [chain.header(headerOf(agent)), ...agent.ledgerItems().map((item) => chain.entry(item))]
 }
 
 /** `agent`'s ledger as JSON Lines text: each line followed by a line break. Deterministic. */

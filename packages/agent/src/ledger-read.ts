@@ -11,6 +11,7 @@ import {
   ledgerBadHeader, ledgerBadLine, ledgerBlankLine, ledgerCutShort, ledgerHashMismatch, ledgerInvalidEntry, ledgerMissingLines, ledgerNotCanonical,
   ledgerNotJson,
 } from './errors.js'
+import { epochMarkOf, type LedgerEpoch } from './ledger-epoch.js'
 import {
   canonicalHeader, entryFields, LEDGER_FORMAT, LEDGER_VERSION, lineHash, writeLine, type LedgerEntryFields, type LedgerHeader,
 } from './ledger-format.js'
@@ -35,7 +36,10 @@ export type LedgerLine = LedgerEntryFields & { readonly line: number; readonly h
 /** A ledger that passed every check. */
 export interface ParsedLedger {
   header: LedgerHeader
+  /** The entry lines of every epoch, in order (an epoch's baseline lines after its mark). */
   entries: LedgerLine[]
+  /** The epoch marks, each with the index in `entries` of the first entry of its baseline. */
+  epochs: LedgerEpoch[]
   /** The hash of the last line. */
   head: string
 }
@@ -43,7 +47,7 @@ export interface ParsedLedger {
 const HEADER_KEYS = new Set(['format', 'version', 'agent', 'model', 'promptChange', 'provider', 'cwd', 'preset', 'parent', 'start', 'routingKey', 'hash'])
 const OPTIONAL_HEADER_KEYS = ['provider', 'cwd', 'preset', 'parent', 'routingKey'] as const
 const ENTRY_KEYS: Record<string, ReadonlySet<string>> = {
-  'system-prompt': new Set(['role', 'source', 'content', 'promptVersion', 'hash']),
+  'system-prompt': new Set(['role', 'source', 'content', 'reanchor', 'promptVersion', 'hash']),
   user: new Set(['role', 'source', 'content', 'parts', 'promptVersion', 'hash']),
   'runtime-context': new Set(['role', 'source', 'content', 'promptVersion', 'hash']),
   assistant: new Set(['role', 'source', 'content', 'tool_calls', 'parts', 'usage', 'promptVersion', 'hash']),
@@ -74,6 +78,7 @@ export function readLedger(input: LedgerInput, options: ReadLedgerOptions = {}):
   let previous = ''
   let header: LedgerHeader | undefined
   const entries: LedgerLine[] = []
+  const epochs: LedgerEpoch[] = []
   const hashes: string[] = []
   let promptVersion = 0
   lines.forEach((text, index) => {
@@ -107,15 +112,23 @@ export function readLedger(input: LedgerInput, options: ReadLedgerOptions = {}):
       checkCanonical(line, fields, canonicalHeader(header))
       return
     }
+    if (!('source' in fields) && 'epoch' in fields) {
+      epochs.push({ ...epochMarkOf(line, fields, epochs.length + 1, entries.length), line, hash })
+      return
+    }
     if (fields.source === 'system-prompt') promptVersion++
     const canonical = entryFields(recordedEntry(line, checkEntry(line, fields, promptVersion)), promptVersion)
     checkCanonical(line, fields, canonical)
     entries.push({ ...canonical, line, hash })
   })
+  const last = epochs[epochs.length - 1]
+  if (last !== undefined && entries.length - last.at < last.baseline) {
+    throw ledgerBadLine(last.line, `the epoch starts with ${last.baseline} baseline ${last.baseline === 1 ? 'entry' : 'entries'}, but ${entries.length - last.at} ${entries.length - last.at === 1 ? 'follows' : 'follow'} (were lines lost?)`)
+  }
   if (options.head !== undefined && !hashes.includes(options.head)) {
     throw ledgerMissingLines(lines.length + 1, options.head)
   }
-  return { header: header!, entries, head: previous }
+  return { header: header!, entries, epochs, head: previous }
 }
 
 function checkHeader(fields: Record<string, unknown>): LedgerHeader {
@@ -165,6 +178,10 @@ function recordedEntry(line: number, fields: LedgerEntryFields): ConversationEnt
   } catch (error) {
     if (error instanceof EntryShapeError) throw ledgerInvalidEntry(line, error)
     throw error
+  }
+  if (fields.source === 'system-prompt' && fields.reanchor !== undefined) {
+    if (typeof fields.reanchor !== 'string') throw ledgerBadLine(line, 'a system-prompt entry\'s reanchor must be a string')
+    return entry({ role: 'system', content: fields.content as string, reanchor: fields.reanchor }, 'system-prompt')
   }
   return entry({ role: fields.role as 'system' | 'user', content: fields.content as string }, fields.source as EntrySource)
 }

@@ -7,26 +7,47 @@
 import { entry, type ContentPart } from 'dsh-wire'
 import type { Agent, RecordedMessage } from './agent.js'
 import { ledgerInvalidEntry } from './errors.js'
+import type { LedgerEpoch } from './ledger-epoch.js'
 import type { LedgerLine } from './ledger-read.js'
+import { recordedEntry } from './recorded-entry.js'
 
-/** Appends `entries` to `agent`'s (empty) record; throws `AGENT_LEDGER_INVALID_ENTRY` naming the line `record()` refused. */
-export function replayEntries(agent: Agent, entries: readonly LedgerLine[]): void {
-  for (const line of entries) {
+/**
+ * Appends `entries` to `agent`'s (empty) record, opening each epoch of `epochs` before its baseline
+ * (R-EPOCH-4); throws `AGENT_LEDGER_INVALID_ENTRY` naming the line `record()` refused. A baseline's
+ * replies and tool results were replies of an earlier epoch: they are put back as recorded, without
+ * counting as new replies (as the compaction that carried them did not).
+ */
+export function replayEntries(agent: Agent, entries: readonly LedgerLine[], epochs: readonly LedgerEpoch[] = []): void {
+  let next = 0
+  let baselineEnd = -1
+  entries.forEach((line, index) => {
+    while (next < epochs.length && epochs[next].at === index) {
+      const { line: _line, hash: _hash, at, ...mark } = epochs[next++]
+      agent.restoreEpoch(mark)
+      baselineEnd = at + mark.baseline
+    }
     if (line.source === 'assistant' || line.source === 'tool') {
-      const parts = line.parts === undefined ? {} : { parts: line.parts }
-      const message = (line.source === 'assistant'
-        ? { role: 'assistant', content: line.content, ...(line.tool_calls === undefined ? {} : { tool_calls: line.tool_calls }), ...parts }
-        : { role: 'tool', content: line.content, tool_call_id: line.tool_call_id, ...(line.name === undefined ? {} : { name: line.name }), ...parts }) as RecordedMessage
+      const message = messageOf(line)
+      const options = line.usage === undefined ? {} : { usage: line.usage }
       try {
-        agent.record(message, line.usage === undefined ? {} : { usage: line.usage })
+        if (index < baselineEnd) agent.restoreEntry(recordedEntry(agent.id, message, options, 0).item)
+        else agent.record(message, options)
       } catch (error) {
         throw ledgerInvalidEntry(line.line, error as Error)
       }
     } else {
       // Read (and its user input's parts checked) by readLedger, through entry-shape.ts.
       agent.restoreEntry(entry(line.parts === undefined
-        ? { role: line.role as 'system' | 'user', content: line.content as string }
+        ? { role: line.role as 'system' | 'user', content: line.content as string, ...(line.reanchor === undefined ? {} : { reanchor: line.reanchor }) }
         : { role: 'user', content: line.content as string, parts: line.parts as ContentPart[] }, line.source))
     }
-  }
+  })
+}
+
+/** A reply or tool result line as `record()` takes it. */
+function messageOf(line: LedgerLine): RecordedMessage {
+  const parts = line.parts === undefined ? {} : { parts: line.parts }
+  return (line.source === 'assistant'
+    ? { role: 'assistant', content: line.content, ...(line.tool_calls === undefined ? {} : { tool_calls: line.tool_calls }), ...parts }
+    : { role: 'tool', content: line.content, tool_call_id: line.tool_call_id, ...(line.name === undefined ? {} : { name: line.name }), ...parts }) as RecordedMessage
 }

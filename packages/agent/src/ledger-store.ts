@@ -171,14 +171,14 @@ export class LedgerWriter {
     const restored = agent.restoredLines
     if (options.stored === undefined && restored !== undefined) throw ledgerWriterNeedsStored(agent.id, restored)
     const stored = options.stored ?? 0
-    const most = agent.conversation.length + 1
+    const most = agent.ledgerLength + 1
     if (!Number.isInteger(stored) || stored < 0 || stored > most) throw ledgerInvalidStored(agent.id, stored, most)
     claimStore(this)
     this.written = stored
     // Replays the chain over what is stored, so the next line links to the stored head.
     if (stored > 0) {
       this.chain.header(headerOf(agent))
-      for (const item of agent.conversation.slice(0, stored - 1)) this.chain.entry(item)
+      for (const item of agent.ledgerItems().slice(0, stored - 1)) this.chain.entry(item)
     }
   }
 
@@ -203,7 +203,7 @@ export class LedgerWriter {
     const chain = Object.assign(new LedgerChain(), this.chain)
     const lines: string[] = []
     if (this.written === 0) lines.push(chain.header(headerOf(this.agent)))
-    for (const item of this.agent.conversation.slice(Math.max(0, this.written - 1))) lines.push(chain.entry(item))
+    for (const item of this.agent.ledgerItems(Math.max(0, this.written - 1))) lines.push(chain.entry(item))
     if (!lines.length) return 0
     if (!this.checked) await this.checkStore()
     await this.store.append(lines)

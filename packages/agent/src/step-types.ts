@@ -7,6 +7,7 @@ import type { PromptAssembly, RenderedPrompt } from 'dsh-system-prompt'
 import type { BreakpointOptions, CacheProvider, CacheReport, ContentPart, Replies, ReplyFormat, ReplyPart, RequestBodies, UsageFormat, WireFormat } from 'dsh-wire'
 import type { ContextBudget } from './budget.js'
 import type { ConversationEntry, ToolCall } from './conversation.js'
+import type { Epoch } from './epoch.js'
 
 /**
  * What the model sent back, or a tool result, as given to `agent.record()`. The assistant form accepts
@@ -100,4 +101,6 @@ export interface StepResult<F extends WireFormat = 'openai-chat'> {
   budget: ContextBudget
   /** Set on a fork's result (`agent.fork()`): a side request, recorded nowhere in the agent (`added` is the fork's own). */
   side?: { kind: string }
+  /** Set on the first step after a compaction: the epoch it opens (its re-anchor, predicted cost, and `reported` once the reply's usage is recorded). */
+  epoch?: Epoch
 }

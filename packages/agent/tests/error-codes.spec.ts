@@ -26,6 +26,9 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
     AgentErrors.startWithoutRequest('child', 'main'),
     AgentErrors.invalidToolChange('main', 'toolChange.removed', 'vanish'),
     AgentErrors.toolUnavailable('main', { id: 'call_2', name: 'write' }, 'lender', 'removed'),
+    AgentErrors.invalidCompaction('main', 'summary must be a non-empty text (the summarizer\'s reply)'),
+    AgentErrors.nothingToCompact('main', 2, 2),
+    AgentErrors.compactionStale('main', 12, 13),
   ]
 
   it('each factory makes its error class with its code and details, and the message unchanged', () => {
@@ -53,6 +56,9 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
       { name: 'Error', code: 'AGENT_START_NO_REQUEST', details: { id: 'child', parent: 'main' }, message: 'agent "child" start "parent": parent agent "main" has sent no request yet (step the parent first, or start the child "live" or "fresh")' },
       { name: 'TypeError', code: 'AGENT_INVALID_TOOL_CHANGE', details: { id: 'main', key: 'toolChange.removed', received: 'vanish' }, message: 'agent "main": toolChange.removed must be one of the choices of its kind (docs/sessions.md), received "vanish"' },
       { name: 'Error', code: 'AGENT_TOOL_UNAVAILABLE', details: { id: 'main', call: 'call_2', tool: 'write', owner: 'lender', reason: 'removed' }, message: 'agent "main": tool "write" (call call_2) is unavailable: it was removed (its owner lender is gone or hides it) and stays listed only until the next epoch; do not call it again' },
+      { name: 'TypeError', code: 'AGENT_INVALID_COMPACTION', details: { id: 'main', problem: 'summary must be a non-empty text (the summarizer\'s reply)' }, message: 'agent "main" compaction: summary must be a non-empty text (the summarizer\'s reply)' },
+      { name: 'Error', code: 'AGENT_NOTHING_TO_COMPACT', details: { id: 'main', keepTurns: 2, turns: 2 }, message: 'agent "main" compaction: keeping the last 2 turns keeps the whole epoch (2 turns): there is nothing to summarise (keep fewer turns, or step on first)' },
+      { name: 'Error', code: 'AGENT_COMPACTION_STALE', details: { id: 'main', planned: 12, now: 13 }, message: 'agent "main" compaction: the plan was made for a record of 12 entries, which has changed since (now 13); plan again' },
     ])
   })
 

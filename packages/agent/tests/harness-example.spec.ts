@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { startFormatMock } from '../../../examples/harness/format-mock.js'
-import { checkRequest, type WireRequest } from '../../../examples/harness/mock-server.js'
+import { COMPACTION_SUMMARY_MARKER } from 'dsh-agent'
+import { checkRequest, usageOf, type WireRequest } from '../../../examples/harness/mock-server.js'
 
 // The mock server of examples/harness refuses a request that breaks the loop, which is what makes the
 // example (run in CI by `yarn harness`) fail when the loop is wrong. These pin each refusal.
@@ -64,5 +65,30 @@ describe('examples/harness: the format mock refuses a second request that does n
     } finally {
       await mock.close()
     }
+  })
+})
+
+describe('examples/harness: the mock server after a compaction', () => {
+  const expectations = { model: 'mock-model', tool: 'read', file: '/notes/notes.md' }
+  const tools = [{ type: 'function', function: { name: 'read' } }]
+  const system = { role: 'system', content: 'You are the notes assistant.' }
+  const before: WireRequest = { model: 'mock-model', tools, messages: [system, { role: 'user', content: 'One.' }, { role: 'assistant', content: 'Noted.' }, { role: 'user', content: 'Two.' }] }
+  const summary = { role: 'user', content: `${COMPACTION_SUMMARY_MARKER}\n\nThe user said one thing.` }
+
+  it('accepts the first request of a new epoch when it keeps the opening system prompt, and refuses it when it does not', () => {
+    const after: WireRequest = { ...before, messages: [system, summary, { role: 'user', content: 'Two.' }] }
+    expect(checkRequest(after, before, expectations)).to.deep.equal([])
+    const reopened = { ...after, messages: [{ role: 'system', content: 'Another prompt.' }, ...after.messages.slice(1)] }
+    expect(checkRequest(reopened, before, expectations)).to.deep.equal(['the first request after a compaction does not keep the opening system prompt of the request before it'])
+  })
+
+  it('reports as cached the prefix a request shares with the previous one, from 1,024 tokens in 128-token steps', () => {
+    const long = { role: 'system', content: 'Keep the notes tidy. '.repeat(400) }
+    const first: WireRequest = { model: 'mock-model', messages: [long, { role: 'user', content: 'One.' }] }
+    const second: WireRequest = { ...first, messages: [...first.messages, { role: 'assistant', content: 'Noted.' }, { role: 'user', content: 'Two.' }] }
+    expect(usageOf(first, undefined).prompt_tokens_details.cached_tokens).to.equal(0)
+    const cached = usageOf(second, first).prompt_tokens_details.cached_tokens
+    expect(cached).to.be.at.least(1024)
+    expect((cached - 1024) % 128).to.equal(0)
   })
 })

@@ -252,7 +252,7 @@ export const unresolvedAllow = (preset: string, names: readonly string[], none: 
 // ---- replay -----------------------------------------------------------------------------------
 
 /** The keys that say what a replay turn is; each turn has exactly one. */
-export const REPLAY_KINDS = ['user', 'assistant', 'tool', 'change', 'row', 'clock', 'fork', 'subagent', 'tools'] as const
+export const REPLAY_KINDS = ['user', 'assistant', 'tool', 'change', 'row', 'clock', 'fork', 'subagent', 'tools', 'compact'] as const
 
 /** One problem of a replay script: where it is (file, line, column, the turn) and what is wrong, with its code. */
 export interface ScriptProblem extends CliMessage {

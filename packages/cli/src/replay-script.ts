@@ -57,6 +57,8 @@ export type ScriptTurn = Place & (
   | { kind: 'subagent'; id: string; start: SubagentStart; task: string }
   /** Tools hidden from (or shown again to) the agent by a restriction of its scope, before the next request (issue 21). */
   | { kind: 'tools'; hide: string[]; show: string[] }
+  /** A compaction (`agent.compact()`): the summary replaces all but the last `keep` turns; a new epoch opens. */
+  | { kind: 'compact'; summary: string; keep: number }
 )
 
 /** A checked script. */
@@ -68,7 +70,7 @@ export interface ReplayScript {
 
 const UNIT_MS = { d: 86_400_000, h: 3_600_000, m: 60_000 } as const
 const ITEM_KEYS: Readonly<Record<(typeof REPLAY_KINDS)[number], readonly string[]>> = {
-  user: ['user'], assistant: ['assistant', 'tool_calls'], tool: ['tool'], change: ['change'], row: ['row'], clock: ['clock'], fork: ['fork'], subagent: ['subagent'], tools: ['tools'],
+  user: ['user'], assistant: ['assistant', 'tool_calls'], tool: ['tool'], change: ['change'], row: ['row'], clock: ['clock'], fork: ['fork'], subagent: ['subagent'], tools: ['tools'], compact: ['compact'],
 }
 
 /** The most turns a script may hold by default (`--max-turns` raises it): each turn may run a step, whose request grows with the turns before it. */
@@ -171,7 +173,7 @@ class TurnReader {
     const item = `turns[${index}] (${kind})`
     // A request (or a new reply) with calls of the last reply still unanswered: no provider takes it.
     if (kind !== 'tool' && this.openResult) this.unanswered(this.openResult.node, this.openResult.item)
-    if ((kind === 'user' || kind === 'assistant' || kind === 'fork' || kind === 'subagent') && this.pending.length) this.unanswered(node, item)
+    if ((kind === 'user' || kind === 'assistant' || kind === 'fork' || kind === 'subagent' || kind === 'compact') && this.pending.length) this.unanswered(node, item)
     this.openResult = kind === 'tool' ? { node, item } : undefined
     const fail = (message: CliMessage, at: unknown = node): undefined => {
       this.report(message, at, item)
@@ -267,6 +269,14 @@ class TurnReader {
           return fail(scriptWrongType(`tools.${key}`, 'a list of tool names (hide: the agent no longer sees them; show: it sees them again)', describeValue(fields[key])), fieldNode(value, key) ?? value)
         }
         return { kind, hide, show }
+      }
+      case 'compact': {
+        const fields = this.fields(value, 'compact', ['summary', 'keep'], fail)
+        if (!fields) return undefined
+        if (typeof fields.summary !== 'string' || !fields.summary.trim()) return fail(scriptWrongType('compact.summary', 'the summary (a text)', describeValue(fields.summary)), fieldNode(value, 'summary') ?? value)
+        const keep = fields.keep ?? 0
+        if (typeof keep !== 'number' || !Number.isInteger(keep) || keep < 0) return fail(scriptWrongType('compact.keep', 'the turns kept word for word (a whole number, 0 or more)', describeValue(keep)), fieldNode(value, 'keep'))
+        return { kind, summary: fields.summary, keep }
       }
       case 'clock': {
         const match = typeof plain === 'string' ? /^\+([1-9][0-9]{0,5})([dhm])$/.exec(plain.trim()) : null

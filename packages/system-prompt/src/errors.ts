@@ -78,6 +78,10 @@ export const invalidBand = (name: string, band: unknown) =>
 export const invalidSectionTool = (name: string, tool: unknown) =>
   coded(new TypeError(`prompt section "${name}" tool must be a tool name (a non-empty string), received ${describe(tool)}`), 'PROMPT_INVALID_SECTION_TOOL', { name, received: tool })
 
+/** A section's `compaction` that is not `verbatim`, `summary` or `drop`. */
+export const invalidSectionCompaction = (name: string, compaction: unknown) =>
+  coded(new TypeError(`prompt section "${name}" compaction must be "verbatim", "summary" or "drop", received ${describe(compaction)}`), 'PROMPT_INVALID_SECTION_COMPACTION', { name, received: compaction })
+
 /** A second registration of the same name and kind in the global layer (R-SCOPE-12), with the hint to use a narrower scope. */
 export const duplicateGlobal = (kind: TextKind | 'variable', name: string) =>
   coded(new Error(`prompt ${kind} "${name}" is already registered (register the second one through a narrower scope to shadow it there)`), 'PROMPT_ALREADY_REGISTERED', { kind, name })

@@ -29,7 +29,7 @@ export { PromptError, VARIABLE_NAME, isVariableName } from './errors.js'
 export type { CodedError } from './errors.js'
 export type { Inspection, InspectedText, InspectedVariable, EntryOrigin } from './registry.js'
 export type {
-  PromptSection, SectionBand, Volatility, VariableOptions, PromptContext, PromptText, AssembleContext, AssembledSection, AssembledContext, ToolSchema,
+  PromptSection, SectionBand, Volatility, CompactionSurvival, VariableOptions, PromptContext, PromptText, AssembleContext, AssembledSection, AssembledContext, ToolSchema,
   ToolProviderResult, ToolProvider, VariableProvider, PromptAssembly, PromptChangeEvent, AssembleListener, AssembleNext, HandedAssembly,
 } from './types.js'
 

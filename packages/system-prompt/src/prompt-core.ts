@@ -11,7 +11,7 @@ import { guardAssembly } from './reentry.js'
 import { checkTools, type ToolCheck } from './tool-check.js'
 import type { ResolvedConfig } from './config.js'
 import {
-  changeListenerFailed, duplicateGlobal, invalidVolatility, VOLATILITIES, duplicateScoped, invalidBand, invalidName, invalidProvider, invalidSectionTool, invalidText,
+  changeListenerFailed, duplicateGlobal, invalidVolatility, VOLATILITIES, duplicateScoped, invalidBand, invalidName, invalidProvider, invalidSectionTool, invalidSectionCompaction, invalidText,
   invalidVariableName, isVariableName, nonFiniteOrder, type TextKind,
 } from './errors.js'
 import { placementBand } from './placements.js'
@@ -23,7 +23,7 @@ import type {
 
 // C0 and C1 control characters: names travel into logs, tables and error messages.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
-const NO_SECTION_FIELDS: Pick<PromptSection, 'band' | 'tool'> = {}
+const NO_SECTION_FIELDS: Pick<PromptSection, 'band' | 'tool' | 'compaction'> = {}
 
 /** The scoped event every `ctx.on('system-prompt/assemble', ...)` is routed through. */
 export const ASSEMBLE_EVENT = 'system-prompt/assemble'
@@ -112,11 +112,12 @@ export class PromptCore {
     if (typeof name !== 'string' || !name || CONTROL.test(name)) throw invalidName(kind, name)
     if (typeof order !== 'number' || !Number.isFinite(order)) throw nonFiniteOrder(kind, name)
     if (typeof text !== 'string' && typeof text !== 'function') throw invalidText(kind, name, text)
-    const { band = kind === 'section' ? placementBand(name) : undefined, tool } = kind === 'section' ? input as PromptSection : NO_SECTION_FIELDS
+    const { band = kind === 'section' ? placementBand(name) : undefined, tool, compaction } = kind === 'section' ? input as PromptSection : NO_SECTION_FIELDS
     if (band !== undefined && band !== 'first' && band !== 'last') throw invalidBand(name, band)
     if (tool !== undefined && (typeof tool !== 'string' || !tool)) throw invalidSectionTool(name, tool)
+    if (compaction !== undefined && compaction !== 'verbatim' && compaction !== 'summary' && compaction !== 'drop') throw invalidSectionCompaction(name, compaction)
     const volatility = volatilityOf(kind, name, input.volatility)
-    return this.registry.store.register(ctx, { kind, name, order, text, complete, interpolate: input.interpolate !== false, band, tool, volatility })
+    return this.registry.store.register(ctx, { kind, name, order, text, complete, interpolate: input.interpolate !== false, band, tool, volatility, compaction: compaction ?? 'verbatim' })
   }
 }
 

@@ -6,7 +6,7 @@
 import { ScopedRegistry, type ScopedLayers, type ScopedRegistryOptions, type ScopeKey } from 'dsh-scope'
 import { compareCodeUnits } from './tool-order.js'
 import { CompiledView } from './compiled-view.js'
-import type { PromptText, SectionBand, ToolProvider, VariableProvider, Volatility } from './types.js'
+import type { CompactionSurvival, PromptText, SectionBand, ToolProvider, VariableProvider, Volatility } from './types.js'
 
 /** A section or context registration. */
 export interface TextEntry {
@@ -22,6 +22,8 @@ export interface TextEntry {
   readonly tool: string | undefined
   /** How often the text may change by design. */
   readonly volatility: Volatility
+  /** Sections: what becomes of it at a compaction (contexts: `verbatim`, unused). */
+  readonly compaction: CompactionSurvival
   readonly owner: string
   readonly scope: ScopeKey | undefined
 }
@@ -102,6 +104,8 @@ export interface InspectedText extends EntryOrigin {
   readonly tool: string | undefined
   /** How often the text may render differently by design (its own declaration; see `variableVolatility`). */
   readonly volatility: Volatility
+  /** What becomes of a section at a compaction (`verbatim` for contexts). */
+  readonly compaction: CompactionSurvival
   /** The text is computed at each assembly. */
   readonly dynamic: boolean
   /** The same-named registrations farther up the chain that this one hides, nearest first. */
@@ -163,7 +167,7 @@ export class PromptRegistry {
       return found
     }
     const text = (entry: TextEntry): InspectedText => ({
-      kind: entry.kind, name: entry.name, order: entry.order, complete: entry.complete, interpolate: entry.interpolate, band: entry.band, tool: entry.tool, volatility: entry.volatility,
+      kind: entry.kind, name: entry.name, order: entry.order, complete: entry.complete, interpolate: entry.interpolate, band: entry.band, tool: entry.tool, volatility: entry.volatility, compaction: entry.compaction,
       dynamic: typeof entry.text === 'function', owner: entry.owner, scope: entry.scope, shadows: shadows(entry),
     })
     const suppressors: EntryOrigin[] = []

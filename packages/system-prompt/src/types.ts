@@ -18,6 +18,14 @@ export interface AssembleContext {
  */
 export type Volatility = 'static' | 'conversation' | 'daily' | 'turn'
 
+/**
+ * What becomes of a section at a compaction (`agent.compact()`, dsh-agent): `verbatim` (default) stays
+ * in the system prompt word for word and is never in the text handed to the summarizer; `summary` is
+ * handed to the summarizer and leaves the system prompt; `drop` leaves it without being summarised. A
+ * section that left comes back when its text changes.
+ */
+export type CompactionSurvival = 'verbatim' | 'summary' | 'drop'
+
 /** The options of `systemPrompt.variable()`. */
 export interface VariableOptions {
   /** How often the value may change by design (default `static`). */
@@ -56,6 +64,8 @@ export interface PromptSection {
    * assembly's notes (`assemblyNotes()`), not dropped silently.
    */
   tool?: string
+  /** What becomes of the section at a compaction (default `verbatim`; see {@link CompactionSurvival}). */
+  compaction?: CompactionSurvival
 }
 
 /** A named, ordered block of runtime context (part of the snapshot, not of the system prompt). */

@@ -14,6 +14,7 @@ describe('dsh-system-prompt: error codes', () => {
     ['invalidBand', E.invalidBand('s', 'middle'), 'PROMPT_INVALID_BAND', { name: 's', received: 'middle' }],
     ['invalidVolatility', E.invalidVolatility('context', 'c', 'hourly'), 'PROMPT_INVALID_VOLATILITY', { kind: 'context', name: 'c', received: 'hourly' }],
     ['invalidSectionTool', E.invalidSectionTool('s', ''), 'PROMPT_INVALID_SECTION_TOOL', { name: 's', received: '' }],
+    ['invalidSectionCompaction', E.invalidSectionCompaction('s', 'keep'), 'PROMPT_INVALID_SECTION_COMPACTION', { name: 's', received: 'keep' }],
     ['duplicateGlobal', E.duplicateGlobal('variable', 'v'), 'PROMPT_ALREADY_REGISTERED', { kind: 'variable', name: 'v' }],
     ['duplicateScoped', E.duplicateScoped('section', 's'), 'PROMPT_ALREADY_REGISTERED_IN_SCOPE', { kind: 'section', name: 's' }],
     ['invalidVariableName', E.invalidVariableName('X'), 'PROMPT_INVALID_VARIABLE_NAME', { received: 'X' }],

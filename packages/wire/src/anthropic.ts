@@ -85,7 +85,7 @@ export function anthropicElements(item: ConversationEntry): readonly AnthropicMe
 function message(item: ConversationEntry): AnthropicMessage {
   switch (item.role) {
     case 'system':
-      return { role: 'user', content: [{ type: 'text', text: systemUpdateText(item.content) }] }
+      return { role: 'user', content: [{ type: 'text', text: item.reanchor ?? systemUpdateText(item.content) }] }
     case 'user':
       return { role: 'user', content: sendable('user', item.parts ? item.parts.map((part) => mediaBlock(part, 'user')) : [{ type: 'text', text: userText(item.content) }]) }
     case 'tool': {

@@ -73,7 +73,7 @@ export function geminiElements(item: ConversationEntry, calls: CallLookup): read
 function content(item: ConversationEntry, calls: CallLookup): GeminiContent {
   switch (item.role) {
     case 'system':
-      return { role: 'user', parts: [{ text: systemUpdateText(item.content) }] }
+      return { role: 'user', parts: [{ text: item.reanchor ?? systemUpdateText(item.content) }] }
     case 'user':
       return { role: 'user', parts: sendable('user', item.parts ? item.parts.map((part) => (part.type === 'text' ? { text: userText(part.text) } : mediaPart(part))) : [{ text: userText(item.content) }]) }
     case 'tool': {

@@ -58,6 +58,8 @@ export {
 } from './providers/registry.js'
 export type { CacheAnswer, CacheQuestion, MismatchQuestion, ProviderFamily, RoutingKeys, UsageReader } from './provider-family.js'
 export type { CacheEntry, CachePoint } from './caching-rules.js'
+export { cachePricesOf, UNDECLARED_CACHE_PRICES } from './cache-prices.js'
+export type { CachePrices } from './cache-prices.js'
 export { isUsage, tokenCount, usageObject, usageRecord } from './usage.js'
 export type { Usage, UsageFormat, UsageShapes } from './usage.js'
 export { MAX_PIECE } from './bounded-count.js'

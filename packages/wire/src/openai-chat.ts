@@ -81,7 +81,9 @@ const wires = new WeakMap<ConversationEntry, ChatRequestMessage>()
 export function wire(item: ConversationEntry): ChatRequestMessage {
   let message = wires.get(item)
   if (!message) {
-    const { source: _source, usage: _usage, parts, ...rest } = item as ConversationEntry & { parts?: unknown }
+    const { source: _source, usage: _usage, parts, reanchor, ...rest } = item as ConversationEntry & { parts?: unknown; reanchor?: string }
+    // A compaction's re-anchor sends what changed in place of the whole version (never the opening: see SystemMessage).
+    if (reanchor !== undefined) rest.content = reanchor
     if (parts !== undefined && rest.role === 'tool') checkMedia('openai-chat', 'tool', parts as ContentPart[], [])
     if (parts !== undefined && rest.role === 'assistant') sentReplyParts('openai-chat', parts as ReplyPart[], false)
     message = Object.freeze(parts !== undefined && rest.role === 'user' ? { role: 'user', content: (parts as ContentPart[]).map(chatPart) } : rest) as ChatRequestMessage

@@ -89,7 +89,7 @@ export function responsesBody(input: WireInput, openingEntry: ConversationEntry 
 export function responsesElements(item: ConversationEntry, calls: CallLookup): ResponsesInputItem[] {
   switch (item.role) {
     case 'system':
-      return [{ type: 'message', role: item.role, content: item.content }]
+      return [{ type: 'message', role: item.role, content: item.reanchor ?? item.content }]
     case 'user':
       return [item.parts ? { type: 'message', role: 'user', content: item.parts.map(responsesPart) } : { type: 'message', role: 'user', content: item.content }]
     case 'assistant': {

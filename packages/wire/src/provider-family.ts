@@ -61,6 +61,16 @@ export interface RoutingKeys {
   readonly ignored?: boolean
 }
 
+/** A family's cache prices for one model, as multiples of the uncached input price (`cachePricesOf` in `cache-prices.ts`). */
+export interface CachePrices {
+  /** A token written to the cache: 1 where writing costs nothing extra (automatic caches), 1.25 for Anthropic's 5-minute entries. */
+  readonly write: number
+  /** A token served from the cache: 0.1 is a 90% discount. */
+  readonly read: number
+  /** Where the figures come from (the family's pricing page), or why there are none. */
+  readonly source: string
+}
+
 /** One provider family. */
 export interface ProviderFamily {
   /** The family's name (`step({ cacheRules })`, an agent's `provider`). */
@@ -76,4 +86,10 @@ export interface ProviderFamily {
   /** The family's reason why the reported cached tokens differ from the prediction, when it has one. */
   mismatch(question: MismatchQuestion): string | undefined
   readonly routing: RoutingKeys
+  /**
+   * What the cache charges for `model`, per input token, as multiples of its uncached input price
+   * (write, read), citing the pricing page. Optional: a family without it is priced with no discount
+   * and no premium (`UNDECLARED_CACHE_PRICES`). A compaction's re-anchors are priced with it.
+   */
+  cachePrices?(model: string): CachePrices
 }

@@ -32,6 +32,11 @@ export type ToolCall = FunctionToolCall | CustomToolCall
 export interface SystemMessage {
   role: 'system'
   content: string
+  /**
+   * A compaction's re-anchor (dsh-agent): the text sent in place of this version, which updates the kept
+   * opening to `content` by naming only what changed. Never on an opening; `content` stays the version.
+   */
+  reanchor?: string
 }
 
 /** User input or a runtime-context snapshot, as sent. */

@@ -6,7 +6,7 @@
  * compared block by block at blank lines: a section with a blank line in it counts as several.
  * @module
  */
-import { readLedger, type LedgerHeader, type LedgerLine, type ParsedLedger, type Usage } from 'dsh-agent'
+import { epochLine, readLedger, type LedgerEpoch, type LedgerHeader, type LedgerLine, type ParsedLedger, type Usage } from 'dsh-agent'
 import { codeOf, DEFAULT_MAX_FILE_BYTES, readRegularFile, terminalSafe } from 'dsh-loader'
 import { boundedArrayDiff, boundedPatch, MAX_DIFF_EDITS } from '../bounded-diff.js'
 import { EXIT, ledgerNotRead, ledgerRefused, ledgerUnreadable } from '../errors.js'
@@ -166,12 +166,18 @@ function printHistory(output: Output, file: string, ledger: ParsedLedger, turns:
   const c = output.colors
   const safe = (value: string) => terminalSafe(value)
   const body = (value: string) => indent(terminalSafe(value, 'lines'), '      ')
-  const lines = ledger.entries.length + 1
+  const lines = ledger.entries.length + ledger.epochs.length + 1
+  // Each compaction's epoch, shown before the turn that holds the first entry of its baseline.
+  const opens = new Map<LedgerLine, LedgerEpoch>(ledger.epochs.map((epoch) => [ledger.entries[epoch.at], epoch]))
   output.line(c.bold(`# ${safe(file)}: ${safe(describeHeader(ledger.header))}`))
   output.line(`${plural(lines, 'line')}, hash chain intact (head ${ledger.head.slice(0, 12)}…); ${plural(versions.length, 'prompt version')}; ${plural(turns.length, 'turn')}`)
   output.line('sections are compared at blank lines: the render joins sections with one blank line and does not mark them, so a section with a blank line in it counts as several')
   for (const turn of turns) {
     const all = [...turn.added, ...turn.replies]
+    for (const epoch of all.flatMap((item) => opens.get(item) ?? [])) {
+      output.line()
+      output.line(c.bold(`${epochLine(epoch)} (line ${epoch.line}): the summary replaced ${plural(epoch.summarised, 'entry', 'entries')}; the epoch starts with ${plural(epoch.baseline, 'entry', 'entries')}`))
+    }
     output.line()
     output.line(c.bold(`turn ${turn.turn} (${all.length === 1 ? `line ${all[0].line}` : `lines ${all[0].line}-${all.at(-1)!.line}`}), prompt version ${turn.promptVersion}`))
     for (const item of turn.added) {
@@ -228,8 +234,9 @@ function historyJson(file: string, ledger: ParsedLedger, turns: HistoryTurn[], v
     command: 'history',
     file,
     header: ledger.header,
-    lines: ledger.entries.length + 1,
+    lines: ledger.entries.length + ledger.epochs.length + 1,
     head: ledger.head,
+    epochs: ledger.epochs.map(({ hash: _hash, ...epoch }) => epoch),
     promptVersions: versions.map((item, index) => ({
       version: item.promptVersion,
       line: item.line,

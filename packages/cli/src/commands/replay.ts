@@ -10,7 +10,7 @@ import { writePage } from '../html/page.js'
 import { replayPage } from '../html/replay-page.js'
 import { writeFile } from 'node:fs/promises'
 import { isAbsolute, relative } from 'node:path'
-import { exportLedger, WIRE_FORMATS, type Agent, type PromptChangePolicy, type WireFormat } from 'dsh-agent'
+import { epochLine, exportLedger, WIRE_FORMATS, type Agent, type PromptChangePolicy, type WireFormat } from 'dsh-agent'
 import { bootDeployment, type BootedDeployment, type BootOptions } from 'dsh-boot'
 import type { ToolRegistry } from 'dsh-tools'
 import { terminalSafe } from 'dsh-loader'
@@ -144,6 +144,10 @@ export async function replayDeployment(file: string, script: ReplayScript, optio
               break
             case 'tools':
               changes.push(...toggleTools(agent, hidden, turn))
+              break
+            case 'compact':
+              // The epoch and its re-anchor's predicted cost show on the next request's row.
+              changes.push(epochLine(await agent.compact({ summary: turn.summary, keep: { turns: turn.keep }, format })))
               break
           }
         } catch (error) {

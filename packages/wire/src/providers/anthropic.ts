@@ -32,6 +32,9 @@ export function anthropicCachedTokens(input: MarkerCacheInput): AnthropicPredict
   return markerCachedTokens(input, RULES)
 }
 
+/** Anthropic's cache prices (5-minute writes). */
+const ANTHROPIC_PRICES = Object.freeze({ write: 1.25, read: 0.1, source: 'Anthropic pricing: 5-minute cache write 1.25x, cache read 0.1x the base input price' })
+
 export const anthropic: ProviderFamily = Object.freeze<ProviderFamily>({
   name: 'anthropic',
   formats: Object.freeze(['anthropic']),
@@ -54,4 +57,8 @@ export const anthropic: ProviderFamily = Object.freeze<ProviderFamily>({
     return undefined
   },
   routing: Object.freeze({}),
+  // Pricing (platform.claude.com/docs/en/about-claude/pricing, prompt-caching section, read 2026-12-01):
+  // a 5-minute cache write costs 1.25x the base input price, a read 0.1x (a 1-hour write costs 2x; dsh
+  // plans 5-minute breakpoints unless told otherwise, so the 5-minute price is the one used).
+  cachePrices: () => ANTHROPIC_PRICES,
 })

@@ -35,4 +35,6 @@ export const deepseek: ProviderFamily = Object.freeze<ProviderFamily>({
   mismatch: ({ predictedCachedTokens, reported }) =>
     (Math.abs(reported - predictedCachedTokens) < DEEPSEEK_UNIT ? 'unit granularity: DeepSeek serves whole 64-token units' : undefined),
   routing: Object.freeze({}),
+  // Models & Pricing (api-docs.deepseek.com/quick_start/pricing, read 2026-12-01): a cache hit costs a tenth of a miss; building the cache costs nothing extra.
+  cachePrices: () => Object.freeze({ write: 1, read: 0.1, source: 'DeepSeek pricing: cache-hit input 0.1x the cache-miss price' }),
 })

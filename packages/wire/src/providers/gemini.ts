@@ -40,4 +40,6 @@ export const gemini: ProviderFamily = Object.freeze<ProviderFamily>({
   mismatch: ({ predictedCachedTokens, reported }) => (reported < predictedCachedTokens
     ? 'implicit caching is not guaranteed: Gemini served less than the shared prefix' : 'token counts are estimates: no Gemini tokenizer is available'),
   routing: Object.freeze({}),
+  // Gemini API pricing (ai.google.dev/gemini-api/docs/pricing, read 2026-12-01): implicit-cache hits on 2.5 models cost a quarter of the input price; no write charge.
+  cachePrices: () => Object.freeze({ write: 1, read: 0.25, source: 'Gemini pricing: context-cache input 0.25x the input price (2.5 models)' }),
 })

@@ -39,4 +39,6 @@ export const moonshot: ProviderFamily = Object.freeze<ProviderFamily>({
     return undefined
   },
   routing: Object.freeze({ ignored: true }),
+  // Moonshot pricing (platform.moonshot.ai, the cache-hit input price, read 2026-12-01): a hit costs a quarter of a miss.
+  cachePrices: () => Object.freeze({ write: 1, read: 0.25, source: 'Moonshot pricing: cache-hit input 0.25x the input price' }),
 })

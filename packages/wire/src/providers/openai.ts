@@ -36,6 +36,16 @@ export const readResponsesUsage: UsageReader = (raw) => {
   return usageRecord(tokenCount(raw.input_tokens), tokenCount(details.cached_tokens), tokenCount(details.cache_write_tokens), tokenCount(raw.output_tokens))
 }
 
+/**
+ * OpenAI's cached-input price for `model` (openai.com/api/pricing and openai.com/index/api-prompt-caching,
+ * read 2026-12-01): a tenth of the input price for the GPT-5 family, a quarter for GPT-4.1 and the o3 / o4
+ * reasoning models, a half for GPT-4o and o1 (the 2024 launch price). Writing costs nothing extra.
+ */
+export function openaiCachePrices(model: string): { write: number; read: number; source: string } {
+  const read = /^gpt-5/.test(model) ? 0.1 : /^(gpt-4\.1|o3|o4)/.test(model) ? 0.25 : 0.5
+  return { write: 1, read, source: `OpenAI pricing: cached input ${read}x the input price, no write premium` }
+}
+
 export const openai: ProviderFamily = Object.freeze<ProviderFamily>({
   name: 'openai',
   formats: Object.freeze(['openai-chat', 'openai-responses']),
@@ -53,4 +63,6 @@ export const openai: ProviderFamily = Object.freeze<ProviderFamily>({
     return undefined
   },
   routing: Object.freeze({ field: 'prompt_cache_key' }),
+  // No write premium; cached input at the discount of the model's row (openai.com/api/pricing, read 2026-12-01).
+  cachePrices: (model) => openaiCachePrices(model),
 })

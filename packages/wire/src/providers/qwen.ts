@@ -65,4 +65,7 @@ export const qwen: ProviderFamily = Object.freeze<ProviderFamily>({
     return undefined
   },
   routing: Object.freeze({}),
+  // Context Cache billing (same pages): an implicit hit costs 20% of the input price; an explicit write
+  // 125% and an explicit hit 10%. One figure per model: the implicit cache's, which every format can use.
+  cachePrices: () => Object.freeze({ write: 1, read: 0.2, source: 'Qwen Context Cache: implicit hit 0.2x the input price (explicit: write 1.25x, hit 0.1x, not used here)' }),
 })

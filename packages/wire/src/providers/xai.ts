@@ -35,4 +35,6 @@ export const xai: ProviderFamily = Object.freeze<ProviderFamily>({
     return undefined
   },
   routing: Object.freeze({ header: 'x-grok-conv-id', field: 'prompt_cache_key' }),
+  // xAI usage and pricing (docs.x.ai/…/prompt-caching/usage-and-pricing, read 2026-12-01): cached input a quarter of the input price; no write charge.
+  cachePrices: () => Object.freeze({ write: 1, read: 0.25, source: 'xAI pricing: cached input 0.25x the input price' }),
 })
