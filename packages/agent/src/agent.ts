@@ -16,6 +16,8 @@ import { makeFork, type Fork, type ForkOptions, type LatestStep } from './fork.j
 import { recordedEntry } from './recorded-entry.js'
 import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
+import { keepEntryParts, promptParts } from './ledger-parts.js'
+import type { ResumeGuard } from './resume-guard.js'
 import { agentDisposed, invalidInput, invalidStepTimeout, stepListenerFailed, stepTimedOut, unknownCacheRules, usageListenerFailed } from './errors.js'
 import {
   stepEntries, type UserInput, type ConversationEntry, type PromptChangePolicy,
@@ -142,6 +144,9 @@ export class Agent {
   /** @internal How many ledger lines `agents.restore()` restored this agent from (a `LedgerWriter` then needs `stored`). */
   restoredLines?: number
 
+  /** @internal Set by `agents.restore()`: compares the first step's prompt with the ledger's (`resume-guard.ts`). */
+  resumeGuard?: ResumeGuard
+
   /** @internal Appends a restored system-prompt, user or runtime-context entry (`agents.restore()`; replies and tool results go through `record()`). */
   restoreEntry(item: ConversationEntry): void {
     this.record_.push(item)
@@ -208,8 +213,21 @@ export class Agent {
       for (const section of rendered.sections) this.log.write(`section=${section.name} bytes=${Buffer.byteLength(section.text, 'utf8')}`)
       this.log.write(`total sections=${rendered.sections.length} bytes=${Buffer.byteLength(rendered.system, 'utf8')}`)
     }
-    const { system, snapshot } = rendered
+    const request = {
+      tools: assembly.tools, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.id,
+      ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+      ...(options.breakpoints === undefined ? {} : { breakpoints: options.breakpoints }),
+    }
+    const layerOf = (scope: ScopeKey | undefined) => this.reuse.layerOf(scope)
+    // A restored agent's first step compares its prompt with the ledger's (resume-guard.ts); under `authoritative` it may send the stored one.
+    const resume = this.resumeGuard?.check({
+      rendered, assembly, record: this.record_, latest: this.latest(), format, provider, counter, layerOf, build: (record) => new WireSession(format).build({ record, ...request }),
+    })
+    const system = resume?.system ?? rendered.system
+    const { snapshot } = rendered
     const added = stepEntries(this.record_, system, userInput, snapshot, this.latest())
+    // A new version keeps its parts (the ledger writes them; ledger-parts.ts).
+    if (added[0]?.source === 'system-prompt' && system === rendered.system) keepEntryParts(added[0], promptParts(rendered, assembly, layerOf))
     // The step appends, lowers only what is new (the session keeps the rest), and takes it all back if
     // the lowering fails: a failure records nothing.
     const before = this.record_.length
@@ -217,11 +235,7 @@ export class Agent {
     let build: SessionBuild<F>
     let report: CacheReport
     try {
-      build = this.wireSession(format).build({
-        record: this.record_, tools: assembly.tools, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.id,
-        ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
-        ...(options.breakpoints === undefined ? {} : { breakpoints: options.breakpoints }),
-      })
+      build = this.wireSession(format).build({ record: this.record_, ...request })
       report = this.reuse.measure({ format, provider, build, rendered, assembly, now: Date.now() }, counter)
     } catch (error) {
       this.record_.length = before
@@ -231,7 +245,10 @@ export class Agent {
     const { conversationId, maxTokens, breakpoints } = options
     this.latestSteps.set(format, { provider, input: { conversationId: conversationId ?? this.id, ...(maxTokens === undefined ? {} : { maxTokens }), ...(breakpoints === undefined ? {} : { breakpoints }) } })
     this.latestFormat = format
-    const result: StepResult<F> = { get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report, budget }
+    if (resume) this.resumeGuard!.commit(resume)
+    const result: StepResult<F> = {
+      get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report, budget, ...(resume?.report ? { resume: resume.report } : {}),
+    }
     // The step is whole: its listeners cannot undo it or make it reject (their failures are logged).
     this.notifyStep(result as StepResult<WireFormat>)
     return result

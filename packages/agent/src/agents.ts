@@ -7,11 +7,13 @@ import { Agent, DEFAULT_STEP_TIMEOUT, type AgentOptions } from './agent.js'
 import { debugLog } from './debug-log.js'
 import type { PromptChangePolicy } from './conversation.js'
 import {
-  duplicateAgent, duplicatePreset, invalidAgentId, invalidModel, invalidPresetId, invalidPromptChange, invalidParent, invalidProfile, unknownParent,
+  duplicateAgent, duplicatePreset, invalidResumePolicy, invalidAgentId, invalidModel, invalidPresetId, invalidPromptChange, invalidParent, invalidProfile, unknownParent,
   unknownPreset,
 } from './errors.js'
 import { readLedger, type LedgerInput, type ReadLedgerOptions } from './ledger-read.js'
 import { replayEntries } from './ledger-restore.js'
+import { keepLedgerVersion } from './ledger-format.js'
+import { RESUME_POLICIES, ResumeGuard, type ResumePolicy, type ResumeReport } from './resume-guard.js'
 import { emitSessionStart } from './session-start.js'
 
 declare module 'cordis' {
@@ -34,6 +36,18 @@ export const Config: z<Partial<Config>, Config> = z.object({
   stepTimeout: z.natural().default(DEFAULT_STEP_TIMEOUT)
     .description('How long one step\'s assembly may take, in milliseconds, before the step rejects with AGENT_STEP_TIMEOUT naming the plugins of the assemble listeners (0: no bound). A step\'s own `timeout` option overrides it.'),
 }) as any
+
+/** Options of `agents.restore()`: the ledger's kept head, and what the first step does when the prompt changed meanwhile. */
+export interface RestoreOptions extends ReadLedgerOptions {
+  /**
+   * When the system prompt rendered at the first step differs from the ledger's last version:
+   * `authoritative` sends the stored version as it was (kept while the deployment renders the same),
+   * `new-epoch` (default) sends the new one as the agent's `promptChange` records any change.
+   */
+  resume?: ResumePolicy
+  /** Called with the first step's resume report before that step's request is returned (also `agent/resume` and `result.resume`). */
+  onResume?: (report: ResumeReport) => void
+}
 
 /** What `create()` needs: the agent's facts, its parent given as an `Agent` or an id. */
 export type CreateAgentOptions = AgentOptions<Agent | string>
@@ -120,9 +134,13 @@ export class Agents extends Service {
    * parent: the preset and the parent agent must exist), whose record holds the ledger's entries, so
    * its next request is byte-identical to the one the exported agent would have sent. The whole ledger
    * is checked first; a problem rejects with a coded error naming its line (`AGENT_LEDGER_*`) and
-   * nothing is restored (an agent already created is disposed again).
+   * nothing is restored (an agent already created is disposed again). Its first step compares the
+   * prompt it renders with the ledger's last version and, when they differ, acts by `options.resume`
+   * and reports it (`resume-guard.ts`).
    */
-  async restore(ledger: LedgerInput, options: ReadLedgerOptions = {}): Promise<Agent> {
+  async restore(ledger: LedgerInput, options: RestoreOptions = {}): Promise<Agent> {
+    const policy = options.resume ?? 'new-epoch'
+    if (!RESUME_POLICIES.includes(policy)) throw invalidResumePolicy(policy)
     const { header, entries } = readLedger(ledger, options)
     const agent = this.make({
       id: header.agent, model: header.model, promptChange: header.promptChange,
@@ -131,6 +149,8 @@ export class Agents extends Service {
       ...(header.preset === undefined ? {} : { preset: header.preset }),
       ...(header.parent === undefined ? {} : { parent: header.parent }),
     })
+    // An agent restored from an older format goes on writing it (its ledger stays one format).
+    keepLedgerVersion(agent, header.version)
     try {
       replayEntries(agent, entries)
     } catch (error) {
@@ -138,6 +158,7 @@ export class Agents extends Service {
       throw error
     }
     agent.restoredLines = entries.length + 1
+    agent.resumeGuard = new ResumeGuard(agent, policy, options.onResume, this.warn)
     emitSessionStart(this.ctx, agent, 'resume', this.warn)
     return agent
   }

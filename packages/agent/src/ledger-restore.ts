@@ -8,6 +8,7 @@ import { entry, type ContentPart } from 'dsh-wire'
 import type { Agent, RecordedMessage } from './agent.js'
 import { ledgerInvalidEntry } from './errors.js'
 import type { LedgerLine } from './ledger-read.js'
+import { keepEntryParts } from './ledger-parts.js'
 
 /** Appends `entries` to `agent`'s (empty) record; throws `AGENT_LEDGER_INVALID_ENTRY` naming the line `record()` refused. */
 export function replayEntries(agent: Agent, entries: readonly LedgerLine[]): void {
@@ -24,9 +25,12 @@ export function replayEntries(agent: Agent, entries: readonly LedgerLine[]): voi
       }
     } else {
       // Read (and its user input's parts checked) by readLedger, through entry-shape.ts.
-      agent.restoreEntry(entry(line.parts === undefined
+      const item = entry(line.parts === undefined
         ? { role: line.role as 'system' | 'user', content: line.content as string }
-        : { role: 'user', content: line.content as string, parts: line.parts as ContentPart[] }, line.source))
+        : { role: 'user', content: line.content as string, parts: line.parts as ContentPart[] }, line.source)
+      // A version's sections (checked against its text by readLedger): a writer writes them again as they were.
+      if (line.sections !== undefined) keepEntryParts(item, line.sections)
+      agent.restoreEntry(item)
     }
   }
 }
