@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { exportLedger } from 'dsh-agent'
 import { converse, harness } from '../../agent/tests/ledger-scenario.js'
-import { fixture, REPO, runInProcess } from './helpers.js'
+import { EXAMPLE, fixture, REPO, runInProcess } from './helpers.js'
 
 /** `history` on ledgers whose versions record their parts (format version 2): sections by name and owner. */
 describe('dsh-prompt history on a ledger that records its parts', () => {
@@ -30,7 +30,7 @@ describe('dsh-prompt history on a ledger that records its parts', () => {
     expect(run.stdout).to.contain('sections are compared by the parts each version records (name, owner, layer, byte range, hash)')
     expect(run.stdout).to.contain([
       '  + system prompt, version 2 (line 8, 36 bytes, 1 section), per section against version 1:',
-      '      cache break: section "deployment:persona" (owner agent:a, layer agent:a): section text changed: "deployment:persona"',
+      '      first change: section "deployment:persona" (owner agent:a, layer agent:a): section text changed: "deployment:persona"',
       '      deployment:persona (owner agent:a, layer agent:a; was owner SystemPrompt, layer global): changed',
       '        --- v1 deployment:persona',
       '        +++ v2 deployment:persona',
@@ -54,6 +54,17 @@ describe('dsh-prompt history on a ledger that records its parts', () => {
     expect(v2.sections).to.equal(1)
     expect(v2.break).to.deep.equal({ kind: 'section', section: 'deployment:persona', owner: 'agent:a', layer: 'agent:a', cause: 'section text changed: "deployment:persona"' })
     expect(v2.changes.map((change: { kind: string; section: string }) => [change.kind, change.section])).to.deep.equal([['changed', 'deployment:persona']])
+  })
+
+  it('on a ledger of the bundled replay, names deployment:persona and its owner (as the registry names it: SystemPrompt) for the persona edit, and {{date}} for the day that rolls over', async () => {
+    const ledger = join(folder, 'replay.jsonl')
+    const played = await runInProcess(['replay', EXAMPLE.coding, '--script', 'examples/coding-agent/replay.yml', '--ledger', ledger])
+    expect(played.code, played.stderr).to.equal(0)
+    const run = await runInProcess(['history', ledger])
+    expect(run.code).to.equal(0)
+    expect(run.stdout).to.contain('      first change: section "deployment:persona" (owner SystemPrompt, layer global): section text changed: "deployment:persona"\n')
+    expect(run.stdout).to.contain('      deployment:persona (owner SystemPrompt, layer global): changed\n')
+    expect(run.stdout).to.contain('      first change: section "deployment:persona-suffix" (owner SystemPrompt, layer global): variable value changed ({{date}}) in section "deployment:persona-suffix"\n')
   })
 
   it('an old ledger (format version 1) still reads, and says that it carries no parts', async () => {

@@ -199,7 +199,7 @@ function printHistory(output: Output, file: string, ledger: ParsedLedger, turns:
         output.line(`  + system prompt, version ${item.promptVersion} (line ${item.line}, ${shape})${replaced}, per section against version ${previous.promptVersion}:`)
         if (comparableByParts(previous, item)) {
           const cut = versionBreak(previous, item)
-          if (cut) output.line(`      cache break: section ${safe(JSON.stringify(cut.section))} (${safe(describeOrigin(cut))}): ${safe(cut.cause)}`)
+          if (cut) output.line(`      first change: section ${safe(JSON.stringify(cut.section))} (${safe(describeOrigin(cut))}): ${safe(cut.cause)}`)
           for (const change of partChanges(previous, item)) {
             const was = change.was ? `; was ${describeOrigin(change.was)}` : ''
             const word = change.kind === 'changed' ? c.yellow('changed') : change.kind === 'added' ? c.green('added') : change.kind === 'removed' ? c.red('removed') : change.kind
