@@ -14,6 +14,7 @@ import { readLedger, type LedgerInput, type ReadLedgerOptions } from './ledger-r
 import { replayEntries } from './ledger-restore.js'
 import { keepLedgerVersion } from './ledger-format.js'
 import { RESUME_POLICIES, ResumeGuard, type ResumePolicy, type ResumeReport } from './resume-guard.js'
+import { announceResume } from './resume-event.js'
 import { emitSessionStart } from './session-start.js'
 
 declare module 'cordis' {
@@ -158,7 +159,7 @@ export class Agents extends Service {
       throw error
     }
     agent.restoredLines = entries.length + 1
-    agent.resumeGuard = new ResumeGuard(agent, policy, options.onResume, this.warn)
+    agent.resumeGuard = new ResumeGuard(agent, policy, (report) => announceResume(agent.ctx, agent, report, options.onResume, this.warn))
     emitSessionStart(this.ctx, agent, 'resume', this.warn)
     return agent
   }

@@ -6,6 +6,7 @@
  * `promptChange` records any change (`new-epoch`: appended under `append`, a new opening under
  * `replace`), and in both cases reports the difference (section, owner, layer, cause, predicted cache
  * cost) before its request is returned: `result.resume`, the restore's `onResume`, `agent/resume`.
+ * Pure apart from the tokenizer the step loaded; Cordis-free.
  *
  * Under `authoritative` the stored version stays pinned while the deployment renders what it rendered
  * at the resume; a change after that (a new edit, the next day's date) is recorded as any change is.
@@ -14,19 +15,9 @@
 import type { PromptAssembly, RenderedPrompt } from 'dsh-system-prompt'
 import type { CacheProvider, ConversationEntry, PromptChangePolicy, SessionBuild, TokenCounter, WireFormat } from 'dsh-wire'
 import type { ScopeKey } from 'dsh-scope'
-import type { Agent } from './agent.js'
 import { ReuseTracker } from './cache-report.js'
 import { stepEntries } from './conversation.js'
-import { resumeListenerFailed } from './errors.js'
 import { entryParts, firstSectionBreak, promptParts, type PromptPart } from './ledger-parts.js'
-import { notify } from './notify.js'
-
-declare module 'cordis' {
-  interface Events {
-    /** The first step of a restored agent compared its system prompt with the ledger's; before the step's request is returned. */
-    'agent/resume'(agent: Agent, report: ResumeReport): void
-  }
-}
 
 /** What the first step after a restore sends when its system prompt differs from the ledger's last version. */
 export type ResumePolicy = 'authoritative' | 'new-epoch'
@@ -92,11 +83,11 @@ export class ResumeGuard {
   private pending = true
   private pin?: { rendered: string; stored: string }
 
+  /** `announce` tells the first step's report (the restore's `onResume`, `agent/resume`: `resume-event.ts`). */
   constructor(
-    private readonly agent: Agent,
+    private readonly agent: { readonly id: string; readonly promptChange: PromptChangePolicy },
     readonly policy: ResumePolicy,
-    private readonly onResume: ((report: ResumeReport) => void) | undefined,
-    private readonly warn: (error: Error) => void,
+    private readonly announce: (report: ResumeReport) => void,
   ) {}
 
   /** The decision for a step (nothing changes until {@link commit}): `undefined` when the guard has nothing to do. */
@@ -120,20 +111,12 @@ export class ResumeGuard {
     return { system: fresh, report: { ...base, changed: true, action: newEpochOnResume(this.agent.promptChange), difference, cost } }
   }
 
-  /** Takes a step's decision once its request is built: the pin kept (or dropped), the first step's report told. */
+  /** Takes a step's decision once its request is built: the pin kept (or dropped), the first step's report announced. */
   commit(decision: ResumeDecision): void {
     this.pin = decision.pin
     if (!this.pending) return
     this.pending = false
-    const report = decision.report!
-    if (this.onResume) {
-      try {
-        this.onResume(report)
-      } catch (error) {
-        this.warn(resumeListenerFailed(this.agent.id, 'onResume', error))
-      }
-    }
-    notify(this.agent.ctx, 'agent/resume', [this.agent, report], { failure: (plugin, error) => resumeListenerFailed(this.agent.id, plugin, error), report: this.warn })
+    this.announce(decision.report!)
   }
 }
 
