@@ -270,6 +270,7 @@ export class Agent {
       assemble: (opts) => this.bounded(opts, (signal) => this.prompt.assemble({ scope: this, agent: this, signal })),
       alive: () => { if (this.disposed_) throw agentDisposed(this.id) },
       emit: (result) => this.notifyStep(result as StepResult<WireFormat>),
+      system: (rendered) => this.resumeGuard?.pinned(rendered) ?? rendered,
     }, options, (provider) => this.reuse.counter(provider))
   }
 

@@ -111,6 +111,11 @@ export class ResumeGuard {
     return { system: fresh, report: { ...base, changed: true, action: newEpochOnResume(this.agent.promptChange), difference, cost } }
   }
 
+  /** The stored version when `fresh` is what the deployment rendered at the resume and the policy pinned it, else `undefined`. */
+  pinned(fresh: string): string | undefined {
+    return this.pin && fresh === this.pin.rendered ? this.pin.stored : undefined
+  }
+
   /** Takes a step's decision once its request is built: the pin kept (or dropped), the first step's report announced. */
   commit(decision: ResumeDecision): void {
     this.pin = decision.pin

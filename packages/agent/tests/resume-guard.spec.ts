@@ -85,7 +85,7 @@ describe('dsh-agent: the resume guard (R-LEDGER-8)', () => {
     })
   }
 
-  it('authoritative keeps the stored version while the deployment renders the same, and records a later change as any change', async () => {
+  it('authoritative keeps the stored version while the deployment renders the same (forks too), and records a later change as any change', async () => {
     const { ledger } = await before('append', 'openai-chat')
     const { host } = await harness('append', 'Be terse.')
     const agent = await host.agents.restore(ledger, { resume: 'authoritative' })
@@ -94,6 +94,8 @@ describe('dsh-agent: the resume guard (R-LEDGER-8)', () => {
     await agent.step('Two.')
     agent.record({ role: 'assistant', content: 'ok' })
     expect(agent.conversation.filter((item) => item.source === 'system-prompt')).to.have.length(1)
+    // A fork repeats the latest request: the stored version too.
+    expect((await agent.fork({ kind: 'title', instruction: 'Title?' })).parity()).to.equal(null)
     agent.ctx.systemPrompt.section({ name: 'late', order: 200, text: 'A late rule.' })
     const third = await agent.stepDetailed('Three.')
     expect(third.added[0]).to.deep.include({ source: 'system-prompt', content: 'Be terse.\n\nCheck every path.\n\nNever guess.\n\nA late rule.' })
