@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { exportLedger } from 'dsh-agent'
@@ -21,6 +21,11 @@ describe('dsh-prompt history on a ledger that records its parts', () => {
     writeFileSync(file, exportLedger(agent))
     return file
   }
+
+  it('the parts fixture (quoted in docs/cli.md) is what the ledger scenario exports today', async () => {
+    const file = await scenarioLedger()
+    expect(readFileSync(file, 'utf8')).to.equal(readFileSync(join(REPO, fixture('ledger/conversation-parts.jsonl')), 'utf8'))
+  })
 
   it('a section with a blank line in it is one section, named with its owner and layer, and the break names it', async () => {
     const file = await scenarioLedger()
