@@ -101,7 +101,8 @@ export class ResumeGuard {
     const storedVersion = input.record.filter((item) => item.source === 'system-prompt').length
     const storedParts = input.latest.system && entryParts(input.latest.system)
     const base = { agent: this.agent.id, policy: this.policy, storedVersion, parts: storedParts !== undefined }
-    if (fresh === stored) return { system: fresh, report: { ...base, changed: false, action: 'none' } }
+    // Nothing sent yet (a ledger of the header alone): there is no prefix to keep.
+    if (fresh === stored || !input.latest.system) return { system: fresh, report: { ...base, changed: false, action: 'none' } }
     const difference = describe(stored, storedParts, fresh, promptParts(input.rendered, input.assembly, input.layerOf))
     const cost = predictCost(input, fresh)
     if (this.policy === 'authoritative') {

@@ -51,6 +51,17 @@ describe('dsh-agent: the resume guard (R-LEDGER-8)', () => {
     expect(heard).to.have.length(1)
   })
 
+  it('a ledger that sent no system prompt yet (its header alone) has nothing to keep: authoritative sends the rendered one', async () => {
+    const first = await harness('append')
+    const fresh = await first.host.agents.create({ id: 'a', model: 'deepseek-chat' })
+    const ledger = exportLedger(fresh)
+    const { host } = await harness('append', 'Be terse.')
+    const agent = await host.agents.restore(ledger, { resume: 'authoritative' })
+    const step = await agent.stepDetailed('Hi.')
+    expect(step.resume).to.deep.equal({ agent: 'a', policy: 'authoritative', storedVersion: 0, parts: false, changed: false, action: 'none' })
+    expect(step.added[0]).to.deep.include({ source: 'system-prompt', content: 'Be terse.\n\nCheck every path.\n\nNever guess.' })
+  })
+
   for (const promptChange of ['append', 'replace'] as const) {
     it(`after a persona edit, both policies name deployment:persona, its owner and the predicted cost (${promptChange}); authoritative sends the stored bytes`, async () => {
       const { ledger, next } = await before(promptChange, 'openai-chat')
