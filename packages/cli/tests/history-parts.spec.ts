@@ -2,7 +2,9 @@ import { expect } from 'chai'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { exportLedger } from 'dsh-agent'
+import { exportLedger, readLedger } from 'dsh-agent'
+import { bootApp } from 'dsh-testing'
+import { partChanges } from '../src/commands/history-parts.js'
 import { converse, harness } from '../../agent/tests/ledger-scenario.js'
 import { EXAMPLE, fixture, REPO, runInProcess } from './helpers.js'
 
@@ -70,6 +72,29 @@ describe('dsh-prompt history on a ledger that records its parts', () => {
     expect(run.stdout).to.contain('      first change: section "deployment:persona" (owner SystemPrompt, layer global): section text changed: "deployment:persona"\n')
     expect(run.stdout).to.contain('      deployment:persona (owner SystemPrompt, layer global): changed\n')
     expect(run.stdout).to.contain('      first change: section "deployment:persona-suffix" (owner SystemPrompt, layer global): variable value changed ({{date}}) in section "deployment:persona-suffix"\n')
+  })
+
+  it('partChanges: a section moved (and now the agent\'s), one removed, one added, one changed, each by name with its owner', async () => {
+    const { host } = await bootApp({ systemPrompt: { includeHarnessIdentity: false, persona: 'P.' }, agents: true })
+    host.systemPrompt.section({ name: 'a', order: 100, text: 'A.' })
+    const b = host.systemPrompt.section({ name: 'b', order: 200, text: 'B.' })
+    host.systemPrompt.section({ name: 'c', order: 300, text: 'C.' })
+    const agent = await host.agents.create({ id: 'x', model: 'm' })
+    await agent.step('1')
+    agent.record({ role: 'assistant', content: 'ok' })
+    b()
+    agent.ctx.systemPrompt.section({ name: 'c', order: 50, text: 'C.' })
+    agent.ctx.systemPrompt.section({ name: 'd', order: 400, text: 'D.' })
+    agent.ctx.systemPrompt.section({ name: 'deployment:persona', order: 0, text: 'Q.' })
+    await agent.step('2')
+    const [v1, v2] = readLedger(exportLedger(agent)).entries.filter((line) => line.source === 'system-prompt')
+    expect(partChanges(v1, v2).map(({ patch: _, ...change }) => change)).to.deep.equal([
+      { kind: 'changed', section: 'deployment:persona', owner: 'agent:x', layer: 'agent:x', from: 1, to: 1, was: { owner: 'SystemPrompt', layer: 'global' } },
+      { kind: 'moved', section: 'c', owner: 'agent:x', layer: 'agent:x', from: 4, to: 2, was: { owner: 'host', layer: 'global' } },
+      { kind: 'moved', section: 'a', owner: 'host', layer: 'global', from: 2, to: 3 },
+      { kind: 'added', section: 'd', owner: 'agent:x', layer: 'agent:x', from: null, to: 4 },
+      { kind: 'removed', section: 'b', owner: 'host', layer: 'global', from: 3, to: null },
+    ])
   })
 
   it('an old ledger (format version 1) still reads, and says that it carries no parts', async () => {
