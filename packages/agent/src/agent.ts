@@ -21,6 +21,8 @@ import { DEFAULT_TOOL_CHANGE, ToolDeclarations, toolOwners, unavailableCalls, ty
 import { EpochLog, type LedgerItem } from './epoch-log.js'
 import type { Epoch, EpochMark, ReanchorPolicy } from './epoch.js'
 import { compactionSource, planCompaction, type CompactionHost, type CompactionOptions, type CompactionPlan, type CompactionSource, type CompactionSourceOptions } from './compaction.js'
+import { keepEntryParts, promptParts } from './ledger-parts.js'
+import type { ResumeGuard } from './resume-guard.js'
 import { agentDisposed, invalidInput, invalidStepTimeout, stepListenerFailed, stepTimedOut, unknownCacheRules, usageListenerFailed } from './errors.js'
 import {
   stepEntries, type UserInput, type ConversationEntry, type PromptChangePolicy,
@@ -180,6 +182,9 @@ export class Agent {
   /** @internal How many ledger lines `agents.restore()` restored this agent from (a `LedgerWriter` then needs `stored`). */
   restoredLines?: number
 
+  /** @internal Set by `agents.restore()`: compares the first step's prompt with the ledger's (`resume-guard.ts`). */
+  resumeGuard?: ResumeGuard
+
   /** @internal Appends a restored system-prompt, user or runtime-context entry (`agents.restore()`; replies and tool results go through `record()`). */
   restoreEntry(item: ConversationEntry): void {
     this.record_.push(item)
@@ -264,10 +269,23 @@ export class Agent {
       for (const section of rendered.sections) this.log.write(`section=${section.name} bytes=${Buffer.byteLength(section.text, 'utf8')}`)
       this.log.write(`total sections=${rendered.sections.length} bytes=${Buffer.byteLength(rendered.system, 'utf8')}`)
     }
-    const { system, snapshot } = rendered
-    const added = stepEntries(this.record_, system, userInput, snapshot, this.latest())
     const tools = this.tools_.plan(assembly.tools, toolOwners((this.scope.ctx.get('tools') as ToolRegistry | undefined)?.view(this).origin, assembly), `${provider} has no tool append path in dsh`)
+    const request = {
+      tools: tools.declared, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.routingKey,
+      ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+      ...(options.breakpoints === undefined ? {} : { breakpoints: options.breakpoints }),
+    }
+    const layerOf = (scope: ScopeKey | undefined) => this.reuse.layerOf(scope)
+    // A restored agent's first step compares its prompt with the ledger's (resume-guard.ts); under `authoritative` it may send the stored one.
+    const resume = this.resumeGuard?.check({
+      rendered, assembly, record: this.record_, latest: this.latest(), format, provider, counter, layerOf, build: (record) => new WireSession(format).build({ record, ...request }),
+    })
+    const system = resume?.system ?? rendered.system
+    const { snapshot } = rendered
+    const added = stepEntries(this.record_, system, userInput, snapshot, this.latest())
     if (tools.note !== undefined) added.push(entry({ role: 'user', content: tools.note }, 'user'))
+    // A new version keeps its parts (the ledger writes them; ledger-parts.ts).
+    if (added[0]?.source === 'system-prompt' && system === rendered.system) keepEntryParts(added[0], promptParts(rendered, assembly, layerOf))
     // The step appends, lowers only what is new (the session keeps the rest), and takes it all back if
     // the lowering fails: a failure records nothing.
     const before = this.record_.length
@@ -275,11 +293,7 @@ export class Agent {
     let build: SessionBuild<F>
     let report: CacheReport
     try {
-      build = this.wireSession(format).build({
-        record: this.record_, tools: tools.declared, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.routingKey,
-        ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
-        ...(options.breakpoints === undefined ? {} : { breakpoints: options.breakpoints }),
-      })
+      build = this.wireSession(format).build({ record: this.record_, ...request })
       report = this.reuse.measure({ format, provider, build, rendered, assembly, now: Date.now() }, counter)
       tools.commit(report)
     } catch (error) {
@@ -291,7 +305,10 @@ export class Agent {
     this.latestSteps.set(format, { provider, tools: tools.declared, input: { conversationId: conversationId ?? this.routingKey, ...(maxTokens === undefined ? {} : { maxTokens }), ...(breakpoints === undefined ? {} : { breakpoints }) } })
     this.latestFormat = format
     this.sent = this.record_.length
-    const result: StepResult<F> = { get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report, budget }
+    if (resume) this.resumeGuard!.commit(resume)
+    const result: StepResult<F> = {
+      get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report, budget, ...(resume?.report ? { resume: resume.report } : {}),
+    }
     const epoch = this.epochs_.stepped()
     if (epoch) result.epoch = epoch
     // The step is whole: its listeners cannot undo it or make it reject (their failures are logged).
@@ -315,6 +332,7 @@ export class Agent {
       assemble: (opts) => this.bounded(opts, (signal) => this.assembleOwn(signal)),
       alive: () => { if (this.disposed_) throw agentDisposed(this.id) },
       emit: (result) => this.notifyStep(result as StepResult<WireFormat>),
+      system: (rendered) => this.resumeGuard?.pinned(rendered) ?? rendered,
     }, options, (provider) => this.reuse.counter(provider))
   }
 

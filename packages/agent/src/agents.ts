@@ -7,11 +7,14 @@ import { Agent, DEFAULT_STEP_TIMEOUT, type AgentOptions } from './agent.js'
 import { debugLog } from './debug-log.js'
 import type { PromptChangePolicy } from './conversation.js'
 import {
-  duplicateAgent, duplicatePreset, invalidAgentId, invalidCompaction, invalidModel, invalidPresetId, invalidPromptChange, invalidParent, invalidToolChange, invalidProfile, unknownParent,
+  duplicateAgent, duplicatePreset, invalidAgentId, invalidCompaction, invalidModel, invalidPresetId, invalidPromptChange, invalidParent, invalidResumePolicy, invalidToolChange, invalidProfile, unknownParent,
   unknownPreset,
 } from './errors.js'
 import { readLedger, type LedgerInput, type ReadLedgerOptions } from './ledger-read.js'
 import { replayEntries } from './ledger-restore.js'
+import { keepLedgerVersion } from './ledger-format.js'
+import { RESUME_POLICIES, ResumeGuard, type ResumePolicy, type ResumeReport } from './resume-guard.js'
+import { announceResume } from './resume-event.js'
 import { emitSessionStart } from './session-start.js'
 import { checkedStart, childRoutingKey, childSeed, type SubagentStart } from './subagent-start.js'
 import { ToolChangeSchema, toolChangePolicy, type ToolChangeOption } from './tool-change-policy.js'
@@ -39,6 +42,18 @@ export const Config: z<Partial<Config>, Config> = z.object({
     .description('How long one step\'s assembly may take, in milliseconds, before the step rejects with AGENT_STEP_TIMEOUT naming the plugins of the assemble listeners (0: no bound). A step\'s own `timeout` option overrides it.'),
   toolChange: ToolChangeSchema.default('default'),
 }) as any
+
+/** Options of `agents.restore()`: the ledger's kept head, and what the first step does when the prompt changed meanwhile. */
+export interface RestoreOptions extends ReadLedgerOptions {
+  /**
+   * When the system prompt rendered at the first step differs from the ledger's last version:
+   * `authoritative` sends the stored version as it was (kept while the deployment renders the same),
+   * `new-epoch` (default) sends the new one as the agent's `promptChange` records any change.
+   */
+  resume?: ResumePolicy
+  /** Called with the first step's resume report before that step's request is returned (also `agent/resume` and `result.resume`). */
+  onResume?: (report: ResumeReport) => void
+}
 
 /**
  * What `create()` needs: the agent's facts, its parent given as an `Agent` or an id, and for a
@@ -143,9 +158,13 @@ export class Agents extends Service {
    * parent: the preset and the parent agent must exist), whose record holds the ledger's entries, so
    * its next request is byte-identical to the one the exported agent would have sent. The whole ledger
    * is checked first; a problem rejects with a coded error naming its line (`AGENT_LEDGER_*`) and
-   * nothing is restored (an agent already created is disposed again).
+   * nothing is restored (an agent already created is disposed again). Its first step compares the
+   * prompt it renders with the ledger's last version and, when they differ, acts by `options.resume`
+   * and reports it (`resume-guard.ts`).
    */
-  async restore(ledger: LedgerInput, options: ReadLedgerOptions = {}): Promise<Agent> {
+  async restore(ledger: LedgerInput, options: RestoreOptions = {}): Promise<Agent> {
+    const policy = options.resume ?? 'new-epoch'
+    if (!RESUME_POLICIES.includes(policy)) throw invalidResumePolicy(policy)
     const { header, entries, epochs } = readLedger(ledger, options)
     const agent = this.make({
       id: header.agent, model: header.model, promptChange: header.promptChange,
@@ -154,6 +173,8 @@ export class Agents extends Service {
       ...(header.preset === undefined ? {} : { preset: header.preset }),
       ...(header.parent === undefined ? {} : { parent: header.parent }),
     }, { ...(header.start === undefined ? {} : { start: header.start }), ...(header.routingKey === undefined ? {} : { routingKey: header.routingKey }) })
+    // An agent restored from an older format goes on writing it (its ledger stays one format).
+    keepLedgerVersion(agent, header.version)
     try {
       replayEntries(agent, entries, epochs)
     } catch (error) {
@@ -161,6 +182,7 @@ export class Agents extends Service {
       throw error
     }
     agent.restoredLines = entries.length + epochs.length + 1
+    agent.resumeGuard = new ResumeGuard(agent, policy, (report) => announceResume(agent.ctx, agent, report, options.onResume, this.warn))
     emitSessionStart(this.ctx, agent, 'resume', this.warn)
     return agent
   }

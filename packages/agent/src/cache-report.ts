@@ -7,13 +7,13 @@
  */
 import { scopeLabel, type ScopeKey } from 'dsh-scope'
 import { assemblyNotes, type PromptAssembly, type RenderedPrompt } from 'dsh-system-prompt'
-import { templateVariables } from 'dsh-system-prompt/internal'
 import {
   cacheProviderFor, commonPrefix, providerFamily, tokenCounter, wireFormat, type Breakpoint, type CacheBreak, type CacheEntry, type CachePoint, type CacheProvider,
   type CacheReport, type SessionBuild, type StreamPart, type TokenCounter, type Usage, type WireFormat,
 } from 'dsh-wire'
 import { countIsEstimate, mismatchReason } from 'dsh-wire/internal'
 import type { Context } from 'cordis'
+import { firstSectionBreak, promptParts } from './ledger-parts.js'
 
 export { cacheProviderFor }
 
@@ -266,30 +266,11 @@ export class ReuseTracker {
   }
 
   private systemBreak<F extends WireFormat>(previous: Previous, input: ReuseInput<F>, message: number | null): CacheBreak {
-    const a = previous.rendered.sections
-    const b = input.rendered.sections
-    const namesA = new Set(a.map((s) => s.name))
-    const namesB = new Set(b.map((s) => s.name))
-    const notes = assemblyNotes(input.assembly)
-    const origin = (section: { name: string; owner?: string; scope?: ScopeKey }, notesOf = notes) => {
-      const change = notesOf?.provenance.sections.get(section.name)
-      return { owner: change ? change.by : section.owner ?? null, layer: this.layerOf(section.scope) }
-    }
-    const base = { message: this.openingIndex(input.format, message), kind: 'section' as const }
-    for (let i = 0; i < Math.max(a.length, b.length); i++) {
-      const x = a[i]
-      const y = b[i]
-      if (x && y && x.name === y.name && x.text === y.text) continue
-      if (y && !namesA.has(y.name)) return { ...base, section: y.name, ...origin(y.entry), cause: `section added: "${y.name}"` }
-      if (x && !namesB.has(x.name)) return { ...base, section: x.name, ...origin(x.entry, assemblyNotes(previous.assembly)), cause: `section removed: "${x.name}"` }
-      if (x && y && x.name === y.name) {
-        const changed = changedVariable(x.entry.text, y.entry.text, previous.assembly.variables, input.assembly.variables)
-        if (changed !== undefined) return { ...base, section: y.name, ...origin(y.entry), cause: `variable value changed ({{${changed}}}) in section "${y.name}"` }
-        return { ...base, section: y.name, ...origin(y.entry), cause: `section text changed: "${y.name}"` }
-      }
-      const name = (y ?? x)!.name
-      return { ...base, section: name, ...origin((y ?? x)!.entry), cause: `order changed: "${name}" moved` }
-    }
+    const layerOf = (scope: ScopeKey | undefined) => this.layerOf(scope)
+    const base = { message: this.openingIndex(input.format, message) }
+    // The rule the ledger's history uses too: the break is found from the versions' parts alone.
+    const change = firstSectionBreak(promptParts(previous.rendered, previous.assembly, layerOf), promptParts(input.rendered, input.assembly, layerOf))
+    if (change) return { ...base, ...change }
     return { ...base, section: null, kind: 'message', owner: null, layer: null, cause: 'system prompt replaced: the opening instructions read differently' }
   }
 
@@ -298,7 +279,8 @@ export class ReuseTracker {
     return wireFormat(format).openingIsElement ? 0 : message
   }
 
-  private layerOf(scope: ScopeKey | undefined): string {
+  /** The layer name of `scope`: `global`, its label (`agent:main`), or `scope` when the agent's context is gone. */
+  layerOf(scope: ScopeKey | undefined): string {
     if (scope === undefined) return 'global'
     const ctx = this.ctx()
     return (ctx && scopeLabel(ctx, scope)) ?? 'scope'
@@ -336,15 +318,6 @@ function describeMessage(part: StreamPart | undefined): string {
   if (!part) return 'absent'
   const value = JSON.parse(part.text) as { role?: string; type?: string }
   return value.role ?? value.type ?? 'message'
-}
-
-/** The first variable a section's template uses whose value changed, when the template itself did not. */
-function changedVariable(
-  before: string, after: string, varsBefore: Record<string, string | undefined>, varsAfter: Record<string, string | undefined>,
-): string | undefined {
-  if (before !== after) return undefined
-  for (const name of templateVariables(after)) if (varsBefore[name] !== varsAfter[name]) return name
-  return undefined
 }
 
 /** The previous sums, valid for the first `kept` elements (the session kept them unchanged and in place). */

@@ -213,6 +213,18 @@ export const sessionStartListenerFailed = (id: string, plugin: string, cause: un
     code: 'AGENT_SESSION_START_LISTENER_FAILED' as const, details: { id, plugin },
   })
 
+/** An `agent/resume` listener (or the `onResume` callback of `agents.restore()`) threw; the step goes on (the failure is logged, not thrown). */
+export const resumeListenerFailed = (id: string, plugin: string, cause: unknown) =>
+  Object.assign(new Error(`agent "${id}": agent/resume listener of plugin "${plugin}" failed: ${PromptErrors.messageOf(cause)} (the resume is decided and the step goes on)`, { cause }), {
+    code: 'AGENT_RESUME_LISTENER_FAILED' as const, details: { id, plugin },
+  })
+
+/** `agents.restore(ledger, { resume })` with a policy that is not one of the resume policies. */
+export const invalidResumePolicy = (value: unknown) =>
+  Object.assign(new TypeError(`restore(): resume must be "authoritative" or "new-epoch", received ${JSON.stringify(value) ?? String(value)}`), {
+    code: 'AGENT_INVALID_RESUME_POLICY' as const, details: { received: value },
+  })
+
 /** An `agent/usage` listener threw; the reply stays recorded (the failure is logged, not thrown). */
 export const usageListenerFailed = (id: string, plugin: string, cause: unknown) =>
   Object.assign(new Error(`agent "${id}": agent/usage listener of plugin "${plugin}" failed: ${PromptErrors.messageOf(cause)} (the reply is recorded)`, { cause }), {

@@ -68,6 +68,8 @@ export interface ForkSource<F extends WireFormat> {
   replies(): number
   /** Emits `agent/step` with the fork's result. */
   emit(result: StepResult<F>): void
+  /** The system prompt a step would send for `rendered` (a restored agent may send the stored one: `resume-guard.ts`). */
+  system(rendered: string): string
 }
 
 /** One side request of an agent and what was recorded into it. */
@@ -149,7 +151,8 @@ export async function makeFork<F extends WireFormat>(source: ForkSource<F>, opti
   source.alive()
   // What a step would add first (a changed prompt or snapshot), then the instruction, last.
   const record = source.record()
-  const changed = stepEntries(record, rendered.system, undefined, rendered.snapshot, source.newest())
+  const system = source.system(rendered.system)
+  const changed = stepEntries(record, system, undefined, rendered.snapshot, source.newest())
   const trailing = typeof instruction === 'string'
     ? entry({ role: 'user', content: instruction }, 'user')
     : entry({ role: 'user', content: instruction.content, parts: instruction.parts }, 'user')
@@ -160,7 +163,7 @@ export async function makeFork<F extends WireFormat>(source: ForkSource<F>, opti
   const divergence = report.breaks[0] ?? changedBefore(changed, () => source.reuse.sectionChange(format, rendered, assembly))
   const budget = source.budget.measureSide(report.requestTokens, report.tokenizer)
   const result: StepResult<F> = {
-    get request() { return build.request }, get body() { return build.body }, assembly, rendered, system: rendered.system, snapshot: rendered.snapshot,
+    get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot: rendered.snapshot,
     added, report, budget, side,
   }
   source.emit(result)

@@ -8,7 +8,7 @@
 import { Agents } from './agents.js'
 
 export { Agents, Config } from './agents.js'
-export type { CreateAgentOptions, PresetHandle } from './agents.js'
+export type { CreateAgentOptions, PresetHandle, RestoreOptions } from './agents.js'
 export { Agent } from './agent.js'
 export { Fork } from './fork.js'
 export { assembleContextFor } from './assemble-context.js'
@@ -39,8 +39,13 @@ export type {
   AssistantMessage, ChatMessage, ConversationEntry, CustomToolCall, EntrySource, FunctionToolCall, PromptChangePolicy, SystemMessage, ToolCall,
   ToolMessage, UserMessage,
 } from './conversation.js'
-export { exportLedger, LEDGER_FORMAT, LEDGER_VERSION, ledgerLines } from './ledger-format.js'
-export type { LedgerEntryFields, LedgerHeader } from './ledger-format.js'
+export { exportLedger, LEDGER_FORMAT, LEDGER_VERSION, LEDGER_VERSIONS, ledgerLines } from './ledger-format.js'
+export type { LedgerEntryFields, LedgerHeader, LedgerVersion } from './ledger-format.js'
+export { firstSectionBreak, partText } from './ledger-parts.js'
+export type { PromptPart, SectionBreak } from './ledger-parts.js'
+export { RESUME_POLICIES } from './resume-guard.js'
+export type { ResumePolicy, ResumeReport } from './resume-guard.js'
+export type { ResumeListener } from './resume-event.js'
 export { readLedger } from './ledger-read.js'
 export type { LedgerInput, LedgerLine, ParsedLedger, ReadLedgerOptions } from './ledger-read.js'
 export { FileLedgerStore, LedgerWriter } from './ledger-store.js'

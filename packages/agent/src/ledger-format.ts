@@ -6,12 +6,16 @@
  * ledger's fixed field order, `hash` last, recorded values (tool calls, usage) with their own key
  * order, because the request sends them in that order. `hash` is the SHA-256 (hex) of the previous
  * line's hash followed by the JSON of the line's other fields; the header's hash (previous hash: the
- * empty string) starts the chain. The same record always exports the same bytes. Pure and Cordis-free.
+ * empty string) starts the chain. The same record always exports the same bytes. Since format version 2 a
+ * system-prompt line also records its parts (`sections`: each section's name, owner, layer, byte range
+ * and hashes, `ledger-parts.ts`); a ledger of version 1 is still read, and an agent restored from one
+ * goes on writing version 1. Pure and Cordis-free.
  * @module
  */
 import { createHash } from 'node:crypto'
 import type { Agent } from './agent.js'
 import type { SubagentStart } from './subagent-start.js'
+import { entryParts, type PromptPart } from './ledger-parts.js'
 import type { ContentPart, ConversationEntry, EntrySource, PromptChangePolicy, ReplyPart, ToolCall, Usage } from 'dsh-wire'
 import type { EpochMark } from './epoch.js'
 import { isEpochMark, type LedgerItem } from './epoch-log.js'
@@ -19,13 +23,19 @@ import { isEpochMark, type LedgerItem } from './epoch-log.js'
 /** The `format` of a ledger header. */
 export const LEDGER_FORMAT = 'dsh-ledger'
 
-/** The format version this package writes and reads. */
-export const LEDGER_VERSION = 1
+/** The format version this package writes (it reads this one and {@link LEDGER_VERSIONS}). */
+export const LEDGER_VERSION = 2
+
+/** The format versions this package reads: 1 (no parts) and 2 (system-prompt lines record their parts). */
+export const LEDGER_VERSIONS: readonly LedgerVersion[] = [1, 2]
+
+/** A ledger format version this package reads. */
+export type LedgerVersion = 1 | 2
 
 /** Line 1 of a ledger: the agent's facts, as `agents.create()` takes them. */
 export interface LedgerHeader {
   format: typeof LEDGER_FORMAT
-  version: typeof LEDGER_VERSION
+  version: LedgerVersion
   agent: string
   model: string
   promptChange: PromptChangePolicy
@@ -53,6 +63,8 @@ export interface LedgerEntryFields {
   /** A reply's parts (reasoning state, images, their order) or a tool result's (images, documents), as recorded. */
   parts?: ReplyPart[] | ContentPart[]
   usage?: Usage
+  /** A system-prompt version's parts (format version 2; absent when the version was recorded without them). */
+  sections?: PromptPart[]
   /** How many system-prompt entries the record holds up to and including this one (0 before the first). */
   promptVersion: number
 }
@@ -70,10 +82,22 @@ export function writeLine(fields: object, hash: string): string {
   return JSON.stringify({ ...fields, hash })
 }
 
+const restoredVersions = new WeakMap<Agent, LedgerVersion>()
+
+/** @internal Marks an agent restored from a ledger of `version`: its ledger keeps that version (and its form). */
+export function keepLedgerVersion(agent: Agent, version: LedgerVersion): void {
+  restoredVersions.set(agent, version)
+}
+
+/** The format version of `agent`'s ledger: the one it was restored from, else {@link LEDGER_VERSION}. */
+export function ledgerVersionOf(agent: Agent): LedgerVersion {
+  return restoredVersions.get(agent) ?? LEDGER_VERSION
+}
+
 /** The header of `agent`'s ledger. */
 export function headerOf(agent: Agent): LedgerHeader {
   return canonicalHeader({
-    format: LEDGER_FORMAT, version: LEDGER_VERSION, agent: agent.id, model: agent.model, promptChange: agent.promptChange,
+    format: LEDGER_FORMAT, version: ledgerVersionOf(agent), agent: agent.id, model: agent.model, promptChange: agent.promptChange,
     provider: agent.provider, cwd: agent.cwd, preset: agent.preset, parent: agent.parent?.id, start: agent.start,
     routingKey: agent.routingKey === agent.id ? undefined : agent.routingKey,
   })
@@ -91,10 +115,14 @@ export function canonicalHeader(facts: LedgerHeader): LedgerHeader {
   return header
 }
 
-/** The line fields of one conversation entry sent under prompt version `promptVersion`. */
-export function entryFields(item: ConversationEntry, promptVersion: number): LedgerEntryFields {
+/**
+ * The line fields of one conversation entry sent under prompt version `promptVersion`; `sections`, a
+ * system-prompt version's parts (written in format version 2 when they are known).
+ */
+export function entryFields(item: ConversationEntry, promptVersion: number, sections?: readonly PromptPart[]): LedgerEntryFields {
   const fields: LedgerEntryFields = { role: item.role, source: item.source, promptVersion, content: item.content }
   if (item.role === 'system' && item.reanchor !== undefined) fields.reanchor = item.reanchor
+  if (sections !== undefined) fields.sections = sections as PromptPart[]
   if (item.role === 'assistant' && item.tool_calls !== undefined) fields.tool_calls = item.tool_calls
   if (item.role === 'tool') {
     fields.tool_call_id = item.tool_call_id
@@ -133,17 +161,21 @@ export class LedgerChain {
   promptVersion = 0
   /** How many lines have been written. */
   lines = 0
+  /** The format version of the header written (parts are written from version 2). */
+  version: LedgerVersion = LEDGER_VERSION
 
   /** The header line. */
   header(header: LedgerHeader): string {
+    this.version = header.version
     return this.push(header)
   }
 
   /** The line of the next entry, or of an epoch's mark. */
   entry(item: LedgerItem): string {
     if (isEpochMark(item)) return this.push(epochFields(item))
-    if (item.source === 'system-prompt') this.promptVersion++
-    return this.push(entryFields(item, this.promptVersion))
+    if (item.source !== 'system-prompt') return this.push(entryFields(item, this.promptVersion))
+    this.promptVersion++
+    return this.push(entryFields(item, this.promptVersion, this.version >= 2 ? entryParts(item) : undefined))
   }
 
   private push(fields: object): string {

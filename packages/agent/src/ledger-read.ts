@@ -13,8 +13,9 @@ import {
 } from './errors.js'
 import { epochMarkOf, type LedgerEpoch } from './ledger-epoch.js'
 import {
-  canonicalHeader, entryFields, LEDGER_FORMAT, LEDGER_VERSION, lineHash, writeLine, type LedgerEntryFields, type LedgerHeader,
+  canonicalHeader, entryFields, LEDGER_FORMAT, LEDGER_VERSIONS, lineHash, writeLine, type LedgerEntryFields, type LedgerHeader, type LedgerVersion,
 } from './ledger-format.js'
+import { checkSections } from './ledger-parts-read.js'
 
 /** A ledger as text (JSON Lines, each line ending with a line break) or as its lines (a store's rows). */
 export type LedgerInput = string | readonly string[]
@@ -37,6 +38,11 @@ export type LedgerLine = LedgerEntryFields & { readonly line: number; readonly h
 export interface ParsedLedger {
   header: LedgerHeader
   /** The entry lines of every epoch, in order (an epoch's baseline lines after its mark). */
+  /**
+   * Whether the ledger's format records the parts of each system-prompt version (format version 2;
+   * `false` for a ledger of version 1, whose versions are text only).
+   */
+  parts: boolean
   entries: LedgerLine[]
   /** The epoch marks, each with the index in `entries` of the first entry of its baseline. */
   epochs: LedgerEpoch[]
@@ -54,6 +60,8 @@ const ENTRY_KEYS: Record<string, ReadonlySet<string>> = {
   // `usage` is let through so that record() refuses it with its own words (usage belongs to a reply).
   tool: new Set(['role', 'source', 'content', 'tool_call_id', 'name', 'parts', 'usage', 'promptVersion', 'hash']),
 }
+/** A system-prompt line of format version 2 may record its parts. */
+const SYSTEM_KEYS_V2: ReadonlySet<string> = new Set([...ENTRY_KEYS['system-prompt'], 'sections'])
 const ROLE_OF: Record<string, string> = {
   'system-prompt': 'system', user: 'user', 'runtime-context': 'user', assistant: 'assistant', tool: 'tool',
 }
@@ -117,7 +125,9 @@ export function readLedger(input: LedgerInput, options: ReadLedgerOptions = {}):
       return
     }
     if (fields.source === 'system-prompt') promptVersion++
-    const canonical = entryFields(recordedEntry(line, checkEntry(line, fields, promptVersion)), promptVersion)
+    const checked = checkEntry(line, fields, promptVersion, header!.version)
+    const sections = checked.sections === undefined ? undefined : checkSections(line, checked.sections, checked.content as string)
+    const canonical = entryFields(recordedEntry(line, checked), promptVersion, sections)
     checkCanonical(line, fields, canonical)
     entries.push({ ...canonical, line, hash })
   })
@@ -128,12 +138,14 @@ export function readLedger(input: LedgerInput, options: ReadLedgerOptions = {}):
   if (options.head !== undefined && !hashes.includes(options.head)) {
     throw ledgerMissingLines(lines.length + 1, options.head)
   }
-  return { header: header!, entries, epochs, head: previous }
+  return { header: header!, parts: header!.version >= 2, entries, epochs, head: previous }
 }
 
 function checkHeader(fields: Record<string, unknown>): LedgerHeader {
   // The version first: a later format may have keys this one does not know.
-  if (fields.version !== LEDGER_VERSION) throw ledgerBadHeader(`version ${JSON.stringify(fields.version)} is not one this version of dsh-agent reads (${LEDGER_VERSION})`)
+  if (!LEDGER_VERSIONS.includes(fields.version as LedgerVersion)) {
+    throw ledgerBadHeader(`version ${JSON.stringify(fields.version)} is not one this version of dsh-agent reads (${LEDGER_VERSIONS.join(', ')})`)
+  }
   for (const key of Object.keys(fields)) if (!HEADER_KEYS.has(key)) throw ledgerBadHeader(`unknown key ${JSON.stringify(key)}`)
   for (const key of ['agent', 'model'] as const) {
     if (typeof fields[key] !== 'string' || !fields[key]) throw ledgerBadHeader(`"${key}" must be a non-empty string`)
@@ -148,9 +160,9 @@ function checkHeader(fields: Record<string, unknown>): LedgerHeader {
   return fields as unknown as LedgerHeader
 }
 
-function checkEntry(line: number, fields: Record<string, unknown>, promptVersion: number): LedgerEntryFields {
+function checkEntry(line: number, fields: Record<string, unknown>, promptVersion: number, version: LedgerVersion): LedgerEntryFields {
   const { source, role } = fields
-  const allowed = typeof source === 'string' && Object.hasOwn(ENTRY_KEYS, source) ? ENTRY_KEYS[source] : undefined
+  const allowed = typeof source === 'string' && Object.hasOwn(ENTRY_KEYS, source) ? (source === 'system-prompt' && version >= 2 ? SYSTEM_KEYS_V2 : ENTRY_KEYS[source]) : undefined
   if (!allowed) throw ledgerBadLine(line, `unknown source ${JSON.stringify(source)} (expected one of ${Object.keys(ENTRY_KEYS).join(', ')})`)
   if (role !== ROLE_OF[source as string]) throw ledgerBadLine(line, `a ${source} entry has role "${ROLE_OF[source as string]}", found ${JSON.stringify(role)}`)
   for (const key of Object.keys(fields)) if (!allowed.has(key)) throw ledgerBadLine(line, `a ${source} entry has no key ${JSON.stringify(key)}`)

@@ -10,6 +10,7 @@ import { ledgerInvalidEntry } from './errors.js'
 import type { LedgerEpoch } from './ledger-epoch.js'
 import type { LedgerLine } from './ledger-read.js'
 import { recordedEntry } from './recorded-entry.js'
+import { keepEntryParts } from './ledger-parts.js'
 
 /**
  * Appends `entries` to `agent`'s (empty) record, opening each epoch of `epochs` before its baseline
@@ -37,9 +38,12 @@ export function replayEntries(agent: Agent, entries: readonly LedgerLine[], epoc
       }
     } else {
       // Read (and its user input's parts checked) by readLedger, through entry-shape.ts.
-      agent.restoreEntry(entry(line.parts === undefined
+      const item = entry(line.parts === undefined
         ? { role: line.role as 'system' | 'user', content: line.content as string, ...(line.reanchor === undefined ? {} : { reanchor: line.reanchor }) }
-        : { role: 'user', content: line.content as string, parts: line.parts as ContentPart[] }, line.source))
+        : { role: 'user', content: line.content as string, parts: line.parts as ContentPart[] }, line.source)
+      // A version's sections (checked against its text by readLedger): a writer writes them again as they were.
+      if (line.sections !== undefined) keepEntryParts(item, line.sections)
+      agent.restoreEntry(item)
     }
   })
 }

@@ -6,6 +6,7 @@
 import type { PromptAssembly, RenderedPrompt } from 'dsh-system-prompt'
 import type { BreakpointOptions, CacheProvider, CacheReport, ContentPart, Replies, ReplyFormat, ReplyPart, RequestBodies, UsageFormat, WireFormat } from 'dsh-wire'
 import type { ContextBudget } from './budget.js'
+import type { ResumeReport } from './resume-guard.js'
 import type { ConversationEntry, ToolCall } from './conversation.js'
 import type { Epoch } from './epoch.js'
 
@@ -99,6 +100,11 @@ export interface StepResult<F extends WireFormat = 'openai-chat'> {
   report: CacheReport
   /** The request's size against the agent's model profile, and the compaction advice (`docs/sessions.md`). */
   budget: ContextBudget
+  /**
+   * Set on the first step of an agent restored from a ledger: whether the prompt it renders differs
+   * from the version the ledger sent last, what the step did about it, where and at what cost (R-LEDGER-8).
+   */
+  resume?: ResumeReport
   /** Set on a fork's result (`agent.fork()`): a side request, recorded nowhere in the agent (`added` is the fork's own). */
   side?: { kind: string }
   /** Set on the first step after a compaction: the epoch it opens (its re-anchor, predicted cost, and `reported` once the reply's usage is recorded). */

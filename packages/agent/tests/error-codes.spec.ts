@@ -29,6 +29,8 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
     AgentErrors.invalidCompaction('main', 'summary must be a non-empty text (the summarizer\'s reply)'),
     AgentErrors.nothingToCompact('main', 2, 2),
     AgentErrors.compactionStale('main', 12, 13),
+    AgentErrors.invalidResumePolicy('keep'),
+    AgentErrors.resumeListenerFailed('main', 'audit', new Error('down')),
   ]
 
   it('each factory makes its error class with its code and details, and the message unchanged', () => {
@@ -59,6 +61,8 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
       { name: 'TypeError', code: 'AGENT_INVALID_COMPACTION', details: { id: 'main', problem: 'summary must be a non-empty text (the summarizer\'s reply)' }, message: 'agent "main" compaction: summary must be a non-empty text (the summarizer\'s reply)' },
       { name: 'Error', code: 'AGENT_NOTHING_TO_COMPACT', details: { id: 'main', keepTurns: 2, turns: 2 }, message: 'agent "main" compaction: keeping the last 2 turns keeps the whole epoch (2 turns): there is nothing to summarise (keep fewer turns, or step on first)' },
       { name: 'Error', code: 'AGENT_COMPACTION_STALE', details: { id: 'main', planned: 12, now: 13 }, message: 'agent "main" compaction: the plan was made for a record of 12 entries, which has changed since (now 13); plan again' },
+      { name: 'TypeError', code: 'AGENT_INVALID_RESUME_POLICY', details: { received: 'keep' }, message: 'restore(): resume must be "authoritative" or "new-epoch", received "keep"' },
+      { name: 'Error', code: 'AGENT_RESUME_LISTENER_FAILED', details: { id: 'main', plugin: 'audit' }, message: 'agent "main": agent/resume listener of plugin "audit" failed: down (the resume is decided and the step goes on)' },
     ])
   })
 

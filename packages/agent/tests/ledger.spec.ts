@@ -48,7 +48,9 @@ describe('dsh-agent: the ledger (R-LEDGER)', () => {
       })
       expect(entries[4]).to.deep.equal({ role: 'tool', source: 'tool', content: 'hello', tool_call_id: 'c1', name: 'read', promptVersion: 1 })
       expect(entries[5].usage).to.deep.equal({ inputTokens: 1200, cachedReadTokens: 1024, cacheWriteTokens: null, outputTokens: 9 })
-      expect(entries[6]).to.deep.equal({ role: 'system', source: 'system-prompt', content: 'Be careful.\n\nCheck every path twice.', promptVersion: 2 })
+      const { sections, ...version2 } = entries[6] as { sections: Array<{ name: string }> }
+      expect(version2).to.deep.equal({ role: 'system', source: 'system-prompt', content: 'Be careful.\n\nCheck every path twice.', promptVersion: 2 })
+      expect(sections.map((part) => part.name)).to.deep.equal(['deployment:persona'])
     })
 
     it('is deterministic: the same record exports the same bytes, in another app too', async () => {
@@ -194,9 +196,9 @@ describe('dsh-agent: the ledger (R-LEDGER)', () => {
       const removed = await refusal(join(lines(text).slice(1)))
       expect(removed).to.deep.include({ code: 'AGENT_LEDGER_BAD_HEADER', details: { line: 1, problem: 'expected "format": "dsh-ledger" on the first line, found no format (was the header removed?)' } })
       const all = objects(text)
-      all[0].version = 2
+      all[0].version = 3
       all[0].tokenizer = 'o200k_base' // a later version's key: the version is what is reported
-      expect((await refusal(rechain(all))).message).to.equal('ledger line 1: not a dsh ledger header: version 2 is not one this version of dsh-agent reads (1)')
+      expect((await refusal(rechain(all))).message).to.equal('ledger line 1: not a dsh ledger header: version 3 is not one this version of dsh-agent reads (1, 2)')
       expect(await refusal('')).to.deep.include({ code: 'AGENT_LEDGER_BAD_HEADER', details: { line: 1, problem: 'the ledger is empty' } })
     })
 

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { arrayDiff, createTwoFilesPatch, lineDiff } from 'diff'
 import { exportLedger } from 'dsh-agent'
 import { harness } from '../../agent/tests/ledger-scenario.js'
+import { rechain } from '../../agent/tests/helpers.js'
 import { boundedPatch, MAX_DIFF_EDITS } from '../src/bounded-diff.js'
 import { sectionChanges } from '../src/commands/history.js'
 import { assertBuilt, cli } from './helpers.js'
@@ -87,14 +88,21 @@ describe('dsh-prompt: diffs with a bounded cost', () => {
       dispose()
       agent.ctx.systemPrompt.section({ name: 'rules', order: 10, text: rules('new') })
       await agent.step('Again.')
+      // A ledger of format version 1 (no parts), where versions are compared block by block at blank lines.
+      const lines = exportLedger(agent).trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
       const file = join(dir, 'ledger.jsonl')
-      writeFileSync(file, exportLedger(agent))
+      writeFileSync(file, rechain(lines.map(({ sections: _, ...fields }, i) => (i === 0 ? { ...fields, version: 1 } : fields))))
       const text = await cli(['history', file], { timeout: 40_000 })
       expect(text.code).to.equal(0)
       expect(text.stdout).to.contain('\n      (more than 1,000 sections were added or removed: section n is compared with section n)\n      section 1: unchanged\n      section 2: changed\n')
       const json = await cli(['history', file, '--json'], { timeout: 40_000 })
       const changes = JSON.parse(json.stdout).promptVersions[1].changes as Array<{ aligned?: string }>
       expect(changes.filter((change) => change.aligned === 'position')).to.have.length(changes.length)
+      // With its parts (format version 2) the rules are one section, changed, its diff a summary.
+      const parts = join(dir, 'parts.jsonl')
+      writeFileSync(parts, exportLedger(agent))
+      const byParts = JSON.parse((await cli(['history', parts, '--json'], { timeout: 40_000 })).stdout).promptVersions[1].changes as Array<{ kind: string; section: string; summary?: string }>
+      expect(byParts.map((change) => [change.kind, change.section, change.summary?.startsWith('no line diff: more than 1,000 lines differ')])).to.deep.equal([['unchanged', 'deployment:persona', undefined], ['changed', 'rules', true]])
     })
   })
 

@@ -16,11 +16,12 @@ describe('dsh-prompt history <ledger>', () => {
   beforeEach(() => { folder = mkdtempSync(join(tmpdir(), 'dsh-history-')) })
   afterEach(() => rmSync(folder, { recursive: true, force: true }))
 
-  it('the fixture ledger is what the ledger scenario exports today', async () => {
+  it('the fixture ledger is the ledger scenario as format version 1 wrote it (no parts): a restored agent exports it again byte for byte', async () => {
+    const text = readFileSync(join(REPO, LEDGER), 'utf8')
+    expect(JSON.parse(text.split('\n')[0]).version).to.equal(1)
     const { host } = await harness('append')
-    const agent = await host.agents.create({ id: 'a', model: 'deepseek-chat', provider: 'deepseek', cwd: '/work' })
-    await converse(agent, 'openai-chat')
-    expect(exportLedger(agent)).to.equal(readFileSync(join(REPO, LEDGER), 'utf8'))
+    const agent = await host.agents.restore(text)
+    expect(exportLedger(agent)).to.equal(text)
   })
 
   it('prints each turn with its prompt version, the messages added, the replies with usage, and a per-section diff', async () => {
@@ -32,7 +33,7 @@ describe('dsh-prompt history <ledger>', () => {
     expect(out.split('\n').slice(0, 3)).to.deep.equal([
       `# ${LEDGER}: agent "a" (model deepseek-chat, promptChange append, provider deepseek, cwd /work)`,
       '10 lines, hash chain intact (head 6ec4b6662dba…); 2 prompt versions; 3 turns',
-      'sections are compared at blank lines: the render joins sections with one blank line and does not mark them, so a section with a blank line in it counts as several',
+      'this ledger carries no parts (format version 1): sections are compared at blank lines, since the render joins sections with one blank line and does not mark them, so a section with a blank line in it counts as several',
     ])
     expect(out).to.contain([
       'turn 1 (lines 2-5), prompt version 1',
@@ -141,7 +142,7 @@ describe('dsh-prompt history <ledger>', () => {
     writeFileSync(path, exportLedger(agent))
     const run = await cli(['history', path])
     expect(run.code).to.equal(0)
-    expect(run.stdout).to.contain('  + system prompt, version 2 (line 8, 36 bytes, 2 sections) (promptChange replace: from this turn on it is the only system prompt, at the head of each request), per section against version 1:\n')
+    expect(run.stdout).to.contain('  + system prompt, version 2 (line 8, 36 bytes, 1 section) (promptChange replace: from this turn on it is the only system prompt, at the head of each request), per section against version 1:\n')
   })
 
   describe('the pieces', () => {

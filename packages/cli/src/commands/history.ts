@@ -1,9 +1,10 @@
 /**
  * `dsh-prompt history <ledger.jsonl> [--head <hash>] [--json]`: what the model saw at each turn of a
  * conversation kept as a ledger (R-LEDGER), and the per-section diff between consecutive system-prompt
- * versions. A ledger that `readLedger` refuses exits 1 with the problem naming its line. Sections are
- * not marked in the rendered text (the render joins them with one blank line), so versions are
- * compared block by block at blank lines: a section with a blank line in it counts as several.
+ * versions. A ledger that `readLedger` refuses exits 1 with the problem naming its line. Versions that
+ * record their parts (ledger format version 2) are compared section by section by name, with owners,
+ * layers and the cache break (`history-parts.ts`); an older ledger's versions are text only, so they are
+ * compared block by block at blank lines (a section with a blank line in it counts as several).
  * @module
  */
 import { epochLine, readLedger, type LedgerEpoch, type LedgerHeader, type LedgerLine, type ParsedLedger, type Usage } from 'dsh-agent'
@@ -14,6 +15,7 @@ import type { CommonOptions } from '../options.js'
 import type { Output } from '../output.js'
 import { formatCount } from '../table.js'
 import { colorPatch } from './diff.js'
+import { comparableByParts, describeOrigin, partChanges, versionBreak } from './history-parts.js'
 
 /** Options of `history`. */
 export interface HistoryOptions extends CommonOptions {
@@ -146,6 +148,8 @@ export async function historyCommand(file: string, options: HistoryOptions, outp
   return EXIT.ok
 }
 
+/** A version's sections: its recorded parts, else its blocks at blank lines. */
+const sectionCount = (item: LedgerLine) => item.sections?.length ?? blocksOf(item.content as string).length
 const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`
 const indent = (text: string, by: string) => text.split('\n').map((line) => line === '' ? '' : by + line).join('\n')
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8')
@@ -171,7 +175,9 @@ function printHistory(output: Output, file: string, ledger: ParsedLedger, turns:
   const opens = new Map<LedgerLine, LedgerEpoch>(ledger.epochs.map((epoch) => [ledger.entries[epoch.at], epoch]))
   output.line(c.bold(`# ${safe(file)}: ${safe(describeHeader(ledger.header))}`))
   output.line(`${plural(lines, 'line')}, hash chain intact (head ${ledger.head.slice(0, 12)}…); ${plural(versions.length, 'prompt version')}; ${plural(turns.length, 'turn')}`)
-  output.line('sections are compared at blank lines: the render joins sections with one blank line and does not mark them, so a section with a blank line in it counts as several')
+  output.line(ledger.parts
+    ? 'sections are compared by the parts each version records (name, owner, layer, byte range, hash)'
+    : `this ledger carries no parts (format version ${ledger.header.version}): sections are compared at blank lines, since the render joins sections with one blank line and does not mark them, so a section with a blank line in it counts as several`)
   for (const turn of turns) {
     const all = [...turn.added, ...turn.replies]
     for (const epoch of all.flatMap((item) => opens.get(item) ?? [])) {
@@ -188,14 +194,27 @@ function printHistory(output: Output, file: string, ledger: ParsedLedger, turns:
           continue
         }
         const previous = versions[item.promptVersion - 2]
-        const shape = `${plural(bytes(content), 'byte')}, ${plural(blocksOf(content).length, 'section')}`
+        const shape = `${plural(bytes(content), 'byte')}, ${plural(sectionCount(item), 'section')}`
         if (!previous || previous.content === '') {
           output.line(`  + system prompt, version ${item.promptVersion} (line ${item.line}, ${shape}):`)
+          for (const part of item.sections ?? []) output.line(`      [${safe(part.name)} (${safe(describeOrigin(part))}), ${plural(part.end - part.start, 'byte')}]`)
           output.line(body(content))
           continue
         }
         const replaced = ledger.header.promptChange === 'replace' ? ` (promptChange replace: from this turn on it is the only system prompt, at the head of each request)` : ''
         output.line(`  + system prompt, version ${item.promptVersion} (line ${item.line}, ${shape})${replaced}, per section against version ${previous.promptVersion}:`)
+        if (comparableByParts(previous, item)) {
+          const cut = versionBreak(previous, item)
+          if (cut) output.line(`      first change: section ${safe(JSON.stringify(cut.section))} (${safe(describeOrigin(cut))}): ${safe(cut.cause)}`)
+          for (const change of partChanges(previous, item)) {
+            const was = change.was ? `; was ${describeOrigin(change.was)}` : ''
+            const word = change.kind === 'changed' ? c.yellow('changed') : change.kind === 'added' ? c.green('added') : change.kind === 'removed' ? c.red('removed') : change.kind
+            output.line(`      ${safe(change.section)} (${safe(describeOrigin(change) + was)}): ${word}`)
+            if (change.summary !== undefined) output.line(`        ${change.summary}`)
+            else if (change.patch !== undefined) output.line(indent(colorPatch(terminalSafe(change.patch, 'lines'), c).replace(/\n$/, ''), '        '))
+          }
+          continue
+        }
         const changes = sectionChanges(previous.content as string, content, previous.promptVersion, item.promptVersion)
         if (changes[0]?.aligned) output.line(`      (more than ${formatCount(MAX_DIFF_EDITS)} sections were added or removed: section n is compared with section n)`)
         for (const change of changes) {
@@ -237,15 +256,23 @@ function historyJson(file: string, ledger: ParsedLedger, turns: HistoryTurn[], v
     lines: ledger.entries.length + ledger.epochs.length + 1,
     head: ledger.head,
     epochs: ledger.epochs.map(({ hash: _hash, ...epoch }) => epoch),
-    promptVersions: versions.map((item, index) => ({
-      version: item.promptVersion,
-      line: item.line,
-      bytes: bytes(item.content as string),
-      sections: blocksOf(item.content as string).length,
-      changes: index === 0 || versions[index - 1].content === '' || item.content === ''
-        ? null
-        : sectionChanges(versions[index - 1].content as string, item.content as string, versions[index - 1].promptVersion, item.promptVersion),
-    })),
+    parts: ledger.parts,
+    promptVersions: versions.map((item, index) => {
+      const previous = index === 0 || versions[index - 1].content === '' || item.content === '' ? undefined : versions[index - 1]
+      const byParts = item.sections !== undefined && (previous === undefined || comparableByParts(previous, item))
+      return {
+        version: item.promptVersion,
+        line: item.line,
+        bytes: bytes(item.content as string),
+        sections: sectionCount(item),
+        comparedBy: byParts ? 'parts' : 'blank-lines',
+        parts: item.sections ?? null,
+        changes: previous === undefined ? null
+          : byParts ? partChanges(previous, item)
+          : sectionChanges(previous.content as string, item.content as string, previous.promptVersion, item.promptVersion),
+        break: previous !== undefined && byParts ? versionBreak(previous, item) : null,
+      }
+    }),
     turns: turns.map((turn) => ({
       turn: turn.turn,
       promptVersion: turn.promptVersion,
