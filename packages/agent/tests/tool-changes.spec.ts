@@ -176,6 +176,22 @@ describe('dsh-agent: tool changes without a cache bust (issue 21, item 4)', () =
     expect((request as { tools: { function: { description: string } }[] }).tools[0].function.description).to.equal('Lists a folder, newest first.')
   })
 
+  it('under edited: epoch, an edited tool keeps its old declaration, the note gives the new one, and the epoch declares it', async () => {
+    const agent = await agentFor('anthropic', { edited: 'epoch' })
+    const listed = harness.tools.register(tool('list'))
+    const first = await agent.stepDetailed('Hi.', { format: 'anthropic' })
+    listed()
+    harness.tools.register(tool('list', { description: 'Lists a folder, newest first.' }))
+    const second = await agent.stepDetailed('Again.', { format: 'anthropic' })
+    expect(JSON.stringify(toolsOf(second.request))).to.equal(JSON.stringify(toolsOf(first.request)))
+    expect(second.report.breaks).to.deep.equal([])
+    expect(second.report.toolChanges).to.deep.equal([{ tool: 'list', kind: 'edited', owner: 'host', handling: 'next-epoch', breaks: false, cost: 0 }])
+    expect(second.added.at(-1)!.content).to.include('"list" has changed').and.to.include('Lists a folder, newest first.')
+    agent.openToolEpoch()
+    const third = await agent.stepDetailed(undefined, { format: 'anthropic' })
+    expect((toolsOf(third.request) as { description: string }[])[0].description).to.equal('Lists a folder, newest first.')
+  })
+
   it('a tool added at once after the others is reported once, not as reordered at the next request', async () => {
     const agent = await agentFor('openai-chat')
     await agent.stepDetailed('Hi.')
