@@ -72,7 +72,7 @@ describe('dsh-agent: tool changes without a cache bust (issue 21, item 4)', () =
       expect(second.report.breaks[0]).to.deep.include({ kind: 'tool', section: 'write', owner: 'lender' })
       const [change] = second.report.toolChanges!
       expect(change).to.deep.include({ tool: 'write', kind: 'removed', owner: 'lender', handling: 'declared', breaks: true })
-      expect(change.cost).to.equal(first.report.requestTokens - second.report.reusableTokens).and.to.be.greaterThan(0)
+      expect(change.cost).to.equal(first.report.requestTokens - second.report.predictedCachedTokens).and.to.be.greaterThan(0)
     })
 
     it(`${format}: a tool that appears is declared at once after the others under the default policy, its break and cost reported before the request goes out`, async () => {
@@ -85,7 +85,7 @@ describe('dsh-agent: tool changes without a cache bust (issue 21, item 4)', () =
       const [change] = second.report.toolChanges!
       expect(change).to.deep.include({ tool: 'grep', kind: 'added', owner: 'helper', handling: 'declared', breaks: true })
       expect(change.fallback).to.match(/has no tool append path in dsh$/)
-      expect(change.cost).to.equal(first.report.requestTokens - second.report.reusableTokens)
+      expect(change.cost).to.equal(first.report.requestTokens - second.report.predictedCachedTokens)
     })
 
     it(`${format}: under epoch, a tool that appears is announced in a note, not declared, and declared at the next epoch`, async () => {
