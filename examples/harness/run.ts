@@ -57,9 +57,10 @@ async function turn(client: OpenAI, agent: Agent, input: string): Promise<{ answ
     // dsh-agent's request is the SDK's request type, and its reply goes back into the record as the SDK types it.
     const completion = await client.chat.completions.create(request)
     const message = completion.choices[0].message
-    agent.record(message, { usage: completion.usage, format: 'openai-chat' })
+    // A call to a tool the agent keeps declared but cannot run now (its plugin is gone) comes back with its answer.
+    const unavailable = new Map(agent.record(message, { usage: completion.usage, format: 'openai-chat' }).map((found) => [found.call.id, found.result]))
     if (!message.tool_calls?.length) return { answer: message.content ?? '', requests }
-    for (const call of message.tool_calls) agent.record({ role: 'tool', tool_call_id: call.id, content: await runTool(call) })
+    for (const call of message.tool_calls) agent.record(unavailable.get(call.id) ?? { role: 'tool', tool_call_id: call.id, content: await runTool(call) })
     request = await agent.step()
   }
   throw new Error('the model kept calling tools for four requests in a row')

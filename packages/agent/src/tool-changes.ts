@@ -179,14 +179,17 @@ export class ToolDeclarations {
     }
   }
 
-  /** Gives the first breaking change the tokens of the previous request of the format the report no longer finds in the shared prefix. */
+  /**
+   * Gives the first breaking change its cost: the previous request's tokens (what a request that only
+   * extended it would read from cache) less what the provider's rules predict this one reads.
+   */
   private attribute(changes: ToolChange[], report: CacheReport): void {
     const previous = this.tokens.get(report.format)
     const first = report.breaks[0]
     if (previous === undefined || first?.kind !== 'tool') return
     const breaking = changes.filter((change) => change.breaks)
     const culprit = breaking.find((change) => change.tool === first.section) ?? breaking[0]
-    if (culprit) culprit.cost = Math.max(0, previous - report.reusableTokens)
+    if (culprit) culprit.cost = Math.max(0, previous - report.predictedCachedTokens)
   }
 }
 

@@ -72,7 +72,7 @@ describe('dsh-agent: tool changes without a cache bust (issue 21, item 4)', () =
       expect(second.report.breaks[0]).to.deep.include({ kind: 'tool', section: 'write', owner: 'lender' })
       const [change] = second.report.toolChanges!
       expect(change).to.deep.include({ tool: 'write', kind: 'removed', owner: 'lender', handling: 'declared', breaks: true })
-      expect(change.cost).to.equal(first.report.requestTokens - second.report.reusableTokens).and.to.be.greaterThan(0)
+      expect(change.cost).to.equal(first.report.requestTokens - second.report.predictedCachedTokens).and.to.be.greaterThan(0)
     })
 
     it(`${format}: a tool that appears is declared at once after the others under the default policy, its break and cost reported before the request goes out`, async () => {
@@ -85,7 +85,7 @@ describe('dsh-agent: tool changes without a cache bust (issue 21, item 4)', () =
       const [change] = second.report.toolChanges!
       expect(change).to.deep.include({ tool: 'grep', kind: 'added', owner: 'helper', handling: 'declared', breaks: true })
       expect(change.fallback).to.match(/has no tool append path in dsh$/)
-      expect(change.cost).to.equal(first.report.requestTokens - second.report.reusableTokens)
+      expect(change.cost).to.equal(first.report.requestTokens - second.report.predictedCachedTokens)
     })
 
     it(`${format}: under epoch, a tool that appears is announced in a note, not declared, and declared at the next epoch`, async () => {
@@ -174,6 +174,22 @@ describe('dsh-agent: tool changes without a cache bust (issue 21, item 4)', () =
     expect(report.breaks[0]).to.deep.include({ kind: 'tool', section: 'list', owner: 'host' })
     expect(declared('openai-chat', request)).to.deep.equal(['list', 'read', 'write'])
     expect((request as { tools: { function: { description: string } }[] }).tools[0].function.description).to.equal('Lists a folder, newest first.')
+  })
+
+  it('under edited: epoch, an edited tool keeps its old declaration, the note gives the new one, and the epoch declares it', async () => {
+    const agent = await agentFor('anthropic', { edited: 'epoch' })
+    const listed = harness.tools.register(tool('list'))
+    const first = await agent.stepDetailed('Hi.', { format: 'anthropic' })
+    listed()
+    harness.tools.register(tool('list', { description: 'Lists a folder, newest first.' }))
+    const second = await agent.stepDetailed('Again.', { format: 'anthropic' })
+    expect(JSON.stringify(toolsOf(second.request))).to.equal(JSON.stringify(toolsOf(first.request)))
+    expect(second.report.breaks).to.deep.equal([])
+    expect(second.report.toolChanges).to.deep.equal([{ tool: 'list', kind: 'edited', owner: 'host', handling: 'next-epoch', breaks: false, cost: 0 }])
+    expect(second.added.at(-1)!.content).to.include('"list" has changed').and.to.include('Lists a folder, newest first.')
+    agent.openToolEpoch()
+    const third = await agent.stepDetailed(undefined, { format: 'anthropic' })
+    expect((toolsOf(third.request) as { description: string }[])[0].description).to.equal('Lists a folder, newest first.')
   })
 
   it('a tool added at once after the others is reported once, not as reordered at the next request', async () => {

@@ -63,6 +63,40 @@ describe('dsh-agent: classifying tool changes and the declared prefix (issue 21,
       }), { numRuns: 40 })
     })
 
+    it('under the epoch policy, the declared tools never change between epochs, whatever tools come, go or change', async () => {
+      const op = fc.oneof(
+        fc.record({ kind: fc.constant('toggle' as const), name: fc.constantFrom(...NAMES), edition: fc.nat(2) }),
+        fc.record({ kind: fc.constant('step' as const) }),
+        fc.record({ kind: fc.constant('epoch' as const) }),
+      )
+      await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 24 }), async (ops) => {
+        const live = new Map<string, () => void>()
+        const agent = await harness.agents.create({ id: `p${made++}`, model: 'gpt-5', toolChange: 'epoch' })
+        let previous: string | undefined
+        try {
+          for (const step of [...ops, { kind: 'step' as const }]) {
+            if (step.kind === 'toggle') {
+              live.get(step.name)?.()
+              if (live.delete(step.name) && step.edition === 0) continue
+              live.set(step.name, harness.tools.register(tool(step.name, { description: `Edition ${step.edition}.` })))
+            } else if (step.kind === 'epoch') {
+              agent.openToolEpoch()
+              previous = undefined
+            } else {
+              const { request, report } = await agent.stepDetailed()
+              const tools = JSON.stringify((request as ChatRequest).tools ?? [])
+              if (previous !== undefined) expect(tools).to.equal(previous)
+              if (previous !== undefined) expect(report.breaks).to.deep.equal([])
+              previous = tools
+            }
+          }
+        } finally {
+          for (const off of live.values()) off()
+          await agent.dispose()
+        }
+      }), { numRuns: 40 })
+    })
+
     it('an epoch declares exactly the live tools, in the live order', async () => {
       const agent = await harness.agents.create({ id: `p${made++}`, model: 'gpt-5' })
       const offB = harness.tools.register(tool('bravo'))

@@ -55,7 +55,7 @@ describe('dsh-prompt replay: playing a script against a deployment', () => {
     expect(append.turns.map((t) => t.toolChanges?.map((c) => [c.tool, c.kind, c.owner, c.handling, c.breaks]))).to.deep.equal([
       undefined, undefined, undefined, undefined, [['read', 'added', 'dsh-plugin-filesystem', 'declared', true]], [['read', 'removed', 'dsh-plugin-filesystem', 'inert', false]], undefined,
     ])
-    expect(append.turns[4].toolChanges![0].cost).to.equal(append.turns[3].requestTokens - append.turns[4].reusableTokens)
+    expect(append.turns[4].toolChanges![0].cost).to.equal(append.turns[3].requestTokens - append.turns[4].predictedCachedTokens)
     expect(append.turns[4].breaks[0]).to.include({ kind: 'tool', section: 'read', owner: 'dsh-plugin-filesystem', layer: 'global' })
   })
 

@@ -67,11 +67,11 @@ describe('dsh-prompt explain --format, diff --format and explain --html: the req
 
   it('explain without --format prints what it printed before: no format, no stream', () => {
     expect(Object.keys(JSON.parse(r.plainJson.stdout))).to.deep.equal([
-      'ok', 'command', 'file', 'agent', 'encoding', 'sections', 'completeSection', 'droppedSections', 'contexts', 'droppedContexts', 'runtimeContext', 'tools', 'variables', 'totals', 'budget',
+      'ok', 'command', 'file', 'agent', 'encoding', 'sections', 'completeSection', 'droppedSections', 'contexts', 'droppedContexts', 'runtimeContext', 'tools', 'variables', 'totals', 'budget', 'toolChange',
     ])
     expect(r.plainText.stdout).not.to.include('Cache stream')
-    // The request total, then the agent's budget line (docs/sessions.md), end the page.
-    expect(lines(r.plainText.stdout).slice(-2).map((line) => line.split(':')[0])).to.deep.equal(['Request total', 'Budget'])
+    // The request total, then the agent's budget line and its tool-change policy (docs/sessions.md), end the page.
+    expect(lines(r.plainText.stdout).slice(-3).map((line) => line.split(':')[0])).to.deep.equal(['Request total', 'Budget', 'tool changes'])
   })
 
   it('an unknown --format is a usage error (exit 2) naming the formats, for explain and diff', () => {

@@ -74,7 +74,7 @@ export interface ToolChange {
   handling: 'declared' | 'inert' | 'next-epoch' | 'order-kept'
   /** Whether it changes the declared tools (the provider's prefix breaks there). */
   breaks: boolean
-  /** Tokens of the previous request of the format this change stops being read from cache (0 when it does not break). */
+  /** The previous request's tokens (of the format) less this request's predicted cached tokens: what the break stops reading from cache (0 when it does not break). */
   cost: number
   /** Why an `append-path` tool was declared at once: the provider family has no append path dsh implements. */
   fallback?: string

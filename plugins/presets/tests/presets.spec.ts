@@ -86,7 +86,8 @@ describe('dsh-presets: mounting presets', () => {
       expect(app.presets.unresolvedTools('ro')).to.deep.equal(['grep', 'exec'])
       await app.plugin(Tools, { names: ['grep', 'exec', 'glob'] })
       expect(app.presets.unresolvedTools('ro')).to.deep.equal([])
-      const agent = await ctx.agents.create({ id: 'r', model: 'm', preset: 'ro' })
+      // toolChange immediate: each request declares exactly the tools the agent sees (no inert tools kept).
+      const agent = await ctx.agents.create({ id: 'r', model: 'm', preset: 'ro', toolChange: 'immediate' })
       expect(await toolNames(agent)).to.deep.equal(['grep', 'read'])
       await fiber.dispose()
       expect(await toolNames(agent)).to.deep.equal(['bash', 'exec', 'glob', 'grep', 'read', 'write'])
@@ -135,7 +136,8 @@ describe('dsh-presets: mounting presets', () => {
       const fiber = await loadPresets(app, {
         presets: [{ id: 'review', persona: REVIEWER, personaSuffix: 'Be brief.', includeRuntimeContext: false, tools: { allow: ['read'] } }],
       })
-      const agent = await ctx.agents.create({ id: 'r', model: 'test-model', preset: 'review' })
+      // toolChange immediate: the request declares exactly the tools the agent sees once the restriction is gone.
+      const agent = await ctx.agents.create({ id: 'r', model: 'test-model', preset: 'review', toolChange: 'immediate' })
       const before = await agent.stepDetailed('first')
       expect(before.system).to.equal(`You review changes for test-model.\n\n${PLAN}\n\nBe brief.`)
       expect(before.snapshot).to.equal('')
