@@ -28,7 +28,8 @@ as_owner() {
 case "$command" in
   start)
     mkdir -p "$folder"
-    [ "$(id -u)" = 0 ] && chown postgres "$folder"
+    # The server runs as the postgres user: it must own the folder (and reach it: a fresh mktemp -d folder).
+    if [ "$(id -u)" = 0 ]; then chown postgres "$folder"; fi
     if [ ! -f "$folder/data/PG_VERSION" ]; then
       as_owner "$bin/initdb" -D "$folder/data" -U postgres --auth=trust -E UTF8 --locale=C >"$folder/initdb.log" 2>&1 \
         || { cat "$folder/initdb.log" >&2; exit 1; }
@@ -39,7 +40,7 @@ case "$command" in
     echo "$folder"
     ;;
   stop)
-    [ -f "$folder/data/postmaster.pid" ] && as_owner "$bin/pg_ctl" -D "$folder/data" -m fast -w stop >/dev/null
+    if [ -f "$folder/data/postmaster.pid" ]; then as_owner "$bin/pg_ctl" -D "$folder/data" -m fast -w stop >/dev/null; fi
     ;;
   *)
     echo "usage: bash scripts/postgres.sh start|stop <folder>" >&2
