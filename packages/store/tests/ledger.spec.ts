@@ -82,6 +82,17 @@ describe('dsh-store: agents\' ledgers in a conversation store (R-STORE)', () => 
     expect((await store.head(key)).head).to.equal('x')
   })
 
+  it('an old ledger file cut short by a crash (no commit record) loads its whole lines, and the next append cuts the partial line off', async () => {
+    const file = join(folder, 'old.jsonl')
+    writeFileSync(file, '{"n":1,"hash":"h1"}\n{"n":2,"hash":"h2"}\n{"n":3,"ha')
+    const store = new FileConversationStore(folder)
+    expect(await loadAll(store, { conversation: 'old' })).to.deep.equal(['{"n":1,"hash":"h1"}', '{"n":2,"hash":"h2"}'])
+    expect(await store.head({ conversation: 'old' })).to.deep.equal({ head: 'h2', length: 2 })
+    await store.append({ conversation: 'old' }, ['{"n":3,"hash":"h3"}'], { expectedHead: 'h2' })
+    expect(readFileSync(file, 'utf8')).to.equal('{"n":1,"hash":"h1"}\n{"n":2,"hash":"h2"}\n{"n":3,"hash":"h3"}\n')
+    expect(JSON.parse(readFileSync(file + '.head', 'utf8'))).to.deep.equal({ bytes: 60, length: 3, head: 'h3' })
+  })
+
   it('a commit record that is not JSON is STORE_UNREADABLE_COMMIT naming the file; data cut below its record is STORE_LOST_ENTRIES', async () => {
     const store = new FileConversationStore(folder)
     await store.append({ conversation: 'a' }, ['{"hash":"h1"}', '{"hash":"h2"}'], { expectedHead: '' })
