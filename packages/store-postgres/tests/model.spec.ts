@@ -1,8 +1,8 @@
 /**
  * The clever paths against a plain one (STYLE: "check the clever path against a naive one"): texts cut
- * out of entries and joined again, and whole random programs of appends (some at stale heads), deletes
- * and loads run on the PostgreSQL server, PGlite-free file and memory stores alike, compared with the
- * memory store: the same entries, heads and error codes.
+ * out of entries and joined again; and whole random programs of appends (some at stale heads), deletes
+ * and loads run on the PostgreSQL server and on the file store, compared with the plain memory store:
+ * the same entries, heads and error codes.
  */
 import { expect } from 'chai'
 import fc from 'fast-check'
