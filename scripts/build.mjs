@@ -24,8 +24,8 @@ await Promise.all(entries.map(async (dir) => {
   const lib = join(dir, 'lib')
   for (const name of existsSync(lib) ? readdirSync(lib) : []) if (/\.js(\.map)?$/.test(name)) rmSync(join(lib, name))
   await build({
-    // The root entry, an `internal` entry where the package has one, and the bins.
-    entryPoints: [join(dir, 'src/index.ts'), ...(existsSync(join(dir, 'src/internal.ts')) ? [join(dir, 'src/internal.ts')] : []), ...bins.map((bin) => join(dir, String(bin).replace(/^\.\/lib\//, 'src/').replace(/\.js$/, '.ts')))],
+    // The root entry, an `internal` and a `conformance` entry where the package has one, and the bins.
+    entryPoints: [join(dir, 'src/index.ts'), ...['internal', 'conformance'].map((name) => join(dir, `src/${name}.ts`)).filter((file) => existsSync(file)), ...bins.map((bin) => join(dir, String(bin).replace(/^\.\/lib\//, 'src/').replace(/\.js$/, '.ts')))],
     outdir: join(dir, 'lib'),
     bundle: true,
     packages: 'external',

@@ -38,5 +38,19 @@ if [ "$task" = test ] && ! command -v chromium >/dev/null 2>&1 && [ -z "${DSH_CH
   fi
 fi
 
+# The conversation-store tests (packages/store-postgres) run against a real PostgreSQL server, which
+# scripts/postgres.sh starts in a scratch folder: install Debian's postgresql when missing (as root).
+if [ "$task" = test ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ -z "${DSH_POSTGRES_SOCKET:-}" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing postgresql for the conversation-store tests (apt-get)" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update >&2
+    apt-get install -y postgresql >&2
+  else
+    echo "error: the conversation-store tests need PostgreSQL, which is not installed: run 'apt-get update && apt-get install -y postgresql' as root (or set DSH_POSTGRES_SOCKET to a running server's socket folder)" >&2
+    exit 1
+  fi
+fi
+
 yarn install --immutable >&2
 exec yarn "$task" "$@"

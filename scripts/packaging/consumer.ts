@@ -6,7 +6,7 @@
 // relative re-exports have no file extension), so that part is `consumer-cordis.ts`, checked with
 // `--moduleResolution bundler`.
 import OpenAI from 'openai'
-import { type Agent, type ChatRequest, type RecordedMessage } from 'dsh-agent'
+import { LedgerWriter, type Agent, type ChatRequest, type RecordedMessage } from 'dsh-agent'
 import { bootDeployment, type BootedDeployment } from 'dsh-boot'
 import { DeploymentError, type Problem } from 'dsh-loader'
 import { main as cli } from 'dsh-prompt'
@@ -18,6 +18,9 @@ import Filesystem, { FILE_TOOL_NAMES } from 'dsh-plugin-filesystem'
 import Policies, { SANDBOX_POLICY } from 'dsh-plugin-policies'
 import Presets from 'dsh-presets'
 import Shell, { bashTool } from 'dsh-plugin-shell'
+import { ledgerStore, MemoryConversationStore, type ConversationStore, type StoreHead } from 'dsh-store'
+import { runConformance, type ConformanceResult } from 'dsh-store/conformance'
+import { PostgresConversationStore } from 'dsh-store-postgres'
 
 export async function harness(file: string): Promise<string> {
   let booted: BootedDeployment
@@ -49,3 +52,18 @@ export const plugins = [DatePlugin, Filesystem, Policies, Presets, Shell] as con
 export const names: readonly string[] = [...FILE_TOOL_NAMES, SANDBOX_POLICY]
 export const bash: ToolDefinition = bashTool({} as Parameters<typeof bashTool>[0])
 export const run: (argv: string[]) => Promise<number> = (argv) => cli(argv)
+
+/** A conversation store for an agent's ledger, checked by the conformance suite; PGlite through the same interface. */
+export async function stores(agent: Agent): Promise<string> {
+  const store: ConversationStore = new MemoryConversationStore()
+  const writer = new LedgerWriter(agent, ledgerStore(store, { conversation: 'chat' }))
+  await writer.sync()
+  const results: ConformanceResult[] = await runConformance(async () => ({ open: async () => store }))
+  const embedded = await PostgresConversationStore.embedded()
+  await embedded.setup()
+  const head: StoreHead = await embedded.head({ conversation: 'chat' })
+  // @ts-expect-error a key needs its conversation
+  await embedded.head({ sub: 'fork' })
+  await embedded.close()
+  return `${results.length} ${head.length}`
+}

@@ -17,8 +17,11 @@ import { headerOf, LedgerChain, lineHash, writeLine } from './ledger-format.js'
  * without its line break. A database table with an auto-increment key and a text column is enough.
  */
 export interface LedgerStore {
-  /** Appends `lines` after the stored ones, all or none. */
-  append(lines: readonly string[]): Promise<void>
+  /**
+   * Appends `lines` after the stored ones, all or none. `LedgerWriter` passes the head its chain ends
+   * at, so a store that checks it (dsh-store's `ledgerStore()`) refuses a second writer's append.
+   */
+  append(lines: readonly string[], options?: { expectedHead: string }): Promise<void>
   /** Every stored line, in order (an empty array for a ledger not started). */
   read(): Promise<string[]>
 }
@@ -206,7 +209,7 @@ export class LedgerWriter {
     for (const item of this.agent.ledgerItems(Math.max(0, this.written - 1))) lines.push(chain.entry(item))
     if (!lines.length) return 0
     if (!this.checked) await this.checkStore()
-    await this.store.append(lines)
+    await this.store.append(lines, { expectedHead: this.chain.head })
     Object.assign(this.chain, chain)
     this.written += lines.length
     return lines.length
