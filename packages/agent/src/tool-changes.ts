@@ -70,7 +70,7 @@ export class ToolDeclarations {
   private told = new Set<string>()
   private reset = false
   /** The changes that stand without a break (inert, announced, order kept), reported when they first appear, not at every request. */
-  private standing = new Set<string>()
+  private standing: ReadonlySet<string> = new Set<string>()
   private readonly tokens = new Map<WireFormat, number>()
 
   constructor(readonly policy: ToolChangePolicy) {}
@@ -94,6 +94,18 @@ export class ToolDeclarations {
     const policy = this.reset ? IMMEDIATE_TOOL_CHANGE : this.policy
     // The common case, nothing changed: one pass, no classification.
     const unchanged = previous !== undefined && previous.length === live.length && previous.every((tool, i) => sameTool(tool, live[i]))
+    // Nothing changed, nothing stands (no inert or announced tool, nothing told): the previous
+    // declaration again, and only what the full pass would leave behind (no standing change, the owners).
+    if (previous !== undefined && unchanged && !this.reset && this.unavailable_.size === 0 && this.told.size === 0) {
+      return {
+        declared: previous, changes: [], note: undefined,
+        commit: (report) => {
+          this.standing = NOTHING_STANDS
+          for (const tool of live) this.owners.set(tool.name, ownerOf(tool.name))
+          this.tokens.set(report.format, report.requestTokens)
+        },
+      }
+    }
     const classes = previous && !unchanged ? classifyTools(previous, live) : []
     const liveByName = new Map(live.map((tool) => [tool.name, tool]))
     const owner = (name: string) => (liveByName.has(name) ? ownerOf(name) : this.owners.get(name) ?? null)
@@ -202,6 +214,9 @@ function mergeInPlace(previous: readonly WireTool[], kept: readonly WireTool[], 
 function isImmediate(policy: ToolChangePolicy): boolean {
   return policy.removed === 'immediate' && policy.added === 'immediate' && policy.edited === 'immediate' && policy.reordered === 'immediate'
 }
+
+/** The standing changes after a request that changed nothing. */
+const NOTHING_STANDS: ReadonlySet<string> = new Set()
 
 const JSON_OF = new WeakMap<WireTool, string>()
 

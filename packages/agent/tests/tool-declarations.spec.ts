@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import fc from 'fast-check'
 import type { CacheReport } from 'dsh-wire'
 import { tool } from 'dsh-testing'
 import { DEFAULT_TOOL_CHANGE, ToolDeclarations } from '../src/tool-changes.js'
@@ -39,5 +40,47 @@ describe('dsh-agent: what each tool-change policy declares (tool-changes.ts)', (
     expect([...declarations.unavailable.keys()]).to.deep.equal(['b'])
     expect(step(declarations, [a, tool('b'), c])).to.deep.equal(['a', 'b', 'c'])
     expect(declarations.unavailable.size).to.equal(0)
+  })
+})
+
+describe('dsh-agent: the unchanged-tools shortcut of ToolDeclarations agrees with the full pass (model test)', () => {
+  /**
+   * The reference is the same class kept on its full pass: a told key that no note ever uses stops the
+   * shortcut (it only runs when nothing was told), and is put back after an epoch clears it.
+   */
+  const FULL_PASS = 'model-test: never a note'
+  const fullPass = (declarations: ToolDeclarations) => (declarations as unknown as { told: Set<string> }).told.add(FULL_PASS)
+
+  it('over random sequences of tool sets, policies and epochs, both declare, report, note and refuse the same', () => {
+    const pool = ['a', 'b', 'c']
+    const policies = [DEFAULT_TOOL_CHANGE, { ...DEFAULT_TOOL_CHANGE, added: 'epoch' as const, edited: 'epoch' as const }, { removed: 'immediate', added: 'immediate', edited: 'immediate', reordered: 'immediate' } as const]
+    const live = fc.array(fc.record({ name: fc.constantFrom(...pool), edit: fc.nat(2), fresh: fc.boolean() }), { maxLength: 5 })
+      .map((rows) => rows.filter((row, i) => rows.findIndex((other) => other.name === row.name) === i))
+    fc.assert(fc.property(fc.constantFrom(...policies), fc.array(fc.oneof(live, fc.constant('epoch' as const)), { minLength: 1, maxLength: 16 }), (policy, steps) => {
+      const fast = new ToolDeclarations(policy)
+      const reference = new ToolDeclarations(policy)
+      fullPass(reference)
+      // One tool object per name and edit: the same object again unless `fresh` re-registers it.
+      const made = new Map<string, ReturnType<typeof tool>>()
+      const toolOf = (row: { name: string; edit: number; fresh: boolean }) => {
+        const key = `${row.name}:${row.edit}`
+        if (row.fresh || !made.has(key)) made.set(key, { ...tool(row.name), description: `${row.name} v${row.edit}` })
+        return made.get(key)!
+      }
+      for (const item of steps) {
+        if (item === 'epoch') { fast.openEpoch(); reference.openEpoch(); continue }
+        const tools = item.map(toolOf)
+        const [a, b] = [fast.plan(tools, (name) => `owner-${name}`, 'none'), reference.plan(tools, (name) => `owner-${name}`, 'none')]
+        const [ra, rb] = [{ ...REPORT }, { ...REPORT }]
+        a.commit(ra)
+        b.commit(rb)
+        fullPass(reference)
+        expect(JSON.stringify(a.declared)).to.equal(JSON.stringify(b.declared))
+        expect(a.changes).to.deep.equal(b.changes)
+        expect(a.note).to.equal(b.note)
+        expect((ra as { toolChanges?: unknown }).toolChanges).to.deep.equal((rb as { toolChanges?: unknown }).toolChanges)
+        expect([...fast.unavailable]).to.deep.equal([...reference.unavailable])
+      }
+    }), { numRuns: 500 })
   })
 })
