@@ -144,7 +144,7 @@ step('run the installed dsh-prompt bin on a copy of examples/coding-agent', () =
 
 step('tsc: the embedding example and the consumer files against the installed declarations', () => {
   mkdirSync(join(project, 'harness'))
-  for (const name of ['run.ts', 'mock-server.ts', 'format-mock.ts', 'formats.ts', 'deployment.yml', 'notes.md']) copyFileSync(join(REPO, 'examples/harness', name), join(project, 'harness', name))
+  for (const name of ['run.ts', 'compaction.ts', 'mock-server.ts', 'format-mock.ts', 'formats.ts', 'deployment.yml', 'notes.md']) copyFileSync(join(REPO, 'examples/harness', name), join(project, 'harness', name))
   for (const name of ['consumer.ts', 'consumer-cordis.ts']) copyFileSync(join(REPO, 'scripts/packaging', name), join(project, name))
   const common = ['--target', 'es2022', '--strict', '--skipLibCheck', '--types', 'node']
   // nodenext emits harness/run.js, which the next step runs.
