@@ -380,19 +380,20 @@ export class Agent {
         return { format: chosen, provider: step?.provider ?? cacheProviderFor(chosen, undefined, this.provider), input: step?.input ?? { conversationId: this.id } }
       },
       counter: (provider) => this.reuse.counter(provider),
+      session: (format) => this.wireSession(format),
       alive: () => { if (this.disposed_) throw agentDisposed(this.id) },
       open: (epoch, baseline) => this.openEpoch(epoch, baseline, true),
     }
   }
 
-  /** Replaces the record with a new epoch's; every format's lowering starts again from it (the reuse tracker keeps the latest request to measure the next one against). */
+  /** Replaces the record with a new epoch's; every format's lowering starts again from it (keeping its head's memo) (the reuse tracker keeps the latest request to measure the next one against). */
   private openEpoch(epoch: Epoch, baseline: readonly ConversationEntry[], live: boolean): void {
     const closed = this.record_.slice()
     this.record_.length = 0
     for (const item of baseline) this.record_.push(item)
     this.epochs_.open(epoch, closed, live)
     Object.assign(this.latest_, { read: 0, system: undefined, snapshot: undefined })
-    this.sessions.clear()
+    for (const session of this.sessions.values()) session.restart()
     // A new epoch settles the tool declarations (inert tools leave, announced ones are declared), and a
     // child can start from the parent only once a request of the new epoch has been sent.
     this.tools_.openEpoch()

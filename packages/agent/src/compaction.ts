@@ -6,7 +6,7 @@
  * @module
  */
 import { renderAssembly, type CompactionSurvival, type PromptAssembly, type RenderedPrompt } from 'dsh-system-prompt'
-import { cachePricesOf, WireSession, type CacheProvider, type ConversationEntry, type TokenCounter, type WireFormat, type WireInput } from 'dsh-wire'
+import { cachePricesOf, type WireSession, type CacheProvider, type ConversationEntry, type TokenCounter, type WireFormat, type WireInput } from 'dsh-wire'
 import type { ReuseTracker } from './cache-report.js'
 import {
   epochBaseline, keptTail, REANCHOR_KINDS, sha256, type CompactionKeep, type Epoch, type HiddenSection, type ReanchorKind, type ReanchorPolicy, type ReanchorPrice,
@@ -58,6 +58,8 @@ export interface CompactionHost {
   latest(format: WireFormat | undefined): { format: WireFormat; provider: CacheProvider; input: Omit<WireInput, 'record' | 'tools' | 'model' | 'promptChange'> }
   readonly reuse: ReuseTracker
   counter(provider: CacheProvider): Promise<TokenCounter>
+  /** The agent's lowering of `format` (a candidate is built on a copy of it, as a fork is: its head's memo is reused). */
+  session(format: WireFormat): WireSession<WireFormat>
   alive(): void
   /** Replaces the record with the new epoch's (the agent resets what it built from the old one). */
   open(epoch: Epoch, baseline: readonly ConversationEntry[]): void
@@ -218,7 +220,7 @@ export async function planCompaction(host: CompactionHost, options: CompactionOp
       baselines.set(kind, baselines.get(offered[0].kind)!)
       continue
     }
-    const build = new WireSession(format).build({ ...input, record: baseline, tools: kept.tools, model, promptChange })
+    const build = host.session(format).fork({ ...input, record: baseline, tools: kept.tools, model, promptChange })
     const report = host.reuse.measureSide({ format, provider, build, rendered, assembly: kept, now: Date.now() }, counter, { kind: 'compact' })
     offered.push(Object.freeze(reanchorPrice(kind, available, report, prices, horizon)))
     baselines.set(kind, Object.freeze(baseline))

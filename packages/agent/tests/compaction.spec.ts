@@ -172,4 +172,19 @@ describe('dsh-agent: compaction as epochs (issue 21)', () => {
     expect(await next.sync()).to.equal(1)
     expect(stored).to.deep.equal(ledgerLines(restored))
   })
+
+  it('the first request after a compaction is lowered from the new record, even when it is as long as the old one and ends with the same entry', async () => {
+    for (const format of ['openai-chat', 'openai-responses', 'anthropic', 'gemini'] as const) {
+      const agent = await agentFor('gpt-5')
+      await agent.step('Question 1.', { format })
+      await agent.step('Question 2.', { format })
+      agent.record({ role: 'assistant', content: 'Answer 2.' })
+      const length = agent.conversation.length
+      await agent.compact({ summary: 'The user asked one question.', keep: { turns: 1 }, format })
+      expect(agent.conversation.length).to.equal(length)
+      const body = (await agent.stepDetailed('Question 3.', { format })).body
+      expect(body).to.contain('The user asked one question.')
+      expect(body).to.not.contain('Question 1.')
+    }
+  })
 })

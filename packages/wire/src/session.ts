@@ -122,6 +122,15 @@ export class WireSession<F extends WireFormat> {
   }
 
   /**
+   * Forgets the lowered record, so the next build lowers its record from the start, keeping the memo of
+   * the head (the tools' and the prompt's JSON): for a record that was replaced rather than grown (a
+   * compaction), which could otherwise look grown when an entry it kept lands where the old last one was.
+   */
+  restart(): void {
+    this.state = undefined
+  }
+
+  /**
    * The build of `input` (the record of the latest build, possibly grown, plus a fork's entries) on a
    * copy of the session, which stays as it was: its next build extends its own latest one. The fork's
    * cache markers are the latest build's, at the same positions (none on what the fork adds: it is
