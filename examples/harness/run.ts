@@ -1,7 +1,7 @@
 /**
  * A complete harness loop on dsh: one call boots the deployment file next to this one, then six user
  * turns go through the official `openai` client to a local OpenAI-compatible mock server (127.0.0.1,
- * an ephemeral port). One turn has a tool call: the harness runs `read` and sends the result back. At
+ * an ephemeral port), each answer streamed (`step(input, { fields: { stream: true } })`). One turn has a tool call: the harness runs `read` and sends the result back. At
  * turn 4 the harness adds a fact to the runtime context, and at turn 6 takes it away again. Then the
  * same tool loop runs once in every wire format (formats.ts), each through its provider's official
  * client against format-mock.ts, every reply recorded through its format's reader.
@@ -16,7 +16,7 @@ import { readFile } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import OpenAI from 'openai'
-import { REPLY_FORMATS, type Agent, type ToolCall } from 'dsh-agent'
+import { REPLY_FORMATS, replyAccumulator, type Agent, type ToolCall } from 'dsh-agent'
 import { bootDeployment, type BootedDeployment } from 'dsh-boot'
 import { startFormatMock } from './format-mock.js'
 import { formatTurn } from './formats.js'
@@ -45,20 +45,25 @@ async function runTool(call: OpenAI.Chat.ChatCompletionMessageToolCall | ToolCal
   return lines.map((line, index) => `${String(index + 1).padStart(6)}\t${line}`).join('\n')
 }
 
+/** The provider's own body fields every request carries: the answer streams, its usage in the last chunk. */
+const STREAMED = { fields: { stream: true, stream_options: { include_usage: true } } } as const
+
 /**
  * One user turn: step (records the input and whatever changed in the prompt or the runtime context),
  * send, record the reply; while the reply calls tools, run them, record each result and step again.
  */
 async function turn(client: OpenAI, agent: Agent, input: string): Promise<{ answer: string; requests: number }> {
-  let request = await agent.step(input)
+  let request = await agent.step(input, STREAMED)
   for (let requests = 1; requests <= 4; requests++) {
-    // dsh-agent's request is the SDK's request type, and its reply goes back into the record as the SDK types it.
-    const completion = await client.chat.completions.create(request)
-    const message = completion.choices[0].message
-    agent.record(message)
-    if (!message.tool_calls?.length) return { answer: message.content ?? '', requests }
+    // dsh-agent's request is the SDK's streaming request type; the chunks are put back together into the
+    // reply the same call returns unstreamed, and recorded through the format's reader.
+    const reply = replyAccumulator('openai-chat')
+    for await (const chunk of await client.chat.completions.create(request)) reply.push(chunk)
+    agent.record(reply.result(), { format: 'openai-chat' })
+    const message = agent.conversation.at(-1)!
+    if (message.role !== 'assistant' || !message.tool_calls?.length) return { answer: message.content ?? '', requests }
     for (const call of message.tool_calls) agent.record({ role: 'tool', tool_call_id: call.id, content: await runTool(call) })
-    request = await agent.step()
+    request = await agent.step(undefined, STREAMED)
   }
   throw new Error('the model kept calling tools for four requests in a row')
 }

@@ -3,7 +3,7 @@ import { listenersFor, type ScopeHandle, type ScopeKey } from 'dsh-scope'
 import { renderAssembly, waitingListener, type SystemPrompt } from 'dsh-system-prompt'
 import { abortable, deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
 import {
-  buildMessages, checkContentParts, WireSession, type SessionBuild, isProvider, providerNames, wireFormat,
+  buildMessages, checkContentParts, WireSession, type SessionBuild, isProvider, providerNames, usageShapeFor, wireFormat,
   type ChatRequestMessage, type ContentPart, type RequestBodies, type CacheReport,
   type WireFormat, type ModelProfile, type ModelProfileOverride, type Usage,
 } from 'dsh-wire'
@@ -186,12 +186,12 @@ export class Agent {
    * Records `input` (if given), assembles for the agent's scope, records a changed system prompt and a
    * changed runtime-context snapshot, and resolves to the request. A failure records nothing.
    */
-  async step<F extends WireFormat = 'openai-chat'>(input?: string | readonly ContentPart[], options: StepOptions<F> = {}): Promise<RequestBodies[F]> {
-    return (await this.stepDetailed(input, options)).request
+  async step<F extends WireFormat = 'openai-chat', const X extends object = {}>(input?: string | readonly ContentPart[], options: StepOptions<F, X> = {}): Promise<RequestBodies[F] & X> {
+    return (await this.stepDetailed(input, options)).request as RequestBodies[F] & X
   }
 
   /** `step()`, resolving to the request together with the assembly and the rendered texts. */
-  async stepDetailed<F extends WireFormat = 'openai-chat'>(input?: string | readonly ContentPart[], options: StepOptions<F> = {}): Promise<StepResult<F>> {
+  async stepDetailed<F extends WireFormat = 'openai-chat', const X extends object = {}>(input?: string | readonly ContentPart[], options: StepOptions<F, X> = {}): Promise<StepResult<F>> {
     if (this.disposed_) throw agentDisposed(this.id)
     const userInput = this.userInput(input)
     const format = (options.format ?? 'openai-chat') as F
@@ -221,6 +221,7 @@ export class Agent {
         record: this.record_, tools: assembly.tools, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.id,
         ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
         ...(options.breakpoints === undefined ? {} : { breakpoints: options.breakpoints }),
+        ...(options.fields === undefined ? {} : { fields: options.fields }),
       })
       report = this.reuse.measure({ format, provider, build, rendered, assembly, now: Date.now() }, counter)
     } catch (error) {
@@ -228,8 +229,8 @@ export class Agent {
       throw error
     }
     const budget = this.budget_.measure(report.requestTokens, report.tokenizer)
-    const { conversationId, maxTokens, breakpoints } = options
-    this.latestSteps.set(format, { provider, input: { conversationId: conversationId ?? this.id, ...(maxTokens === undefined ? {} : { maxTokens }), ...(breakpoints === undefined ? {} : { breakpoints }) } })
+    const { conversationId, maxTokens, breakpoints, fields } = options
+    this.latestSteps.set(format, { provider, input: { conversationId: conversationId ?? this.id, ...(maxTokens === undefined ? {} : { maxTokens }), ...(breakpoints === undefined ? {} : { breakpoints }), ...(fields === undefined ? {} : { fields }) } })
     this.latestFormat = format
     const result: StepResult<F> = { get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report, budget }
     // The step is whole: its listeners cannot undo it or make it reject (their failures are logged).
@@ -260,7 +261,7 @@ export class Agent {
    * Runs `assemble` with a signal that aborts on the caller's signal or when the step's bound runs out
    * (a timer that keeps the process alive, so a listener that never settles ends the step, not the program).
    */
-  private async bounded<T>(options: StepOptions<WireFormat>, assemble: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  private async bounded<T>(options: Pick<StepOptions<WireFormat>, 'signal' | 'timeout'>, assemble: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
     const ms = options.timeout ?? this.stepTimeout
     if (typeof ms !== 'number' || !(ms >= 0)) throw invalidStepTimeout(this.id, ms)
     if (ms === 0 || ms === Infinity) return assemble(options.signal)
@@ -316,7 +317,7 @@ export class Agent {
    */
   record(message: RecordedMessage | ProviderReply, options: RecordOptions = {}): void {
     if (this.disposed_) throw agentDisposed(this.id)
-    const { item, usage } = recordedEntry(this.id, message, options, this.replies)
+    const { item, usage } = recordedEntry(this.id, message, options, this.replies, usageShapeFor(this.latestFormat ?? 'openai-chat', this.provider))
     this.record_.push(item)
     if (item.source === 'assistant') this.replies++
     if (!usage) return

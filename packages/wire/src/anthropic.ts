@@ -122,6 +122,7 @@ export const anthropicFormat: WireFormatModule<AnthropicRequest> = Object.freeze
   name: 'anthropic',
   provider: 'anthropic',
   toolRules: ANTHROPIC_TOOL_RULES,
+  ownedFields: Object.freeze(['model', 'system', 'tools', 'messages']),
   elementsKey: 'messages',
   openingIsElement: false,
   order: Object.freeze(['tools', 'system', 'messages'] as const),

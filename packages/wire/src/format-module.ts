@@ -52,6 +52,13 @@ export interface WireFormatModule<B extends { model: string } = { model: string 
   readonly name: string
   /** The provider family whose caching rules a request of this format follows unless told otherwise. */
   readonly provider: string
+  /**
+   * The body fields dsh sets itself (`model`, the element list, the system prompt, the tools): an extra
+   * field of one of these names is refused (`WIRE_OWNED_FIELD`). `a.b` names a field nested in `a`,
+   * which takes other extra fields merged into it (`gemini`'s `config.systemInstruction`). Default:
+   * `model` and the element list.
+   */
+  readonly ownedFields?: readonly string[]
   /** The key of the element list in the body (`messages`, `input`, `contents`). */
   readonly elementsKey: string
   /**

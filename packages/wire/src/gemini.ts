@@ -113,6 +113,7 @@ export const geminiFormat: WireFormatModule<GeminiRequest> = Object.freeze({
   name: 'gemini',
   provider: 'gemini',
   toolRules: GEMINI_TOOL_RULES,
+  ownedFields: Object.freeze(['model', 'contents', 'config.systemInstruction', 'config.tools']),
   elementsKey: 'contents',
   openingIsElement: false,
   order: Object.freeze(['system', 'tools', 'messages'] as const),

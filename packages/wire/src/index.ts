@@ -16,6 +16,7 @@ export type { BreakpointPlanner, CallLookup, PlannerState, ToolPartMakers, WireF
 export { objectSchemaRule, type ToolNameRule, type ToolParametersRule, type ToolProblem, type ToolRules } from './tool-rules.js'
 export { toolProblems } from './tool-check.js'
 export type { WireInput } from './input.js'
+export type { AnthropicFields, ChatFields, GeminiFields, RequestFields, RequestFieldsOf, ResponsesFields } from './request-fields.js'
 export { entry, lastOf, SYSTEM_PROMPT_UPDATE_MARKER } from './record.js'
 export type {
   AssistantMessage, ChatMessage, ConversationEntry, CustomToolCall, EntrySource, FunctionToolCall, PromptChangePolicy, SystemMessage, ToolCall,
@@ -54,7 +55,7 @@ export { commonPrefix, streamPart } from './cache-stream.js'
 export { namedToolParts } from './format-stream.js'
 export type { CacheStream, StreamPart, StreamRegion } from './cache-stream.js'
 export {
-  cacheProviderFor, isProvider, normalizeUsage, PROVIDER_FAMILIES, providerFamily, providerNames, registerProvider, tokenCounter,
+  cacheProviderFor, isProvider, normalizeUsage, PROVIDER_FAMILIES, providerFamily, providerNames, registerProvider, tokenCounter, usageShapeFor,
 } from './providers/registry.js'
 export type { CacheAnswer, CacheQuestion, MismatchQuestion, ProviderFamily, RoutingKeys, UsageReader } from './provider-family.js'
 export type { CacheEntry, CachePoint } from './caching-rules.js'

@@ -23,6 +23,11 @@ export interface WireInput {
   conversationId?: string
   /** `anthropic` only: `max_tokens`, which the Messages API requires (default 4096). */
   maxTokens?: number
+  /**
+   * The provider's own extra body fields (`stream`, `store`, `prompt_cache_retention`, ...), merged after
+   * dsh's (`request-fields.ts`); a field dsh sets itself is refused with `WIRE_OWNED_FIELD`.
+   */
+  fields?: Readonly<Record<string, unknown>>
   /** `anthropic` only: how `cache_control` breakpoints are planned, or `false` for none (default: planned). */
   breakpoints?: BreakpointOptions | false
 }

@@ -98,6 +98,7 @@ export const openaiChatFormat: WireFormatModule<ChatRequest> = Object.freeze({
   name: 'openai-chat',
   provider: 'openai',
   toolRules: OPENAI_TOOL_RULES,
+  ownedFields: Object.freeze(['model', 'messages', 'tools']),
   elementsKey: 'messages',
   openingIsElement: true,
   order: Object.freeze(['system', 'tools', 'messages'] as const),

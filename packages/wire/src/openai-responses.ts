@@ -67,6 +67,8 @@ export interface ResponsesRequest {
   input: ResponsesInputItem[]
   tools?: ResponsesTool[]
   prompt_cache_key?: string
+  /** Whether OpenAI keeps the response: never set by dsh, given as an extra field (`step({ fields: { store: false } })`). */
+  store?: boolean
 }
 
 /** The `openai-responses` body for the opening system prompt (`instructions`) and the input items. */
@@ -120,6 +122,7 @@ export const openaiResponsesFormat: WireFormatModule<ResponsesRequest> = Object.
   name: 'openai-responses',
   provider: 'openai',
   toolRules: OPENAI_TOOL_RULES,
+  ownedFields: Object.freeze(['model', 'instructions', 'input', 'tools']),
   elementsKey: 'input',
   openingIsElement: false,
   order: Object.freeze(['system', 'tools', 'messages'] as const),

@@ -18,6 +18,7 @@ import { headOf } from './format-stream.js'
 import { wireFormat, type RequestBodies, type WireFormat } from './format.js'
 import type { CallLookup, PlannerState, WireFormatModule } from './format-module.js'
 import type { WireInput } from './input.js'
+import { withFields } from './request-fields.js'
 import { frozenCheck, sameJson } from './same-json.js'
 import { latestClear, placeEntry, type ConversationEntry, type PromptChangePolicy, type ToolCall, type WireTool } from './record.js'
 
@@ -215,7 +216,7 @@ export class WireSession<F extends WireFormat> {
     // it as an element). The whole request, a fresh list of every element, is made only when it is
     // read: a harness that sends `body` never pays for a list as long as the conversation.
     const { module } = this
-    const head = module.body(input, state.opening, [])
+    const head = withFields(module, module.body(input, state.opening, []), input.fields)
     const planner = input.breakpoints === false ? undefined : module.planner
     let points: Breakpoint[] = []
     if (planner) {
@@ -229,7 +230,7 @@ export class WireSession<F extends WireFormat> {
     let request: RequestBodies[F] | undefined
     const whole = (): RequestBodies[F] => {
       if (request) return request
-      request = module.body(input, state.opening, state.elements.slice(0, count))
+      request = withFields(module, module.body(input, state.opening, state.elements.slice(0, count)), input.fields)
       if (planner && points.length) planner.mark(request, points)
       return request
     }
