@@ -14,6 +14,7 @@ import { notify } from './notify.js'
 import type { ProviderReply, RecordedMessage, RecordOptions, StepOptions, StepResult } from './step-types.js'
 import { makeFork, type Fork, type ForkOptions, type LatestStep } from './fork.js'
 import { recordedEntry } from './recorded-entry.js'
+import type { AgentWireOptions } from './wire-options.js'
 import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { agentDisposed, invalidInput, invalidStepTimeout, stepListenerFailed, stepTimedOut, unknownCacheRules, usageListenerFailed } from './errors.js'
@@ -60,6 +61,8 @@ export interface AgentOptions<P = Agent | string> {
   promptChange?: PromptChangePolicy
   /** Overrides of the model's profile (window, input cap, output reserve) over the bundled table's row. */
   profile?: ModelProfileOverride
+  /** How the agent's requests use the provider's own mechanisms (`wire-options.ts`): prompt-update overrides, diagnostics, the TTL plan, prices. */
+  wire?: AgentWireOptions
 }
 
 /** The fixed facts of an agent as the service builds it: the parent resolved, the policy and the step bound decided. */
@@ -89,6 +92,8 @@ export class Agent {
   readonly promptChange: PromptChangePolicy
   /** How long one step's assembly may take by default, in milliseconds (0: no bound). */
   readonly stepTimeout: number
+  /** The agent's `wire` options (checked), if any. */
+  readonly wire?: AgentWireOptions
   private readonly record_: ConversationEntry[] = []
   /** One lowering per wire format, extended step by step. */
   private readonly sessions = new Map<WireFormat, WireSession<WireFormat>>()
@@ -119,6 +124,7 @@ export class Agent {
     if (init.parent !== undefined) this.parent = init.parent
     this.promptChange = init.promptChange
     this.stepTimeout = init.stepTimeout ?? DEFAULT_STEP_TIMEOUT
+    if (init.wire !== undefined) this.wire = init.wire
     this.budget_ = BudgetTracker.of(init.model, init.profile)
   }
 
@@ -222,8 +228,10 @@ export class Agent {
         ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
         ...(options.breakpoints === undefined ? {} : { breakpoints: options.breakpoints }),
         ...(options.fields === undefined ? {} : { fields: options.fields }),
+        ...(this.wire?.promptUpdates === undefined ? {} : { promptUpdates: this.wire.promptUpdates }),
       })
       report = this.reuse.measure({ format, provider, build, rendered, assembly, now: Date.now() }, counter)
+      if (this.promptChange === 'append' && before > 0 && added.some((item) => item.source === 'system-prompt' && item.content)) report.promptUpdate = build.promptUpdate
     } catch (error) {
       this.record_.length = before
       throw error

@@ -247,3 +247,9 @@ export const forkToolRefused = (id: string, kind: string, calls: readonly { id: 
   Object.assign(new Error(`agent "${id}" fork("${kind}"): its tools are inert, and the reply calls ${calls.map((call) => `"${call.name}" (${call.id})`).join(', ')}` + ' (a fork answers in text; run tools in the agent itself)'), {
     code: 'AGENT_FORK_TOOL_REFUSED' as const, details: { id, kind, calls },
   })
+
+/** An agent's `wire` options that are not of their shape; `key` names the one at fault (`promptUpdates.claude-x`, `prices.claude.read`). */
+export const invalidWire = (id: string, key: string, reason: string) =>
+  Object.assign(new TypeError(`agent "${id}": wire${key ? `.${key}` : ''}: ${reason}`), {
+    code: 'AGENT_INVALID_WIRE' as const, details: { id, key, reason },
+  })

@@ -22,6 +22,7 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
     AgentErrors.forkWithoutRequest('main', 'title', 'anthropic'),
     AgentErrors.invalidFork('main', 'kind must be a non-empty string, received number'),
     AgentErrors.forkToolRefused('main', 'compact', [{ id: 'call_1', name: 'read' }]),
+    AgentErrors.invalidWire('main', 'promptUpdates.claude-x', 'expected "system-message" or "marker", received "native"'),
   ]
 
   it('each factory makes its error class with its code and details, and the message unchanged', () => {
@@ -45,6 +46,7 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
       { name: 'Error', code: 'AGENT_FORK_NO_REQUEST', details: { id: 'main', kind: 'title', format: 'anthropic' }, message: 'agent "main" fork("title"): no anthropic request to fork from yet (call step() with format "anthropic" first)' },
       { name: 'TypeError', code: 'AGENT_INVALID_FORK', details: { id: 'main', problem: 'kind must be a non-empty string, received number' }, message: 'agent "main" fork(): kind must be a non-empty string, received number' },
       { name: 'Error', code: 'AGENT_FORK_TOOL_REFUSED', details: { id: 'main', kind: 'compact', calls: [{ id: 'call_1', name: 'read' }] }, message: 'agent "main" fork("compact"): its tools are inert, and the reply calls "read" (call_1) (a fork answers in text; run tools in the agent itself)' },
+      { name: 'TypeError', code: 'AGENT_INVALID_WIRE', details: { id: 'main', key: 'promptUpdates.claude-x', reason: 'expected "system-message" or "marker", received "native"' }, message: 'agent "main": wire.promptUpdates.claude-x: expected "system-message" or "marker", received "native"' },
     ])
   })
 

@@ -4,6 +4,7 @@
  * @module
  */
 import type { BreakpointOptions } from './breakpoints.js'
+import type { PromptUpdateOverrides } from './prompt-updates.js'
 import type { ConversationEntry, PromptChangePolicy, WireTool } from './record.js'
 
 /** The input of every wire format. */
@@ -28,6 +29,11 @@ export interface WireInput {
    * dsh's (`request-fields.ts`); a field dsh sets itself is refused with `WIRE_OWNED_FIELD`.
    */
   fields?: Readonly<Record<string, unknown>>
+  /**
+   * A deployment's overrides of the format's capability table (model-name prefix → `system-message` or
+   * `marker`): how a system-prompt version after the opening is sent under `append` (`prompt-updates.ts`).
+   */
+  promptUpdates?: PromptUpdateOverrides
   /** `anthropic` only: how `cache_control` breakpoints are planned, or `false` for none (default: planned). */
   breakpoints?: BreakpointOptions | false
 }

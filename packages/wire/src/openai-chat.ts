@@ -99,6 +99,8 @@ export const openaiChatFormat: WireFormatModule<ChatRequest> = Object.freeze({
   provider: 'openai',
   toolRules: OPENAI_TOOL_RULES,
   ownedFields: Object.freeze(['model', 'messages', 'tools']),
+  // Chat completions take a system message anywhere (a developer message too, for reasoning models).
+  promptUpdates: 'system-message',
   elementsKey: 'messages',
   openingIsElement: true,
   order: Object.freeze(['system', 'tools', 'messages'] as const),

@@ -123,6 +123,10 @@ export const openaiResponsesFormat: WireFormatModule<ResponsesRequest> = Object.
   provider: 'openai',
   toolRules: OPENAI_TOOL_RULES,
   ownedFields: Object.freeze(['model', 'instructions', 'input', 'tools']),
+  // The Responses API takes a system (or developer) message item anywhere in `input`.
+  promptUpdates: 'system-message',
+  // Prompt cache diagnostics: the baseline is the previous response (nothing to compare before one).
+  diagnosticsFields: (previous: string | undefined) => (previous === undefined ? undefined : { prompt_cache_options: { comparison_response_id: previous } }),
   elementsKey: 'input',
   openingIsElement: false,
   order: Object.freeze(['system', 'tools', 'messages'] as const),

@@ -47,6 +47,8 @@ export interface ResponsesFields extends Owned {
   prompt_cache_key?: string | null
   prompt_cache_retention?: 'in_memory' | '24h' | null
   max_output_tokens?: number | null
+  /** Prompt cache diagnostics (the diagnostics bridge sets it from the previous reply's id). */
+  prompt_cache_options?: object | null
   [field: string]: unknown
 }
 
@@ -58,6 +60,8 @@ export interface AnthropicFields extends Owned {
   stream?: boolean
   /** Overrides `maxTokens`. */
   max_tokens?: number
+  /** Cache diagnostics (the diagnostics bridge sets it from the previous reply's id). */
+  diagnostics?: { previous_message_id?: string | null } | null
   temperature?: number
   [field: string]: unknown
 }
