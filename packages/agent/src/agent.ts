@@ -15,6 +15,7 @@ import type { ProviderReply, RecordedMessage, RecordOptions, StepOptions, StepRe
 import { makeFork, type Fork, type ForkOptions, type LatestStep } from './fork.js'
 import { recordedEntry } from './recorded-entry.js'
 import type { AgentWireOptions } from './wire-options.js'
+import { diagnosticsFields } from './diagnostics-bridge.js'
 import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { agentDisposed, invalidInput, invalidStepTimeout, stepListenerFailed, stepTimedOut, unknownCacheRules, usageListenerFailed } from './errors.js'
@@ -106,6 +107,8 @@ export class Agent {
   /** Per format, what its latest request was built with (a fork repeats it), and the latest format. */
   private readonly latestSteps = new Map<WireFormat, LatestStep>()
   private latestFormat: WireFormat | undefined
+  /** The formats whose latest request asked the provider for its cache diagnosis (the diagnostics bridge). */
+  private readonly diagnosed = new Set<WireFormat>()
   private scope!: ScopeHandle
   private prompt!: SystemPrompt
   private log!: DebugLog
@@ -219,6 +222,9 @@ export class Agent {
     // The step appends, lowers only what is new (the session keeps the rest), and takes it all back if
     // the lowering fails: a failure records nothing.
     const before = this.record_.length
+    // The diagnostics bridge: the provider's comparison field, naming the previous reply of the format.
+    const asked = this.wire?.diagnostics ? diagnosticsFields(this.record_, format) : undefined
+    const fields = asked === undefined ? options.fields : { ...asked, ...options.fields }
     this.record_.push(...added)
     let build: SessionBuild<F>
     let report: CacheReport
@@ -227,7 +233,7 @@ export class Agent {
         record: this.record_, tools: assembly.tools, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.id,
         ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
         ...(options.breakpoints === undefined ? {} : { breakpoints: options.breakpoints }),
-        ...(options.fields === undefined ? {} : { fields: options.fields }),
+        ...(fields === undefined ? {} : { fields }),
         ...(this.wire?.promptUpdates === undefined ? {} : { promptUpdates: this.wire.promptUpdates }),
       })
       report = this.reuse.measure({ format, provider, build, rendered, assembly, now: Date.now() }, counter)
@@ -237,7 +243,9 @@ export class Agent {
       throw error
     }
     const budget = this.budget_.measure(report.requestTokens, report.tokenizer)
-    const { conversationId, maxTokens, breakpoints, fields } = options
+    const { conversationId, maxTokens, breakpoints } = options
+    if (asked === undefined) this.diagnosed.delete(format)
+    else this.diagnosed.add(format)
     this.latestSteps.set(format, { provider, input: { conversationId: conversationId ?? this.id, ...(maxTokens === undefined ? {} : { maxTokens }), ...(breakpoints === undefined ? {} : { breakpoints }), ...(fields === undefined ? {} : { fields }) } })
     this.latestFormat = format
     const result: StepResult<F> = { get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report, budget }
@@ -325,9 +333,13 @@ export class Agent {
    */
   record(message: RecordedMessage | ProviderReply, options: RecordOptions = {}): void {
     if (this.disposed_) throw agentDisposed(this.id)
-    const { item, usage } = recordedEntry(this.id, message, options, this.replies, usageShapeFor(this.latestFormat ?? 'openai-chat', this.provider))
+    const latest = this.latestFormat
+    const { item, usage } = recordedEntry(this.id, message, options, this.replies, {
+      shape: usageShapeFor(latest ?? 'openai-chat', this.provider), diagnosed: latest !== undefined && this.diagnosed.has(latest),
+    })
     this.record_.push(item)
     if (item.source === 'assistant') this.replies++
+    if (item.reply?.miss !== undefined && this.wire?.diagnostics) this.reuse.joinProviderMiss(item.reply.miss)
     if (!usage) return
     this.reuse.reconcile(usage, Date.now())
     // Cordis's emit throws a listener's failure at the emitter: the reply is recorded, so it is only logged.

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { Agent } from './agent.js'
-import type { ContentPart, ConversationEntry, EntrySource, PromptChangePolicy, ReplyPart, ToolCall, Usage } from 'dsh-wire'
+import type { ContentPart, ConversationEntry, EntrySource, PromptChangePolicy, ReplyFacts, ReplyPart, ToolCall, Usage } from 'dsh-wire'
 
 /** The `format` of a ledger header. */
 export const LEDGER_FORMAT = 'dsh-ledger'
@@ -44,6 +44,8 @@ export interface LedgerEntryFields {
   /** A reply's parts (reasoning state, images, their order) or a tool result's (images, documents), as recorded. */
   parts?: ReplyPart[] | ContentPart[]
   usage?: Usage
+  /** A reply's id and the provider's cache diagnosis (the diagnostics bridge), as recorded. */
+  reply?: ReplyFacts
   /** How many system-prompt entries the record holds up to and including this one (0 before the first). */
   promptVersion: number
 }
@@ -89,6 +91,7 @@ export function entryFields(item: ConversationEntry, promptVersion: number): Led
   }
   if (item.role !== 'system' && item.parts !== undefined) fields.parts = item.parts
   if (item.usage !== undefined) fields.usage = item.usage
+  if (item.reply !== undefined) fields.reply = item.reply
   return fields
 }
 

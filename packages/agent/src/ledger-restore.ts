@@ -18,7 +18,7 @@ export function replayEntries(agent: Agent, entries: readonly LedgerLine[]): voi
         ? { role: 'assistant', content: line.content, ...(line.tool_calls === undefined ? {} : { tool_calls: line.tool_calls }), ...parts }
         : { role: 'tool', content: line.content, tool_call_id: line.tool_call_id, ...(line.name === undefined ? {} : { name: line.name }), ...parts }) as RecordedMessage
       try {
-        agent.record(message, line.usage === undefined ? {} : { usage: line.usage })
+        agent.record(message, { ...(line.usage === undefined ? {} : { usage: line.usage }), ...(line.reply === undefined ? {} : { reply: line.reply }) })
       } catch (error) {
         throw ledgerInvalidEntry(line.line, error as Error)
       }

@@ -4,7 +4,7 @@
  * @module
  */
 import type { PromptAssembly, RenderedPrompt } from 'dsh-system-prompt'
-import type { BreakpointOptions, CacheProvider, CacheReport, ContentPart, Replies, ReplyFormat, ReplyPart, RequestBodies, RequestFields, UsageFormat, WireFormat } from 'dsh-wire'
+import type { BreakpointOptions, CacheProvider, CacheReport, ContentPart, Replies, ReplyFacts, ReplyFormat, ReplyPart, RequestBodies, RequestFields, UsageFormat, WireFormat } from 'dsh-wire'
 import type { ContextBudget } from './budget.js'
 import type { ConversationEntry, ToolCall } from './conversation.js'
 
@@ -78,6 +78,11 @@ export interface RecordOptions {
    * the format's reader (`readReply`), its usage with it; for a message, the shape of `usage`.
    */
   format?: UsageFormat
+  /**
+   * The provider's id of the reply and its cache diagnosis, for a reply given as a message (a whole
+   * provider reply brings its own): what the diagnostics bridge names in the next request.
+   */
+  reply?: ReplyFacts
 }
 
 /** Everything one step produced, for callers that want more than the request. */

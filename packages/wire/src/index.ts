@@ -21,7 +21,7 @@ export type { PromptUpdateCapability, PromptUpdateLowering, PromptUpdateOverride
 export type { AnthropicFields, ChatFields, GeminiFields, RequestFields, RequestFieldsOf, ResponsesFields } from './request-fields.js'
 export { entry, lastOf, SYSTEM_PROMPT_UPDATE_MARKER } from './record.js'
 export type {
-  AssistantMessage, ChatMessage, ConversationEntry, CustomToolCall, EntrySource, FunctionToolCall, PromptChangePolicy, SystemMessage, ToolCall,
+  AssistantMessage, ChatMessage, ConversationEntry, CustomToolCall, EntrySource, FunctionToolCall, PromptChangePolicy, ReplyFacts, SystemMessage, ToolCall,
   ToolMessage, UserMessage, WireTool,
 } from './record.js'
 export { REASONING_FORMATS } from './parts.js'

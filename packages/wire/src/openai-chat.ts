@@ -73,7 +73,7 @@ export function chatElements(item: ConversationEntry): readonly ChatRequestMessa
 const wires = new WeakMap<ConversationEntry, ChatRequestMessage>()
 
 /**
- * The wire message of an entry (without `source`, `usage` and `parts`), built once per entry and shared
+ * The wire message of an entry (without `source`, `usage`, `reply` and `parts`), built once per entry and shared
  * (frozen). User input with parts is sent as content parts (images as `data:` URLs, documents as
  * files). A reply's reasoning state (no chat format carries one) stays out; an image or a document
  * in a reply or a tool result is refused (`WIRE_UNSUPPORTED_PART`: a chat tool message is text only).
@@ -81,7 +81,7 @@ const wires = new WeakMap<ConversationEntry, ChatRequestMessage>()
 export function wire(item: ConversationEntry): ChatRequestMessage {
   let message = wires.get(item)
   if (!message) {
-    const { source: _source, usage: _usage, parts, ...rest } = item as ConversationEntry & { parts?: unknown }
+    const { source: _source, usage: _usage, reply: _reply, parts, ...rest } = item as ConversationEntry & { parts?: unknown }
     if (parts !== undefined && rest.role === 'tool') checkMedia('openai-chat', 'tool', parts as ContentPart[], [])
     if (parts !== undefined && rest.role === 'assistant') sentReplyParts('openai-chat', parts as ReplyPart[], false)
     message = Object.freeze(parts !== undefined && rest.role === 'user' ? { role: 'user', content: (parts as ContentPart[]).map(chatPart) } : rest) as ChatRequestMessage

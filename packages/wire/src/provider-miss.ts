@@ -48,9 +48,12 @@ const ANTHROPIC_CLASSES: Readonly<Record<string, ProviderMissClass>> = {
   previous_message_not_found: 'unknown', unavailable: 'unknown',
 }
 
-/** Reads an Anthropic Message's `diagnostics` (absent or `null`: none was asked for or no divergence found). */
-export function anthropicMiss(diagnostics: unknown): ProviderMiss | undefined {
-  if (typeof diagnostics !== 'object' || diagnostics === null) return undefined
+/**
+ * Reads an Anthropic Message's `diagnostics`. Absent or `null`: none was asked for, or (when `asked`)
+ * the comparison found no divergence, a `hit`.
+ */
+export function anthropicMiss(diagnostics: unknown, asked = false): ProviderMiss | undefined {
+  if (typeof diagnostics !== 'object' || diagnostics === null) return asked ? { reason: 'no divergence', class: 'hit' } : undefined
   const reason = (diagnostics as { cache_miss_reason?: unknown }).cache_miss_reason
   // `null`: the comparison had not finished when the reply was written.
   if (reason === null || reason === undefined) return { reason: 'pending', class: 'pending' }

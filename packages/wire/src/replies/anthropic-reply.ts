@@ -52,7 +52,7 @@ export function readAnthropicReply(reply: unknown, options: ReadReplyOptions = {
   const read: ReadReply = { message: replyMessage(pieces) }
   if (root.usage !== undefined && root.usage !== null) read.usage = normalizeUsage(options.usage ?? FORMAT, root.usage)
   if (typeof root.id === 'string' && root.id) read.id = root.id
-  const miss = anthropicMiss(root.diagnostics)
+  const miss = anthropicMiss(root.diagnostics, options.diagnosed)
   if (miss) read.miss = miss
   return read
 }

@@ -33,6 +33,11 @@ export interface ReadReplyOptions {
   turn?: number
   /** The shape of the reply's usage, when another provider reports it in this format (`deepseek`, `openrouter` for `openai-chat`). */
   usage?: UsageFormat
+  /**
+   * The request asked the provider to compare it with an earlier one (the diagnostics bridge): an
+   * Anthropic reply without `diagnostics` then says nothing diverged (`class: 'hit'`).
+   */
+  diagnosed?: boolean
 }
 
 /** Turns a provider's stream events, pushed in order, into the reply the same call would have returned unstreamed. */
