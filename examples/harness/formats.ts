@@ -10,7 +10,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { GoogleGenAI } from '@google/genai'
 import OpenAI from 'openai'
-import { replyAccumulator, type Agent, type ProviderReply, type ReplyFormat, type ToolCall } from 'dsh-agent'
+import { replyAccumulator, type Agent, type ProviderReply, type ReplyFormat, type StepResult, type ToolCall } from 'dsh-agent'
 
 
 /** The provider's own body fields of each format's requests (`step({ fields })`): a Response is not stored, its reasoning comes back encrypted. */
@@ -50,15 +50,16 @@ async function send(origin: string, format: ReplyFormat, request: unknown, strea
  * One user turn in `format`: step, send, record the reply (its reasoning state and tool calls), run
  * each call with `run`, step again and record the streamed answer. Resolves to the answer's text.
  */
-export async function formatTurn(origin: string, agent: Agent, format: ReplyFormat, input: string, run: (call: ToolCall) => Promise<string>): Promise<string> {
+export async function formatTurn(origin: string, agent: Agent, format: ReplyFormat, input: string, run: (call: ToolCall) => Promise<string>): Promise<{ answer: string; report: StepResult<ReplyFormat>['report'] }> {
   const first = await agent.step(input, { format, fields: FIELDS[format] })
   agent.record((await send(origin, format, first, false)) as ProviderReply, { format })
   const reply = agent.conversation.at(-1)!
   for (const call of reply.role === 'assistant' ? reply.tool_calls ?? [] : []) agent.record({ role: 'tool', tool_call_id: call.id, content: await run(call) })
-  const second = await agent.step(undefined, { format, fields: { ...FIELDS[format], ...STREAM[format] } })
+  const second = await agent.stepDetailed(undefined, { format, fields: { ...FIELDS[format], ...STREAM[format] } })
   const accumulator = replyAccumulator(format)
-  for await (const event of (await send(origin, format, second, true)) as AsyncIterable<unknown>) accumulator.push(event)
+  for await (const event of (await send(origin, format, second.request, true)) as AsyncIterable<unknown>) accumulator.push(event)
+  // With the diagnostics bridge on, recording the reply joins the provider's diagnosis with dsh's report.
   agent.record(accumulator.result() as ProviderReply, { format })
   const answer = agent.conversation.at(-1)!
-  return answer.role === 'assistant' ? answer.content ?? '' : ''
+  return { answer: answer.role === 'assistant' ? answer.content ?? '' : '', report: second.report }
 }

@@ -106,10 +106,13 @@ async function everyFormat(dsh: BootedDeployment): Promise<void> {
   const mock = await startFormatMock(NOTES, (result) => `From the notes: ${(result.split('\n').find((line) => line.includes('0.1.0')) ?? '').replace(/^\s*\d+\s+/, '')}`)
   try {
     for (const format of REPLY_FORMATS) {
-      const agent = await dsh.createAgent({ id: `notes-${format}`, model: 'mock-model', cwd: HERE })
-      const answer = await formatTurn(mock.origin, agent, format, 'What does notes.md say about the first release?', runTool)
+      // The diagnostics bridge: requests name the previous reply, and the report joins the provider's diagnosis with dsh's.
+      const agent = await dsh.createAgent({ id: `notes-${format}`, model: 'mock-model', cwd: HERE, wire: { diagnostics: true } })
+      const { answer, report } = await formatTurn(mock.origin, agent, format, 'What does notes.md say about the first release?', runTool)
       const kept = agent.conversation.some((item) => item.role === 'assistant' && item.parts !== undefined)
-      console.log(`${format}: ${answer} (2 requests, the answer streamed${kept ? '; the reasoning state recorded and sent back' : ''})`)
+      const miss = report.providerMiss
+      const diagnosis = miss ? `; the provider's cache diagnosis (${miss.reason}) ${miss.verdict === 'agrees' ? 'agrees with' : `${miss.verdict}: not`} dsh's` : ''
+      console.log(`${format}: ${answer} (2 requests, the answer streamed${kept ? '; the reasoning state recorded and sent back' : ''}${diagnosis})`)
     }
     const served = REPLY_FORMATS.map((format) => mock.served[format] ?? 0)
     if (served.some((count) => count !== 2)) throw new Error(`expected 2 requests per format, the format mock served ${served.join(', ')}`)

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
-import { exportLedger, type Agent } from 'dsh-agent'
+import { exportLedger, type Agent, type ProviderReply } from 'dsh-agent'
 import { bootApp, tool } from 'dsh-testing'
 
 // The diagnostics bridge (issue 23, item 2): the previous reply's id threaded into the next request's
@@ -9,17 +9,17 @@ import { bootApp, tool } from 'dsh-testing'
 // `CacheMissReason` union of @anthropic-ai/sdk 1.14; OpenAI `Response.prompt_cache_diagnostics`).
 
 /** An Anthropic Message as the API returns it, with a diagnosis (`null`: no divergence found). */
-const message = (id: string, diagnostics: object | null) => ({
+const message = (id: string, diagnostics: object | null): ProviderReply => ({
   id, type: 'message', role: 'assistant', model: 'claude-opus-4-8', content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn', stop_sequence: null,
   usage: { input_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 3 }, diagnostics,
-})
+}) as ProviderReply
 
 /** A Response as the API returns it, with its prompt cache diagnostics. */
-const response = (id: string, diagnostics?: object) => ({
+const response = (id: string, diagnostics?: object): ProviderReply => ({
   id, object: 'response', model: 'gpt-5.6', status: 'completed',
   output: [{ type: 'message', id: `m_${id}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Done.', annotations: [] }] }],
   usage: { input_tokens: 20, input_tokens_details: { cached_tokens: 0 }, output_tokens: 3 }, ...(diagnostics ? { prompt_cache_diagnostics: diagnostics } : {}),
-})
+}) as ProviderReply
 
 async function agentOf(model: string, promptChange: 'append' | 'replace' = 'append', diagnostics = true): Promise<{ host: Context; agent: Agent; persona: (text: string) => void }> {
   const { host } = await bootApp({ systemPrompt: { includeHarnessIdentity: false }, tools: true, agents: true })
