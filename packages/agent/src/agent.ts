@@ -16,6 +16,7 @@ import { makeFork, type Fork, type ForkOptions, type LatestStep } from './fork.j
 import { recordedEntry } from './recorded-entry.js'
 import type { AgentWireOptions } from './wire-options.js'
 import { diagnosticsFields } from './diagnostics-bridge.js'
+import { ProviderTruth } from './provider-truth.js'
 import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { agentDisposed, invalidInput, invalidStepTimeout, stepListenerFailed, stepTimedOut, unknownCacheRules, usageListenerFailed } from './errors.js'
@@ -67,7 +68,7 @@ export interface AgentOptions<P = Agent | string> {
 }
 
 /** The fixed facts of an agent as the service builds it: the parent resolved, the policy and the step bound decided. */
-export type AgentInit = AgentOptions<Agent> & { promptChange: PromptChangePolicy; stepTimeout?: number }
+export type AgentInit = AgentOptions<Agent> & { promptChange: PromptChangePolicy; stepTimeout?: number; now?: () => number }
 
 /** How long one step's assembly may take by default, in milliseconds (the `agents` service's `stepTimeout`). */
 export const DEFAULT_STEP_TIMEOUT = 60_000
@@ -109,6 +110,10 @@ export class Agent {
   private latestFormat: WireFormat | undefined
   /** The formats whose latest request asked the provider for its cache diagnosis (the diagnostics bridge). */
   private readonly diagnosed = new Set<WireFormat>()
+  /** The clock (the `agents` service's `now`, default `Date.now`). */
+  private readonly now: () => number
+  /** The measured gaps and the TTL plan, the price table's running totals (`provider-truth.ts`). */
+  private readonly truth: ProviderTruth
   private scope!: ScopeHandle
   private prompt!: SystemPrompt
   private log!: DebugLog
@@ -128,6 +133,8 @@ export class Agent {
     this.promptChange = init.promptChange
     this.stepTimeout = init.stepTimeout ?? DEFAULT_STEP_TIMEOUT
     if (init.wire !== undefined) this.wire = init.wire
+    this.now = init.now ?? (() => Date.now())
+    this.truth = new ProviderTruth(this.wire, init.model)
     this.budget_ = BudgetTracker.of(init.model, init.profile)
   }
 
@@ -229,14 +236,17 @@ export class Agent {
     let build: SessionBuild<F>
     let report: CacheReport
     try {
+      const now = this.now()
+      const planned = this.truth.breakpoints(format, options.breakpoints)
       build = this.wireSession(format).build({
         record: this.record_, tools: assembly.tools, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.id,
         ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
-        ...(options.breakpoints === undefined ? {} : { breakpoints: options.breakpoints }),
+        ...(planned.breakpoints === undefined ? {} : { breakpoints: planned.breakpoints }),
         ...(fields === undefined ? {} : { fields }),
         ...(this.wire?.promptUpdates === undefined ? {} : { promptUpdates: this.wire.promptUpdates }),
       })
-      report = this.reuse.measure({ format, provider, build, rendered, assembly, now: Date.now() }, counter)
+      report = this.reuse.measure({ format, provider, build, rendered, assembly, now }, counter)
+      this.truth.measured(format, build as SessionBuild<WireFormat>, report, planned.plan, now)
       if (this.promptChange === 'append' && before > 0 && added.some((item) => item.source === 'system-prompt' && item.content)) report.promptUpdate = build.promptUpdate
     } catch (error) {
       this.record_.length = before
@@ -341,7 +351,8 @@ export class Agent {
     if (item.source === 'assistant') this.replies++
     if (item.reply?.miss !== undefined && this.wire?.diagnostics) this.reuse.joinProviderMiss(item.reply.miss)
     if (!usage) return
-    this.reuse.reconcile(usage, Date.now())
+    this.reuse.reconcile(usage, this.now())
+    this.truth.priced(usage)
     // Cordis's emit throws a listener's failure at the emitter: the reply is recorded, so it is only logged.
     notify(this.scope.ctx, 'agent/usage', [this, usage], { failure: (plugin, error) => usageListenerFailed(this.id, plugin, error), report: (error) => this.log.warn(error) })
   }

@@ -26,6 +26,8 @@ export interface Config {
   promptChange: PromptChangePolicy
   /** How long one step's assembly may take, in milliseconds (0: no bound). */
   stepTimeout: number
+  /** The clock the agents read (the time of each request, the gaps the TTL plan measures); default `Date.now`. For tests and replays. */
+  now?: () => number
 }
 
 /** The schemastery schema of {@link Config}. */
@@ -34,6 +36,8 @@ export const Config: z<Partial<Config>, Config> = z.object({
     .description('How a changed system prompt enters the requests: `append` adds the new complete version later in the conversation (earlier messages, and the provider\'s cached prefix, stay as they were); `replace` keeps one system prompt at the head of every request and replaces it.'),
   stepTimeout: z.natural().default(DEFAULT_STEP_TIMEOUT)
     .description('How long one step\'s assembly may take, in milliseconds, before the step rejects with AGENT_STEP_TIMEOUT naming the plugins of the assemble listeners (0: no bound). A step\'s own `timeout` option overrides it.'),
+  now: z.function()
+    .description('The clock the agents read, returning milliseconds since the epoch (default `Date.now`, read at each call): the time of each request and the gaps the TTL plan measures. Set it from code, for tests and replays.'),
 }) as any
 
 /** What `create()` needs: the agent's facts, its parent given as an `Agent` or an id. */
@@ -103,7 +107,7 @@ export class Agents extends Service {
       parentKey ??= parent
     }
     const wire = checkedWire(id, options.wire)
-    const agent = new Agent({ id, model, provider, cwd, preset, parent, promptChange, stepTimeout: this.config.stepTimeout ?? DEFAULT_STEP_TIMEOUT, profile: options.profile, ...(wire ? { wire } : {}) })
+    const agent = new Agent({ id, model, provider, cwd, preset, parent, promptChange, stepTimeout: this.config.stepTimeout ?? DEFAULT_STEP_TIMEOUT, profile: options.profile, ...(wire ? { wire } : {}), ...(this.config.now ? { now: this.config.now } : {}) })
     const scope = createScope(this.ctx, agent, { parent: parentKey, label: `agent:${id}` })
     const logger = this.ctx.logger('dsh-agent')
     agent.attach(scope, this.ctx.reflect.trace(this.prompt) as SystemPrompt, debugLog(logger, `agent=${id} `))

@@ -7,7 +7,7 @@
  */
 import { PROMPT_UPDATE_LOWERINGS, type PromptUpdateOverrides } from 'dsh-wire'
 import { invalidWire } from './errors.js'
-import { priceProblem, type PriceTable } from './prices.js'
+import { priceProblem, type PriceTable } from 'dsh-wire'
 
 /** An agent's `wire` options. */
 export interface AgentWireOptions {

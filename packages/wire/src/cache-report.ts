@@ -8,6 +8,8 @@
 import type { WireFormat } from './format.js'
 import type { PromptUpdateLowering } from './prompt-updates.js'
 import type { ProviderMissJoin } from './provider-miss.js'
+import type { Cost } from './prices.js'
+import type { TtlPlan } from './ttl-plan.js'
 
 /**
  * The provider families whose caching rules the report models, by name. A module that registers
@@ -101,6 +103,13 @@ export interface CacheReport {
    * was lowered, natively as a system message or as a user message with the marker line (`prompt-updates.ts`).
    */
   promptUpdate?: PromptUpdateLowering
+  /** Set when the agent's `wire.ttlPlan` is on and the format plans breakpoints: each breakpoint's TTL from the measured gaps, priced (`ttl-plan.ts`). */
+  ttlPlan?: TtlPlan
+  /**
+   * Set by `agent.record(reply, { usage })` when the agent's `wire.prices` has a row for its model: this
+   * request's cost (written, read, uncached, output) and the conversation's so far, in the table's currency.
+   */
+  cost?: { request: Cost; conversation: Cost }
   /**
    * Set on a side request's report (an `agent.fork()`'s): measured against the agent's latest request
    * of the format, and counted in none of the agent's figures (`turn` is the request it forks from).

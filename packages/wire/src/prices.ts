@@ -5,7 +5,7 @@
  * Cordis-free; the currency is whatever the table is written in.
  * @module
  */
-import type { Usage } from 'dsh-wire'
+import type { Usage } from './usage.js'
 
 /** What a million tokens cost for one model (family). */
 export interface ModelPrice {
