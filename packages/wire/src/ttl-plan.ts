@@ -5,7 +5,7 @@
  * (platform.claude.com/docs/en/build-with-claude/prompt-caching, read 2026-12-01): a 5-minute write costs
  * 1.25x, a 1-hour write 2x, a read 0.1x; an entry lives for its TTL after it was last written or read.
  *
- * The rules (`docs/reference/wire.md`, R-WIRE-TTL-1 to 4):
+ * The rules (`docs/reference/wire.md`, R-WIRE-12 to 15):
  *   1. each breakpoint caches its segment (the tokens since the breakpoint before it); the next request
  *      reads the segment when the gap to it is within the TTL, else writes it again. With `p(t)` the
  *      share of measured gaps within `t`, a segment of `n` tokens is expected to cost

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { costOf, planTtl, segmentCost } from 'dsh-wire'
 
-// The priced TTL plan (issue 23, item 4): one test per rule (R-WIRE-TTL-1 to 4), the cost figures
+// The priced TTL plan (issue 23, item 4): one test per rule (R-WIRE-12 to 15), the cost figures
 // checked against cases computed by hand, and the price table's money.
 
 const MIN = 60_000
