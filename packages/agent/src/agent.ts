@@ -256,7 +256,7 @@ export class Agent {
     const { conversationId, maxTokens, breakpoints } = options
     if (asked === undefined) this.diagnosed.delete(format)
     else this.diagnosed.add(format)
-    this.latestSteps.set(format, { provider, input: { conversationId: conversationId ?? this.id, ...(maxTokens === undefined ? {} : { maxTokens }), ...(breakpoints === undefined ? {} : { breakpoints }), ...(fields === undefined ? {} : { fields }) } })
+    this.latestSteps.set(format, { provider, input: { conversationId: conversationId ?? this.id, ...(maxTokens === undefined ? {} : { maxTokens }), ...(breakpoints === undefined ? {} : { breakpoints }), ...(fields === undefined ? {} : { fields }), ...(this.wire?.promptUpdates === undefined ? {} : { promptUpdates: this.wire.promptUpdates }) } })
     this.latestFormat = format
     const result: StepResult<F> = { get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report, budget }
     // The step is whole: its listeners cannot undo it or make it reject (their failures are logged).

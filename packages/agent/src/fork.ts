@@ -38,7 +38,7 @@ export interface ForkOptions<F extends WireFormat = WireFormat> {
 
 /** The agent's latest step of one format: what its request was built with besides the record and the tools. */
 export interface LatestStep {
-  readonly input: Pick<WireInput, 'conversationId' | 'maxTokens' | 'breakpoints' | 'fields'>
+  readonly input: Pick<WireInput, 'conversationId' | 'maxTokens' | 'breakpoints' | 'fields' | 'promptUpdates'>
   readonly provider: CacheProvider
 }
 
