@@ -279,7 +279,7 @@ export class Agent {
       record: () => this.record_, newest: () => this.latest(), userInput: (input) => this.userInput(input), replies: () => this.replies,
       assemble: (opts) => this.bounded(opts, (signal) => this.prompt.assemble({ scope: this, agent: this, signal })),
       alive: () => { if (this.disposed_) throw agentDisposed(this.id) },
-      emit: (result) => this.notifyStep(result as StepResult<WireFormat>),
+      emit: (result) => this.notifyStep(result as StepResult<WireFormat>), now: this.now,
     }, options, (provider) => this.reuse.counter(provider))
   }
 

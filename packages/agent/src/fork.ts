@@ -66,6 +66,8 @@ export interface ForkSource<F extends WireFormat> {
   replies(): number
   /** Emits `agent/step` with the fork's result. */
   emit(result: StepResult<F>): void
+  /** The agent's clock (the `agents` service's `now`). */
+  now(): number
 }
 
 /** One side request of an agent and what was recorded into it. */
@@ -154,7 +156,7 @@ export async function makeFork<F extends WireFormat>(source: ForkSource<F>, opti
   const added = [...changed, trailing]
   const build = source.session.fork({ ...latest.input, record: [...record, ...added], tools: assembly.tools, model: agent.model, promptChange: agent.promptChange })
   const side = { kind }
-  const report = source.reuse.measureSide({ format, provider: latest.provider, build, rendered, assembly, now: Date.now() }, counter, side)
+  const report = source.reuse.measureSide({ format, provider: latest.provider, build, rendered, assembly, now: source.now() }, counter, side)
   const divergence = report.breaks[0] ?? changedBefore(changed, () => source.reuse.sectionChange(format, rendered, assembly))
   const budget = source.budget.measureSide(report.requestTokens, report.tokenizer)
   const result: StepResult<F> = {

@@ -8,8 +8,6 @@
  * overrides by model-name prefix (`promptUpdates:` of an agent). Pure and Cordis-free.
  * @module
  */
-import type { WireFormatModule } from './format-module.js'
-
 /** How a mid-conversation prompt version is lowered. */
 export type PromptUpdateLowering = 'system-message' | 'marker'
 
@@ -41,7 +39,7 @@ export type PromptUpdateOverrides = Readonly<Record<string, PromptUpdateLowering
  * prefix among the table's rows and `overrides` (an override wins a tie; no match: `marker`, the one
  * every provider takes). Overrides change a table only: a format that has one lowering keeps it.
  */
-export function promptUpdateLowering(module: Pick<WireFormatModule, 'promptUpdates'>, model: string, overrides: PromptUpdateOverrides = {}): PromptUpdateLowering {
+export function promptUpdateLowering(module: { readonly promptUpdates?: PromptUpdateCapability }, model: string, overrides: PromptUpdateOverrides = {}): PromptUpdateLowering {
   const capability = module.promptUpdates ?? 'marker'
   if (typeof capability === 'string') return capability
   let best: { length: number; lowering: PromptUpdateLowering } = { length: -1, lowering: 'marker' }

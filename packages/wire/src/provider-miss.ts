@@ -14,7 +14,12 @@
  * values are not listed there: dsh classes the reason's words, see `responsesMiss`).
  * @module
  */
-import type { CacheReport } from './cache-report.js'
+
+/** What the join reads of a reuse report (`CacheReport`, named by shape: the report's module imports this one's types). */
+export interface MissReport {
+  readonly breaks: readonly { readonly kind: string; readonly message: number | null }[]
+  readonly limit?: string
+}
 
 /** What part of the request the provider says changed, or that it did not say. */
 export type ProviderMissClass = 'model' | 'system' | 'tools' | 'messages' | 'hit' | 'pending' | 'unknown'
@@ -80,7 +85,7 @@ export function responsesMiss(diagnostics: unknown): ProviderMiss | undefined {
 }
 
 /** The part of the request a break of dsh's report names. */
-export function breakPart(report: Pick<CacheReport, 'breaks'>): ProviderMissJoin['dsh'] {
+export function breakPart(report: Pick<MissReport, 'breaks'>): ProviderMissJoin['dsh'] {
   const found = report.breaks[0]
   if (found === undefined) return null
   if (found.kind === 'model') return 'model'
@@ -92,7 +97,7 @@ export function breakPart(report: Pick<CacheReport, 'breaks'>): ProviderMissJoin
  * `miss` beside `report`'s break. `sincePrevious`: milliseconds since the previous request; `lifetime`:
  * the cache lifetime the request relied on (Anthropic's 5 minutes unless its breakpoints chose 1 hour).
  */
-export function joinMiss(miss: ProviderMiss, report: Pick<CacheReport, 'breaks' | 'limit' | 'reportedCachedTokens' | 'predictedCachedTokens'>, facts: { sincePrevious?: number; lifetime?: number } = {}): ProviderMissJoin {
+export function joinMiss(miss: ProviderMiss, report: MissReport, facts: { sincePrevious?: number; lifetime?: number } = {}): ProviderMissJoin {
   const dsh = breakPart(report)
   const join = (verdict: ProviderMissJoin['verdict']): ProviderMissJoin => ({ ...miss, verdict, dsh })
   if (miss.class === 'pending') return join('pending')

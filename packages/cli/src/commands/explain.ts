@@ -74,8 +74,8 @@ export async function explainCommand(file: string, options: ExplainOptions, outp
       printExplanation(output, explanation)
       if (budget) output.line(headLine(budget))
       if (warning) output.line(output.colors.yellow(`warning: ${target.label}: ${warning.message} [${warning.code}]`))
-      if (stream) printStream(output, format!, stream.parts, stream.bytes)
       if (promptUpdate) output.line(`prompt updates (append): ${PROMPT_UPDATE_WORDS[promptUpdate]}`)
+      if (stream) printStream(output, format!, stream.parts, stream.bytes)
     }
     return 0
   } finally {
