@@ -9,7 +9,7 @@
  * @module
  */
 import type OpenAI from 'openai'
-import { epochLine, type Agent } from 'dsh-agent'
+import { epochLine, replyAccumulator, type Agent } from 'dsh-agent'
 
 /** One user turn of the harness (run.ts's `turn`). */
 type Turn = (client: OpenAI, agent: Agent, input: string) => Promise<{ answer: string; requests: number }>
@@ -22,10 +22,13 @@ export async function compactAndGoOn(client: OpenAI, agent: Agent, turn: Turn): 
   // What to summarise, and the instruction for the fork (a verbatim section is never in it).
   const source = await agent.compactionSource({ keep: { turns: 2 } })
   const fork = await agent.fork({ kind: 'compact', instruction: source.instruction, format: 'openai-chat' })
-  const completion = await client.chat.completions.create(fork.request)
+  // The fork repeats the latest request, its fields included: it streams as the turns do.
+  const reply = replyAccumulator('openai-chat')
+  for await (const chunk of await client.chat.completions.create({ ...fork.request, stream: true })) reply.push(chunk)
   sent++
-  fork.record(completion.choices[0].message, { usage: completion.usage, format: 'openai-chat' })
-  const summary = completion.choices[0].message.content ?? ''
+  const answer = reply.result()
+  fork.record(answer, { format: 'openai-chat' })
+  const summary = answer.choices[0].message.content ?? ''
   const plan = await agent.planCompaction({ summary, keep: { turns: 2 } })
   const offers = plan.offered.map((offer) => `${offer.kind} ${offer.costNow} now + ${offer.costPerRequest}/request`).join('; ')
   const epoch = plan.apply()

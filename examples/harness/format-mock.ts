@@ -7,7 +7,9 @@
  * reasoning item with `encrypted_content`, an Anthropic thinking block with its `signature`, a Gemini
  * `thoughtSignature` on a call without an id); given the result, it answers, streamed when asked. A
  * second request that does not send the reasoning state back, unchanged, gets a 400, as the
- * providers answer it.
+ * providers answer it. A request that names an earlier reply for a cache comparison (Anthropic
+ * `diagnostics.previous_message_id`, OpenAI `prompt_cache_options.comparison_response_id`) gets the
+ * providers' diagnosis on its reply: the first part that changed, or none.
  * @module
  */
 import type Anthropic from '@anthropic-ai/sdk'
@@ -34,7 +36,31 @@ export interface FormatMock {
 
 type Body = Record<string, unknown> & { stream?: boolean }
 type Events = { event?: string; data: object }[]
-interface Script { call(path: string): object; answer(text: string): Events; check(body: Body): string | undefined; resultOf(body: Body): string | undefined }
+interface Script {
+  call(path: string): object
+  answer(text: string, diagnosis: Diagnosis): Events
+  check(body: Body): string | undefined
+  resultOf(body: Body): string | undefined
+  /** The reply id the request names for a cache comparison (the diagnostics bridge), if it asks for one. */
+  compareWith?(body: Body): string | undefined
+}
+
+/** The provider's cache diagnosis of a request compared with an earlier one: the part that changed first, or none. */
+type Diagnosis = 'model' | 'system' | 'tools' | 'messages' | 'none' | undefined
+
+/** Canonical JSON without cache_control (which the providers' prefix comparison ignores). */
+const plain = (value: unknown) => JSON.stringify(value, (key, inner) => (key === 'cache_control' ? undefined : inner))
+
+/** Compares `body` with the earlier request `before` as the providers document it: model, system, tools, then the messages as a prefix. */
+function diagnose(body: Body, before: Body | undefined, system: string, list: string): Diagnosis {
+  if (!before) return undefined
+  if (body.model !== before.model) return 'model'
+  if (plain(body.tools) !== plain(before.tools)) return 'tools'
+  if (plain(body[system]) !== plain(before[system])) return 'system'
+  const now = body[list] as unknown[]
+  const then = before[list] as unknown[]
+  return plain(now.slice(0, then.length)) === plain(then) ? 'none' : 'messages'
+}
 
 const words = (text: string) => text.split(/(?<= )/)
 
@@ -62,7 +88,9 @@ const responses: Script = {
   call: (path) => ({ id: 'resp_1', object: 'response', model: 'mock-model', status: 'completed', output: [
     REASONING, { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'read', arguments: JSON.stringify({ path }), status: 'completed' },
   ] satisfies OpenAI.Responses.ResponseOutputItem[], usage: { input_tokens: 900, input_tokens_details: { cached_tokens: 0 }, output_tokens: 40, output_tokens_details: { reasoning_tokens: 20 }, total_tokens: 940 } }),
-  answer: (text): Events => {
+  compareWith: (body) => (body.prompt_cache_options as { comparison_response_id?: string } | undefined)?.comparison_response_id,
+  answer: (text, diagnosis): Events => {
+    const diagnostics = diagnosis === undefined ? {} : { prompt_cache_diagnostics: diagnosis === 'none' ? { type: 'cache_hit' } : { type: 'cache_miss', reason: `${diagnosis}_changed`, cache_missed_tokens: 896 } }
     const message: OpenAI.Responses.ResponseOutputMessage = { type: 'message', id: 'msg_2', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] }
     const shell = { id: 'resp_2', object: 'response', model: 'mock-model', output: [] as object[] }
     const events: object[] = [
@@ -70,7 +98,7 @@ const responses: Script = {
       { type: 'response.output_item.added', output_index: 0, item: { ...message, status: 'in_progress', content: [] } },
       ...words(text).map((delta) => ({ type: 'response.output_text.delta', item_id: 'msg_2', output_index: 0, content_index: 0, delta, logprobs: [] })),
       { type: 'response.output_item.done', output_index: 0, item: message },
-      { type: 'response.completed', response: { ...shell, status: 'completed', output: [message], usage: { input_tokens: 980, input_tokens_details: { cached_tokens: 896 }, output_tokens: 12, total_tokens: 992 } } },
+      { type: 'response.completed', response: { ...shell, status: 'completed', output: [message], usage: { input_tokens: 980, input_tokens_details: { cached_tokens: 896 }, output_tokens: 12, total_tokens: 992 }, ...diagnostics } },
     ]
     return events.map((data, sequence) => ({ event: (data as { type: string }).type, data: { ...data, sequence_number: sequence } }))
   },
@@ -86,8 +114,13 @@ const anthropic: Script = {
     ? undefined : 'the thinking block (with its signature, first in its message) was not sent back'),
   call: (path) => ({ id: 'msg_1', type: 'message', role: 'assistant', model: 'mock-model', stop_reason: 'tool_use', stop_sequence: null,
     content: [THINKING, { type: 'tool_use', id: 'toolu_1', name: 'read', input: { path } }], usage: { input_tokens: 900, output_tokens: 40, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } }),
-  answer: (text): Events => [
-    { event: 'message_start', data: { type: 'message_start', message: { id: 'msg_2', type: 'message', role: 'assistant', model: 'mock-model', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 60, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 896 } } } },
+  compareWith: (body) => (body.diagnostics as { previous_message_id?: string | null } | undefined)?.previous_message_id ?? undefined,
+  answer: (text, diagnosis): Events => [
+    { event: 'message_start', data: { type: 'message_start', message: {
+      id: 'msg_2', type: 'message', role: 'assistant', model: 'mock-model', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 60, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 896 },
+      // No divergence: `diagnostics: null`; else the first part that changed.
+      ...(diagnosis === undefined ? {} : { diagnostics: diagnosis === 'none' ? null : { cache_miss_reason: { type: `${diagnosis}_changed`, cache_missed_input_tokens: 896 } } }),
+    } } },
     { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } },
     ...words(text).map((piece) => ({ event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } } })),
     { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
@@ -119,6 +152,8 @@ function route(url: string): { name: string; script: Script } | undefined {
 export async function startFormatMock(path: string, answer: (result: string) => string): Promise<FormatMock> {
   const failures: string[] = []
   const served: Record<string, number> = {}
+  // The requests that got each reply, by the reply's id (`msg_1`, `resp_1`): what a comparison names.
+  const answered = new Map<string, Body>()
   const server = createServer((req, res) => void handle(req, res).catch((error) => json(res, 500, { error: { message: String(error) } })))
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const found = req.method === 'POST' ? route(req.url ?? '') : undefined
@@ -128,13 +163,19 @@ export async function startFormatMock(path: string, answer: (result: string) => 
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Body
     served[found.name] = (served[found.name] ?? 0) + 1
     const result = found.script.resultOf(body)
-    if (result === undefined) return json(res, 200, found.script.call(path))
+    if (result === undefined) {
+      const reply = found.script.call(path) as { id?: string }
+      if (reply.id) answered.set(reply.id, body)
+      return json(res, 200, reply)
+    }
     const problem = found.script.check(body)
     if (problem) {
       failures.push(`${found.name}: ${problem}`)
       return json(res, 400, { error: { type: 'invalid_request_error', message: problem } })
     }
-    const reply = found.script.answer(answer(result))
+    const compared = found.script.compareWith?.(body)
+    const diagnosis = compared === undefined ? undefined : diagnose(body, answered.get(compared), found.name === 'anthropic' ? 'system' : 'instructions', found.name === 'anthropic' ? 'messages' : 'input')
+    const reply = found.script.answer(answer(result), diagnosis)
     res.writeHead(200, { 'content-type': 'text/event-stream' })
     for (const { event, data } of reply) res.write(`${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`)
     if (found.name === 'openai-chat') res.write('data: [DONE]\n\n')

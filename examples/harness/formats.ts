@@ -10,8 +10,17 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { GoogleGenAI } from '@google/genai'
 import OpenAI from 'openai'
-import { replyAccumulator, type Agent, type ProviderReply, type ReplyFormat, type ToolCall } from 'dsh-agent'
+import { replyAccumulator, type Agent, type ProviderReply, type ReplyFormat, type StepResult, type ToolCall } from 'dsh-agent'
 
+
+/** The provider's own body fields of each format's requests (`step({ fields })`): a Response is not stored, its reasoning comes back encrypted. */
+const FIELDS: Record<ReplyFormat, Record<string, unknown>> = {
+  'openai-chat': {}, 'openai-responses': { store: false, include: ['reasoning.encrypted_content'] }, anthropic: {}, gemini: {},
+}
+/** The fields that make a request stream (Gemini streams by endpoint, not by a field). */
+const STREAM: Record<ReplyFormat, Record<string, unknown>> = {
+  'openai-chat': { stream: true, stream_options: { include_usage: true } }, 'openai-responses': { stream: true }, anthropic: { stream: true }, gemini: {},
+}
 
 /** Sends one request of `format` with its provider's client: the reply, or (streamed) the events of its stream. */
 async function send(origin: string, format: ReplyFormat, request: unknown, streamed: boolean): Promise<unknown | AsyncIterable<unknown>> {
@@ -19,18 +28,15 @@ async function send(origin: string, format: ReplyFormat, request: unknown, strea
   switch (format) {
     case 'openai-chat': {
       const client = new OpenAI({ baseURL: `${origin}/v1`, apiKey, maxRetries: 0 })
-      const body = request as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming
-      return streamed ? client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }) : client.chat.completions.create(body)
+      return streamed ? client.chat.completions.create(request as OpenAI.Chat.ChatCompletionCreateParamsStreaming) : client.chat.completions.create(request as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming)
     }
     case 'openai-responses': {
       const client = new OpenAI({ baseURL: `${origin}/v1`, apiKey, maxRetries: 0 })
-      const body = { ...(request as OpenAI.Responses.ResponseCreateParamsNonStreaming), store: false, include: ['reasoning.encrypted_content' as const] }
-      return streamed ? client.responses.create({ ...body, stream: true }) : client.responses.create(body)
+      return streamed ? client.responses.create(request as OpenAI.Responses.ResponseCreateParamsStreaming) : client.responses.create(request as OpenAI.Responses.ResponseCreateParamsNonStreaming)
     }
     case 'anthropic': {
       const client = new Anthropic({ baseURL: origin, apiKey, maxRetries: 0 })
-      const body = request as Anthropic.MessageCreateParamsNonStreaming
-      return streamed ? client.messages.create({ ...body, stream: true }) : client.messages.create(body)
+      return streamed ? client.messages.create(request as Anthropic.MessageCreateParamsStreaming) : client.messages.create(request as Anthropic.MessageCreateParamsNonStreaming)
     }
     case 'gemini': {
       const client = new GoogleGenAI({ apiKey, httpOptions: { baseUrl: origin } })
@@ -44,15 +50,16 @@ async function send(origin: string, format: ReplyFormat, request: unknown, strea
  * One user turn in `format`: step, send, record the reply (its reasoning state and tool calls), run
  * each call with `run`, step again and record the streamed answer. Resolves to the answer's text.
  */
-export async function formatTurn(origin: string, agent: Agent, format: ReplyFormat, input: string, run: (call: ToolCall) => Promise<string>): Promise<string> {
-  const first = await agent.step(input, { format })
+export async function formatTurn(origin: string, agent: Agent, format: ReplyFormat, input: string, run: (call: ToolCall) => Promise<string>): Promise<{ answer: string; report: StepResult<ReplyFormat>['report'] }> {
+  const first = await agent.step(input, { format, fields: FIELDS[format] })
   agent.record((await send(origin, format, first, false)) as ProviderReply, { format })
   const reply = agent.conversation.at(-1)!
   for (const call of reply.role === 'assistant' ? reply.tool_calls ?? [] : []) agent.record({ role: 'tool', tool_call_id: call.id, content: await run(call) })
-  const second = await agent.step(undefined, { format })
+  const second = await agent.stepDetailed(undefined, { format, fields: { ...FIELDS[format], ...STREAM[format] } })
   const accumulator = replyAccumulator(format)
-  for await (const event of (await send(origin, format, second, true)) as AsyncIterable<unknown>) accumulator.push(event)
+  for await (const event of (await send(origin, format, second.request, true)) as AsyncIterable<unknown>) accumulator.push(event)
+  // With the diagnostics bridge on, recording the reply joins the provider's diagnosis with dsh's report.
   agent.record(accumulator.result() as ProviderReply, { format })
   const answer = agent.conversation.at(-1)!
-  return answer.role === 'assistant' ? answer.content ?? '' : ''
+  return { answer: answer.role === 'assistant' ? answer.content ?? '' : '', report: second.report }
 }

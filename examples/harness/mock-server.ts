@@ -1,7 +1,8 @@
 /**
  * A local stand-in for an OpenAI-compatible chat-completions endpoint, for the harness example: `node:http`
  * on 127.0.0.1 at an ephemeral port. It plays the model from a tiny script (asked about the notes file, it
- * calls `read`; given a tool result, it answers from it; otherwise it acknowledges the turn) and checks
+ * calls `read`; given a tool result, it answers from it; otherwise it acknowledges the turn), streamed
+ * when the request asks (`stream: true`), and checks
  * every request it gets. A request that breaks the loop's rules gets a 400 error, which the `openai`
  * client throws, so the example fails when the loop is wrong.
  * @module
@@ -23,6 +24,8 @@ export interface WireRequest {
   model: string
   messages: WireMessage[]
   tools?: Array<{ type: string; function: { name: string } }>
+  stream?: boolean
+  stream_options?: { include_usage?: boolean }
 }
 
 /** What the server expects of every request. */
@@ -117,6 +120,7 @@ export async function startMockServer(expect: Expectations): Promise<MockServer>
       return send(res, 400, { error: { message: problems.join('; '), type: 'invalid_request_error' } })
     }
     const message = reply(body, expect, requests.length)
+    if (body.stream) return stream(res, `chatcmpl-${requests.length}`, body, message, usageOf(body, requests.at(-2)))
     send(res, 200, {
       id: `chatcmpl-${requests.length}`,
       object: 'chat.completion',
@@ -151,6 +155,23 @@ export function usageOf(body: WireRequest, previous: WireRequest | undefined) {
   const prefix = Math.floor(shared / 4)
   const cached = prefix < 1024 ? 0 : 1024 + Math.floor((prefix - 1024) / 128) * 128
   return { prompt_tokens: prompt, completion_tokens: 8, total_tokens: prompt + 8, prompt_tokens_details: { cached_tokens: cached } }
+}
+
+/**
+ * The reply as a chat-completions stream (`stream: true`): the text in word-sized deltas, each tool call
+ * in one delta, the finish reason, then (with `stream_options.include_usage`) a chunk with the usage and
+ * no choices, and `data: [DONE]`.
+ */
+function stream(res: ServerResponse, id: string, body: WireRequest, message: ReturnType<typeof reply>, usage: ReturnType<typeof usageOf>): void {
+  const chunk = (choices: object[], extra: object = {}) => `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model: body.model, choices, ...extra })}\n\n`
+  res.writeHead(200, { 'content-type': 'text/event-stream' })
+  res.write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]))
+  for (const piece of (message.content ?? '').split(/(?<= )/).filter(Boolean)) res.write(chunk([{ index: 0, delta: { content: piece }, finish_reason: null }]))
+  const calls = ('tool_calls' in message ? message.tool_calls : undefined) ?? []
+  calls.forEach((call, index) => res.write(chunk([{ index: 0, delta: { tool_calls: [{ index, ...call }] }, finish_reason: null }])))
+  res.write(chunk([{ index: 0, delta: {}, finish_reason: calls.length ? 'tool_calls' : 'stop' }]))
+  if (body.stream_options?.include_usage) res.write(chunk([], { usage }))
+  res.end('data: [DONE]\n\n')
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

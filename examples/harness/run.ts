@@ -1,7 +1,7 @@
 /**
  * A complete harness loop on dsh: one call boots the deployment file next to this one, then six user
  * turns go through the official `openai` client to a local OpenAI-compatible mock server (127.0.0.1,
- * an ephemeral port). One turn has a tool call: the harness runs `read` and sends the result back. At
+ * an ephemeral port), each answer streamed (`step(input, { fields: { stream: true } })`). One turn has a tool call: the harness runs `read` and sends the result back. At
  * turn 4 the harness adds a fact to the runtime context, and at turn 6 takes it away again. Then the
  * same tool loop runs once in every wire format (formats.ts), each through its provider's official
  * client against format-mock.ts, every reply recorded through its format's reader. Last, the notes
@@ -17,7 +17,7 @@ import { readFile } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import OpenAI from 'openai'
-import { REPLY_FORMATS, type Agent, type ToolCall } from 'dsh-agent'
+import { REPLY_FORMATS, replyAccumulator, type Agent, type ToolCall } from 'dsh-agent'
 import { bootDeployment, type BootedDeployment } from 'dsh-boot'
 import { compactAndGoOn } from './compaction.js'
 import { startFormatMock } from './format-mock.js'
@@ -47,21 +47,26 @@ async function runTool(call: OpenAI.Chat.ChatCompletionMessageToolCall | ToolCal
   return lines.map((line, index) => `${String(index + 1).padStart(6)}\t${line}`).join('\n')
 }
 
+/** The provider's own body fields every request carries: the answer streams, its usage in the last chunk. */
+const STREAMED = { fields: { stream: true, stream_options: { include_usage: true } } } as const
+
 /**
  * One user turn: step (records the input and whatever changed in the prompt or the runtime context),
  * send, record the reply; while the reply calls tools, run them, record each result and step again.
  */
 async function turn(client: OpenAI, agent: Agent, input: string): Promise<{ answer: string; requests: number }> {
-  let request = await agent.step(input)
+  let request = await agent.step(input, STREAMED)
   for (let requests = 1; requests <= 4; requests++) {
-    // dsh-agent's request is the SDK's request type, and its reply goes back into the record as the SDK types it.
-    const completion = await client.chat.completions.create(request)
-    const message = completion.choices[0].message
+    // dsh-agent's request is the SDK's streaming request type; the chunks are put back together into the
+    // reply the same call returns unstreamed, and recorded through the format's reader (usage included).
+    const reply = replyAccumulator('openai-chat')
+    for await (const chunk of await client.chat.completions.create(request)) reply.push(chunk)
     // A call to a tool the agent keeps declared but cannot run now (its plugin is gone) comes back with its answer.
-    const unavailable = new Map(agent.record(message, { usage: completion.usage, format: 'openai-chat' }).map((found) => [found.call.id, found.result]))
-    if (!message.tool_calls?.length) return { answer: message.content ?? '', requests }
+    const unavailable = new Map(agent.record(reply.result(), { format: 'openai-chat' }).map((found) => [found.call.id, found.result]))
+    const message = agent.conversation.at(-1)!
+    if (message.role !== 'assistant' || !message.tool_calls?.length) return { answer: message.content ?? '', requests }
     for (const call of message.tool_calls) agent.record(unavailable.get(call.id) ?? { role: 'tool', tool_call_id: call.id, content: await runTool(call) })
-    request = await agent.step()
+    request = await agent.step(undefined, STREAMED)
   }
   throw new Error('the model kept calling tools for four requests in a row')
 }
@@ -106,10 +111,13 @@ async function everyFormat(dsh: BootedDeployment): Promise<void> {
   const mock = await startFormatMock(NOTES, (result) => `From the notes: ${(result.split('\n').find((line) => line.includes('0.1.0')) ?? '').replace(/^\s*\d+\s+/, '')}`)
   try {
     for (const format of REPLY_FORMATS) {
-      const agent = await dsh.createAgent({ id: `notes-${format}`, model: 'mock-model', cwd: HERE })
-      const answer = await formatTurn(mock.origin, agent, format, 'What does notes.md say about the first release?', runTool)
+      // The diagnostics bridge: requests name the previous reply, and the report joins the provider's diagnosis with dsh's.
+      const agent = await dsh.createAgent({ id: `notes-${format}`, model: 'mock-model', cwd: HERE, wire: { diagnostics: true } })
+      const { answer, report } = await formatTurn(mock.origin, agent, format, 'What does notes.md say about the first release?', runTool)
       const kept = agent.conversation.some((item) => item.role === 'assistant' && item.parts !== undefined)
-      console.log(`${format}: ${answer} (2 requests, the answer streamed${kept ? '; the reasoning state recorded and sent back' : ''})`)
+      const miss = report.providerMiss
+      const diagnosis = miss ? `; the provider's cache diagnosis (${miss.reason}) ${miss.verdict === 'agrees' ? 'agrees with' : `${miss.verdict}: not`} dsh's` : ''
+      console.log(`${format}: ${answer} (2 requests, the answer streamed${kept ? '; the reasoning state recorded and sent back' : ''}${diagnosis})`)
     }
     const served = REPLY_FORMATS.map((format) => mock.served[format] ?? 0)
     if (served.some((count) => count !== 2)) throw new Error(`expected 2 requests per format, the format mock served ${served.join(', ')}`)

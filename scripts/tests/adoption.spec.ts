@@ -44,8 +44,8 @@ describe('adopting dsh: what a harness author runs first', function () {
     expect(result.stdout.trim().split('\n').slice(-12).map(figures)).to.deep.equal([
       'ok: 6 turns, 7 requests, 18 messages in the record (1 system prompt, 3 runtime-context snapshots)',
       'openai-chat: From the notes: - 0.1.0: the first release that installs outside the repository. (2 requests, the answer streamed)',
-      ...['openai-responses', 'anthropic', 'gemini'].map((format) =>
-        `${format}: From the notes: - 0.1.0: the first release that installs outside the repository. (2 requests, the answer streamed; the reasoning state recorded and sent back)`),
+      ...([['openai-responses', 'cache_hit'], ['anthropic', 'no divergence'], ['gemini', undefined]] as const).map(([format, diagnosis]) =>
+        `${format}: From the notes: - 0.1.0: the first release that installs outside the repository. (2 requests, the answer streamed; the reasoning state recorded and sent back${diagnosis ? `; the provider's cache diagnosis (${diagnosis}) agrees with dsh's` : ''})`),
       "ok: 4 formats, 8 requests, every reply recorded through its format's reader (each answer streamed)",
       'compacted: 34 messages -> 7 (30 summarised through a compact fork); offered stable-opening <n> now + <n>/request; new-opening <n> now + <n>/request; chose stable-opening',
       'after the compaction: What was item 8 again?',

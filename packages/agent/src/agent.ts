@@ -3,7 +3,7 @@ import { listenersFor, type ScopeHandle, type ScopeKey } from 'dsh-scope'
 import { renderAssembly, waitingListener, type SystemPrompt } from 'dsh-system-prompt'
 import { abortable, deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
 import {
-  buildMessages, checkContentParts, entry, WireSession, type SessionBuild, isProvider, providerNames, wireFormat,
+  buildMessages, checkContentParts, entry, WireSession, type SessionBuild, isProvider, providerNames, usageShapeFor, wireFormat,
   type ChatRequestMessage, type ContentPart, type RequestBodies, type CacheReport,
   type WireFormat, type ModelProfile, type ModelProfileOverride, type Usage,
 } from 'dsh-wire'
@@ -15,6 +15,9 @@ import type { ProviderReply, RecordedMessage, RecordOptions, StepOptions, StepRe
 import { makeFork, type Fork, type ForkOptions, type LatestStep } from './fork.js'
 import { recordedEntry } from './recorded-entry.js'
 import type { ChildSeed, ParentHandoff, SubagentStart } from './subagent-start.js'
+import type { AgentWireOptions } from './wire-options.js'
+import { diagnosticsFields } from './diagnostics-bridge.js'
+import { ProviderTruth } from './provider-truth.js'
 import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { DEFAULT_TOOL_CHANGE, ToolDeclarations, toolOwners, unavailableCalls, type ToolChangeOption, type ToolChangePolicy, type UnavailableCall } from './tool-changes.js'
@@ -71,10 +74,14 @@ export interface AgentOptions<P = Agent | string> {
   toolChange?: ToolChangeOption
   /** Which re-anchor a compaction takes: `cheapest` (default), `stable-opening` or `new-opening` (`docs/sessions.md`). */
   reanchor?: ReanchorPolicy
+  /** How the agent's requests use the provider's own mechanisms (`wire-options.ts`): prompt-update overrides, diagnostics, the TTL plan, prices. */
+  wire?: AgentWireOptions
 }
 
 /** The fixed facts of an agent as the service builds it: the parent resolved, the policy and the step bound decided. */
-export type AgentInit = Omit<AgentOptions<Agent>, 'toolChange'> & { promptChange: PromptChangePolicy; stepTimeout?: number; toolChange?: ToolChangePolicy; start?: SubagentStart; routingKey?: string }
+export type AgentInit = Omit<AgentOptions<Agent>, 'toolChange'> & {
+  promptChange: PromptChangePolicy; stepTimeout?: number; toolChange?: ToolChangePolicy; start?: SubagentStart; routingKey?: string; now?: () => number
+}
 
 /** How long one step's assembly may take by default, in milliseconds (the `agents` service's `stepTimeout`). */
 export const DEFAULT_STEP_TIMEOUT = 60_000
@@ -110,6 +117,8 @@ export class Agent {
   readonly reanchor: ReanchorPolicy
   /** The epochs compactions opened, what they closed, and the sections they took out. */
   private readonly epochs_ = new EpochLog()
+  /** The agent's `wire` options (checked), if any. */
+  readonly wire?: AgentWireOptions
   private readonly record_: ConversationEntry[] = []
   /** One lowering per wire format, extended step by step. */
   private readonly sessions = new Map<WireFormat, WireSession<WireFormat>>()
@@ -124,6 +133,12 @@ export class Agent {
   private latestFormat: WireFormat | undefined
   /** How many record entries the latest request sent (a child started from it begins with them). */
   private sent: number | undefined
+  /** The formats whose latest request asked the provider for its cache diagnosis (the diagnostics bridge). */
+  private readonly diagnosed = new Set<WireFormat>()
+  /** The clock (the `agents` service's `now`, default `Date.now`). */
+  private readonly now: () => number
+  /** The measured gaps and the TTL plan, the price table's running totals (`provider-truth.ts`). */
+  private readonly truth: ProviderTruth
   private scope!: ScopeHandle
   private prompt!: SystemPrompt
   private log!: DebugLog
@@ -145,6 +160,9 @@ export class Agent {
     this.routingKey = init.routingKey ?? init.id
     this.stepTimeout = init.stepTimeout ?? DEFAULT_STEP_TIMEOUT
     this.reanchor = init.reanchor ?? 'cheapest'
+    if (init.wire !== undefined) this.wire = init.wire
+    this.now = init.now ?? (() => Date.now())
+    this.truth = new ProviderTruth(this.wire, init.model)
     this.budget_ = BudgetTracker.of(init.model, init.profile)
     this.tools_ = new ToolDeclarations(init.toolChange ?? DEFAULT_TOOL_CHANGE)
   }
@@ -247,12 +265,12 @@ export class Agent {
    * Records `input` (if given), assembles for the agent's scope, records a changed system prompt and a
    * changed runtime-context snapshot, and resolves to the request. A failure records nothing.
    */
-  async step<F extends WireFormat = 'openai-chat'>(input?: string | readonly ContentPart[], options: StepOptions<F> = {}): Promise<RequestBodies[F]> {
-    return (await this.stepDetailed(input, options)).request
+  async step<F extends WireFormat = 'openai-chat', const X extends object = {}>(input?: string | readonly ContentPart[], options: StepOptions<F, X> = {}): Promise<RequestBodies[F] & X> {
+    return (await this.stepDetailed(input, options)).request as RequestBodies[F] & X
   }
 
   /** `step()`, resolving to the request together with the assembly and the rendered texts. */
-  async stepDetailed<F extends WireFormat = 'openai-chat'>(input?: string | readonly ContentPart[], options: StepOptions<F> = {}): Promise<StepResult<F>> {
+  async stepDetailed<F extends WireFormat = 'openai-chat', const X extends object = {}>(input?: string | readonly ContentPart[], options: StepOptions<F, X> = {}): Promise<StepResult<F>> {
     if (this.disposed_) throw agentDisposed(this.id)
     const userInput = this.userInput(input)
     const format = (options.format ?? 'openai-chat') as F
@@ -270,10 +288,17 @@ export class Agent {
       this.log.write(`total sections=${rendered.sections.length} bytes=${Buffer.byteLength(rendered.system, 'utf8')}`)
     }
     const tools = this.tools_.plan(assembly.tools, toolOwners((this.scope.ctx.get('tools') as ToolRegistry | undefined)?.view(this).origin, assembly), `${provider} has no tool append path in dsh`)
+    const now = this.now()
+    const planned = this.truth.breakpoints(format, options.breakpoints)
+    // The diagnostics bridge: the provider's comparison field, naming the previous reply of the format.
+    const asked = this.wire?.diagnostics ? diagnosticsFields(this.record_, format) : undefined
+    const fields = asked === undefined ? options.fields : { ...asked, ...options.fields }
     const request = {
       tools: tools.declared, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.routingKey,
       ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
-      ...(options.breakpoints === undefined ? {} : { breakpoints: options.breakpoints }),
+      ...(planned.breakpoints === undefined ? {} : { breakpoints: planned.breakpoints }),
+      ...(fields === undefined ? {} : { fields }),
+      ...(this.wire?.promptUpdates === undefined ? {} : { promptUpdates: this.wire.promptUpdates }),
     }
     const layerOf = (scope: ScopeKey | undefined) => this.reuse.layerOf(scope)
     // A restored agent's first step compares its prompt with the ledger's (resume-guard.ts); under `authoritative` it may send the stored one.
@@ -294,7 +319,9 @@ export class Agent {
     let report: CacheReport
     try {
       build = this.wireSession(format).build({ record: this.record_, ...request })
-      report = this.reuse.measure({ format, provider, build, rendered, assembly, now: Date.now() }, counter)
+      report = this.reuse.measure({ format, provider, build, rendered, assembly, now }, counter)
+      this.truth.measured(format, build as SessionBuild<WireFormat>, report, planned.plan, now)
+      if (this.promptChange === 'append' && before > 0 && added.some((item) => item.source === 'system-prompt' && item.content)) report.promptUpdate = build.promptUpdate
       tools.commit(report)
     } catch (error) {
       this.record_.length = before
@@ -302,7 +329,15 @@ export class Agent {
     }
     const budget = this.budget_.measure(report.requestTokens, report.tokenizer)
     const { conversationId, maxTokens, breakpoints } = options
-    this.latestSteps.set(format, { provider, tools: tools.declared, input: { conversationId: conversationId ?? this.routingKey, ...(maxTokens === undefined ? {} : { maxTokens }), ...(breakpoints === undefined ? {} : { breakpoints }) } })
+    if (asked === undefined) this.diagnosed.delete(format)
+    else this.diagnosed.add(format)
+    this.latestSteps.set(format, {
+      provider, tools: tools.declared,
+      input: {
+        conversationId: conversationId ?? this.routingKey, ...(maxTokens === undefined ? {} : { maxTokens }), ...(breakpoints === undefined ? {} : { breakpoints }),
+        ...(fields === undefined ? {} : { fields }), ...(this.wire?.promptUpdates === undefined ? {} : { promptUpdates: this.wire.promptUpdates }),
+      },
+    })
     this.latestFormat = format
     this.sent = this.record_.length
     if (resume) this.resumeGuard!.commit(resume)
@@ -331,7 +366,7 @@ export class Agent {
       record: () => this.record_, newest: () => this.latest(), userInput: (input) => this.userInput(input), replies: () => this.replies,
       assemble: (opts) => this.bounded(opts, (signal) => this.assembleOwn(signal)),
       alive: () => { if (this.disposed_) throw agentDisposed(this.id) },
-      emit: (result) => this.notifyStep(result as StepResult<WireFormat>),
+      emit: (result) => this.notifyStep(result as StepResult<WireFormat>), now: this.now,
       system: (rendered) => this.resumeGuard?.pinned(rendered) ?? rendered,
     }, options, (provider) => this.reuse.counter(provider))
   }
@@ -424,7 +459,7 @@ export class Agent {
    * Runs `assemble` with a signal that aborts on the caller's signal or when the step's bound runs out
    * (a timer that keeps the process alive, so a listener that never settles ends the step, not the program).
    */
-  private async bounded<T>(options: StepOptions<WireFormat>, assemble: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  private async bounded<T>(options: Pick<StepOptions<WireFormat>, 'signal' | 'timeout'>, assemble: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
     const ms = options.timeout ?? this.stepTimeout
     if (typeof ms !== 'number' || !(ms >= 0)) throw invalidStepTimeout(this.id, ms)
     if (ms === 0 || ms === Infinity) return assemble(options.signal)
@@ -482,13 +517,18 @@ export class Agent {
    */
   record(message: RecordedMessage | ProviderReply, options: RecordOptions = {}): UnavailableCall[] {
     if (this.disposed_) throw agentDisposed(this.id)
-    const { item, usage } = recordedEntry(this.id, message, options, this.replies)
+    const latest = this.latestFormat
+    const { item, usage } = recordedEntry(this.id, message, options, this.replies, {
+      shape: usageShapeFor(latest ?? 'openai-chat', this.provider), diagnosed: latest !== undefined && this.diagnosed.has(latest),
+    })
     this.record_.push(item)
     if (item.source === 'assistant') this.replies++
     const unavailable = unavailableCalls(this.id, item, this.tools_.unavailable)
+    if (item.reply?.miss !== undefined && this.wire?.diagnostics) this.reuse.joinProviderMiss(item.reply.miss)
     if (!usage) return unavailable
     this.epochs_.replied(usage, this.model)
-    this.reuse.reconcile(usage, Date.now())
+    this.reuse.reconcile(usage, this.now())
+    this.truth.priced(usage)
     // Cordis's emit throws a listener's failure at the emitter: the reply is recorded, so it is only logged.
     notify(this.scope.ctx, 'agent/usage', [this, usage], { failure: (plugin, error) => usageListenerFailed(this.id, plugin, error), report: (error) => this.log.warn(error) })
     return unavailable

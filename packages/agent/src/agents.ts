@@ -1,4 +1,5 @@
 import { Context, Service } from 'cordis'
+import { checkedWire } from './wire-options.js'
 import z from 'schemastery'
 import { createScope, markNoShadow, ownEffect, type ScopeHandle, type ScopeKey } from 'dsh-scope'
 import { overrideProblem } from 'dsh-wire/internal'
@@ -32,6 +33,8 @@ export interface Config {
   stepTimeout: number
   /** How a tool change enters the requests, per kind (`tool-changes.ts`). */
   toolChange: ToolChangeOption
+  /** The clock the agents read (the time of each request, the gaps the TTL plan measures); default `Date.now`. For tests and replays. */
+  now?: () => number
 }
 
 /** The schemastery schema of {@link Config}. */
@@ -41,6 +44,8 @@ export const Config: z<Partial<Config>, Config> = z.object({
   stepTimeout: z.natural().default(DEFAULT_STEP_TIMEOUT)
     .description('How long one step\'s assembly may take, in milliseconds, before the step rejects with AGENT_STEP_TIMEOUT naming the plugins of the assemble listeners (0: no bound). A step\'s own `timeout` option overrides it.'),
   toolChange: ToolChangeSchema.default('default'),
+  now: z.function()
+    .description('The clock the agents read, returning milliseconds since the epoch (default `Date.now`, read at each call): the time of each request and the gaps the TTL plan measures. Set it from code, for tests and replays.'),
 }) as any
 
 /** Options of `agents.restore()`: the ledger's kept head, and what the first step does when the prompt changed meanwhile. */
@@ -136,8 +141,10 @@ export class Agents extends Service {
     const lineage = handoff && start
       ? { start, routingKey: childRoutingKey(start, handoff, id), ...(start === 'parent' ? { promptChange: handoff.promptChange } : {}) }
       : { ...restored }
+    const wire = checkedWire(id, options.wire)
     const agent = new Agent({
       id, model, provider, cwd, preset, parent, promptChange, stepTimeout: this.config.stepTimeout ?? DEFAULT_STEP_TIMEOUT, profile: options.profile, toolChange, reanchor, ...lineage,
+      ...(wire ? { wire } : {}), ...(this.config.now ? { now: this.config.now } : {}),
     })
     if (handoff && start) agent.seed(childSeed(start, handoff))
     const scope = createScope(this.ctx, agent, { parent: parentKey, label: `agent:${id}` })

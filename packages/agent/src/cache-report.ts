@@ -9,9 +9,9 @@ import { scopeLabel, type ScopeKey } from 'dsh-scope'
 import { assemblyNotes, type PromptAssembly, type RenderedPrompt } from 'dsh-system-prompt'
 import {
   cacheProviderFor, commonPrefix, providerFamily, tokenCounter, wireFormat, type Breakpoint, type CacheBreak, type CacheEntry, type CachePoint, type CacheProvider,
-  type CacheReport, type SessionBuild, type StreamPart, type TokenCounter, type Usage, type WireFormat,
+  type CacheReport, type SessionBuild, type StreamPart, type TokenCounter, type Usage, type WireFormat, joinMiss, type ProviderMiss,
 } from 'dsh-wire'
-import { countIsEstimate, mismatchReason } from 'dsh-wire/internal'
+import { countIsEstimate, mismatchReason, TTL_MS } from 'dsh-wire/internal'
 import type { Context } from 'cordis'
 import { firstSectionBreak, promptParts } from './ledger-parts.js'
 
@@ -211,6 +211,16 @@ export class ReuseTracker {
     })
     if (reason === undefined) delete report.mismatch
     else report.mismatch = reason
+  }
+
+  /**
+   * Sets the provider's diagnosis of the latest request beside its report's break (`joinMiss`): the
+   * gap since the request before it, against the 5-minute lifetime the providers keep by default.
+   */
+  joinProviderMiss(miss: ProviderMiss): void {
+    if (!this.last) return
+    const { report, at, previousAt } = this.last
+    report.providerMiss = joinMiss(miss, report, { lifetime: TTL_MS['5m'], ...(previousAt === undefined ? {} : { sincePrevious: at - previousAt }) })
   }
 
   /** The first break of `stream` against `previous`: the part, its owner, layer and cause. */

@@ -8,7 +8,9 @@
  * New kinds of tool call (or of content part) are rows of {@link TOOL_CALL_SHAPES}.
  * @module
  */
-import { checkContentParts, checkReplyParts, type AssistantMessage, type ContentPart, type ReplyPart, type ToolCall, type ToolMessage, type Usage } from 'dsh-wire'
+import {
+  checkContentParts, checkReplyParts, type AssistantMessage, type ContentPart, type ProviderMiss, type ReplyFacts, type ReplyPart, type ToolCall, type ToolMessage, type Usage,
+} from 'dsh-wire'
 
 /**
  * A shape problem (`problem` names the field, `tool_calls[0].function.name`). Internal: `record()` and
@@ -107,6 +109,20 @@ export function partsShape(parts: unknown, check: (parts: unknown) => void): unk
  * count of at least 0 or `null`; each figure is read once, and nothing else of `value` is kept (a
  * `toJSON` or extra key included). `what` names the value in the problem.
  */
+/** What the provider said about a reply (its id, its diagnosis), checked and copied: `{ id, format, miss? }`. */
+export function replyFactsShape(value: unknown): ReplyFacts {
+  if (!isRecord(value)) fail('reply must be { id, format, miss? } (the provider\'s id of the reply, its format)')
+  const { id, format, miss } = value as Record<string, unknown>
+  if (typeof id !== 'string' || !id) fail('reply.id must be a non-empty string')
+  if (typeof format !== 'string' || !format) fail('reply.format must be a non-empty string')
+  if (miss === undefined) return { id: id as string, format: format as string }
+  if (!isRecord(miss) || typeof miss.reason !== 'string' || typeof miss.class !== 'string' || (miss.missedTokens !== undefined && typeof miss.missedTokens !== 'number')) {
+    fail('reply.miss must be { reason, class, missedTokens? }')
+  }
+  const m = miss as { reason: string; class: ProviderMiss['class']; missedTokens?: number }
+  return { id: id as string, format: format as string, miss: { reason: m.reason, class: m.class, ...(m.missedTokens === undefined ? {} : { missedTokens: m.missedTokens }) } }
+}
+
 export function usageShape(value: unknown, what = 'usage'): Usage {
   if (!isRecord(value)) fail(`${what} must be a normalised usage record ({ inputTokens, cachedReadTokens, cacheWriteTokens, outputTokens }) or come with its provider format`)
   const usage = {} as Usage

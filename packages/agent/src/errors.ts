@@ -304,3 +304,9 @@ export const compactionStale = (id: string, planned: number, now: number) =>
   Object.assign(new Error(`agent "${id}" compaction: the plan was made for a record of ${planned} ${planned === 1 ? 'entry' : 'entries'}, which has changed since (now ${now}); plan again`), {
     code: 'AGENT_COMPACTION_STALE' as const, details: { id, planned, now },
   })
+
+/** An agent's `wire` options that are not of their shape; `key` names the one at fault (`promptUpdates.claude-x`, `prices.claude.read`). */
+export const invalidWire = (id: string, key: string, reason: string) =>
+  Object.assign(new TypeError(`agent "${id}": wire${key ? `.${key}` : ''}: ${reason}`), {
+    code: 'AGENT_INVALID_WIRE' as const, details: { id, key, reason },
+  })

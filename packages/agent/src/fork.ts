@@ -38,7 +38,7 @@ export interface ForkOptions<F extends WireFormat = WireFormat> {
 
 /** The agent's latest step of one format: what its request was built with besides the record and the tools. */
 export interface LatestStep {
-  readonly input: Pick<WireInput, 'conversationId' | 'maxTokens' | 'breakpoints'>
+  readonly input: Pick<WireInput, 'conversationId' | 'maxTokens' | 'breakpoints' | 'fields' | 'promptUpdates'>
   readonly provider: CacheProvider
   /** The tools it declared (the agent's tool-change policy may keep tools the assembly no longer offers). */
   readonly tools?: readonly WireTool[]
@@ -70,6 +70,8 @@ export interface ForkSource<F extends WireFormat> {
   emit(result: StepResult<F>): void
   /** The system prompt a step would send for `rendered` (a restored agent may send the stored one: `resume-guard.ts`). */
   system(rendered: string): string
+  /** The agent's clock (the `agents` service's `now`). */
+  now(): number
 }
 
 /** One side request of an agent and what was recorded into it. */
@@ -159,7 +161,7 @@ export async function makeFork<F extends WireFormat>(source: ForkSource<F>, opti
   const added = [...changed, trailing]
   const build = source.session.fork({ ...latest.input, record: [...record, ...added], tools: latest.tools ?? assembly.tools, model: agent.model, promptChange: agent.promptChange })
   const side = { kind }
-  const report = source.reuse.measureSide({ format, provider: latest.provider, build, rendered, assembly, now: Date.now() }, counter, side)
+  const report = source.reuse.measureSide({ format, provider: latest.provider, build, rendered, assembly, now: source.now() }, counter, side)
   const divergence = report.breaks[0] ?? changedBefore(changed, () => source.reuse.sectionChange(format, rendered, assembly))
   const budget = source.budget.measureSide(report.requestTokens, report.tokenizer)
   const result: StepResult<F> = {

@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto'
 import type { Agent } from './agent.js'
 import type { SubagentStart } from './subagent-start.js'
 import { entryParts, type PromptPart } from './ledger-parts.js'
-import type { ContentPart, ConversationEntry, EntrySource, PromptChangePolicy, ReplyPart, ToolCall, Usage } from 'dsh-wire'
+import type { ContentPart, ConversationEntry, EntrySource, PromptChangePolicy, ReplyFacts, ReplyPart, ToolCall, Usage } from 'dsh-wire'
 import type { EpochMark } from './epoch.js'
 import { isEpochMark, type LedgerItem } from './epoch-log.js'
 
@@ -65,6 +65,8 @@ export interface LedgerEntryFields {
   usage?: Usage
   /** A system-prompt version's parts (format version 2; absent when the version was recorded without them). */
   sections?: PromptPart[]
+  /** A reply's id and the provider's cache diagnosis (the diagnostics bridge), as recorded. */
+  reply?: ReplyFacts
   /** How many system-prompt entries the record holds up to and including this one (0 before the first). */
   promptVersion: number
 }
@@ -130,6 +132,7 @@ export function entryFields(item: ConversationEntry, promptVersion: number, sect
   }
   if (item.role !== 'system' && item.parts !== undefined) fields.parts = item.parts
   if (item.usage !== undefined) fields.usage = item.usage
+  if (item.reply !== undefined) fields.reply = item.reply
   return fields
 }
 

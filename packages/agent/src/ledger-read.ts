@@ -5,7 +5,7 @@
  * @module
  */
 import { entry, type ConversationEntry, type EntrySource } from 'dsh-wire'
-import { EntryShapeError, fail, replyShape, toolResultShape, usageShape, userInputShape } from './entry-shape.js'
+import { EntryShapeError, fail, replyFactsShape, replyShape, toolResultShape, usageShape, userInputShape } from './entry-shape.js'
 import { SUBAGENT_STARTS, type SubagentStart } from './subagent-start.js'
 import {
   ledgerBadHeader, ledgerBadLine, ledgerBlankLine, ledgerCutShort, ledgerHashMismatch, ledgerInvalidEntry, ledgerMissingLines, ledgerNotCanonical,
@@ -56,7 +56,7 @@ const ENTRY_KEYS: Record<string, ReadonlySet<string>> = {
   'system-prompt': new Set(['role', 'source', 'content', 'reanchor', 'promptVersion', 'hash']),
   user: new Set(['role', 'source', 'content', 'parts', 'promptVersion', 'hash']),
   'runtime-context': new Set(['role', 'source', 'content', 'promptVersion', 'hash']),
-  assistant: new Set(['role', 'source', 'content', 'tool_calls', 'parts', 'usage', 'promptVersion', 'hash']),
+  assistant: new Set(['role', 'source', 'content', 'tool_calls', 'parts', 'usage', 'reply', 'promptVersion', 'hash']),
   // `usage` is let through so that record() refuses it with its own words (usage belongs to a reply).
   tool: new Set(['role', 'source', 'content', 'tool_call_id', 'name', 'parts', 'usage', 'promptVersion', 'hash']),
 }
@@ -180,7 +180,7 @@ function checkEntry(line: number, fields: Record<string, unknown>, promptVersion
 function recordedEntry(line: number, fields: LedgerEntryFields): ConversationEntry {
   try {
     if (fields.source === 'assistant') {
-      return entry(replyShape(fields), 'assistant', fields.usage === undefined ? undefined : usageShape(fields.usage))
+      return entry(replyShape(fields), 'assistant', fields.usage === undefined ? undefined : usageShape(fields.usage), fields.reply === undefined ? undefined : replyFactsShape(fields.reply))
     }
     if (fields.source === 'tool') {
       if (fields.usage !== undefined) fail('usage belongs to an assistant reply, not a tool result')

@@ -29,7 +29,7 @@ export function replayEntries(agent: Agent, entries: readonly LedgerLine[], epoc
     }
     if (line.source === 'assistant' || line.source === 'tool') {
       const message = messageOf(line)
-      const options = line.usage === undefined ? {} : { usage: line.usage }
+      const options = { ...(line.usage === undefined ? {} : { usage: line.usage }), ...(line.reply === undefined ? {} : { reply: line.reply }) }
       try {
         if (index < baselineEnd) agent.restoreEntry(recordedEntry(agent.id, message, options, 0).item)
         else agent.record(message, options)

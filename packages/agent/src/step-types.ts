@@ -4,7 +4,7 @@
  * @module
  */
 import type { PromptAssembly, RenderedPrompt } from 'dsh-system-prompt'
-import type { BreakpointOptions, CacheProvider, CacheReport, ContentPart, Replies, ReplyFormat, ReplyPart, RequestBodies, UsageFormat, WireFormat } from 'dsh-wire'
+import type { BreakpointOptions, CacheProvider, CacheReport, ContentPart, Replies, ReplyFacts, ReplyFormat, ReplyPart, RequestBodies, RequestFields, UsageFormat, WireFormat } from 'dsh-wire'
 import type { ContextBudget } from './budget.js'
 import type { ResumeReport } from './resume-guard.js'
 import type { ConversationEntry, ToolCall } from './conversation.js'
@@ -23,8 +23,8 @@ export type RecordedMessage =
 /** A provider's whole reply, recorded with `record(reply, { format })`: a chat completion, a Response, a Message or a GenerateContentResponse. */
 export type ProviderReply = Replies[ReplyFormat]
 
-/** Options of one step. */
-export interface StepOptions<F extends WireFormat = 'openai-chat'> {
+/** Options of one step; `X`: the extra body fields given (the request's type carries them). */
+export interface StepOptions<F extends WireFormat = 'openai-chat', X extends object = RequestFields<F>> {
   /** Aborts the assembly; the step then rejects with an `AbortError` and records nothing. */
   signal?: AbortSignal
   /**
@@ -45,6 +45,14 @@ export interface StepOptions<F extends WireFormat = 'openai-chat'> {
    * agents only, so a harness that runs many conversations under one id passes its conversation id here.
    */
   conversationId?: string
+  /**
+   * The provider's own extra body fields, typed per format (`stream`, `stream_options`, `store`,
+   * `prompt_cache_retention`, a chat `prompt_cache_key`, sampling settings, ...): merged after dsh's
+   * own, so `body` stays `JSON.stringify(request)` and is still extended step by step. A field dsh sets
+   * itself (the model, the messages, the system prompt, the tools) is refused with `WIRE_OWNED_FIELD`.
+   * A fork repeats the latest step's fields.
+   */
+  fields?: X & RequestFields<F>
   /** `anthropic`: the `max_tokens` of the body (default 4096). */
   maxTokens?: number
   /** `anthropic`: how `cache_control` breakpoints are planned, or `false` for none. */
@@ -67,11 +75,17 @@ export interface RecordOptions {
    */
   usage?: unknown
   /**
-   * The provider format of what is given: a whole reply of that format (a chat completion, a Response,
+   * The provider format of what is given (default for a `usage` object: the agent's provider's shape
+   * for the latest step's format, `usageShapeFor`): a whole reply of that format (a chat completion, a Response,
    * a Message, a GenerateContentResponse; `deepseek` and `openrouter` name chat completions) is read by
    * the format's reader (`readReply`), its usage with it; for a message, the shape of `usage`.
    */
   format?: UsageFormat
+  /**
+   * The provider's id of the reply and its cache diagnosis, for a reply given as a message (a whole
+   * provider reply brings its own): what the diagnostics bridge names in the next request.
+   */
+  reply?: ReplyFacts
 }
 
 /** Everything one step produced, for callers that want more than the request. */

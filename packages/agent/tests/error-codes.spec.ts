@@ -31,6 +31,7 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
     AgentErrors.compactionStale('main', 12, 13),
     AgentErrors.invalidResumePolicy('keep'),
     AgentErrors.resumeListenerFailed('main', 'audit', new Error('down')),
+    AgentErrors.invalidWire('main', 'promptUpdates.claude-x', 'expected "system-message" or "marker", received "native"'),
   ]
 
   it('each factory makes its error class with its code and details, and the message unchanged', () => {
@@ -63,6 +64,7 @@ describe('dsh-agent: every error carries a stable code and the fields it is abou
       { name: 'Error', code: 'AGENT_COMPACTION_STALE', details: { id: 'main', planned: 12, now: 13 }, message: 'agent "main" compaction: the plan was made for a record of 12 entries, which has changed since (now 13); plan again' },
       { name: 'TypeError', code: 'AGENT_INVALID_RESUME_POLICY', details: { received: 'keep' }, message: 'restore(): resume must be "authoritative" or "new-epoch", received "keep"' },
       { name: 'Error', code: 'AGENT_RESUME_LISTENER_FAILED', details: { id: 'main', plugin: 'audit' }, message: 'agent "main": agent/resume listener of plugin "audit" failed: down (the resume is decided and the step goes on)' },
+      { name: 'TypeError', code: 'AGENT_INVALID_WIRE', details: { id: 'main', key: 'promptUpdates.claude-x', reason: 'expected "system-message" or "marker", received "native"' }, message: 'agent "main": wire.promptUpdates.claude-x: expected "system-message" or "marker", received "native"' },
     ])
   })
 

@@ -101,3 +101,23 @@ describe('dsh-agent: record() and the request shape', () => {
     expect(await agent.step()).to.not.have.property('tools')
   })
 })
+
+describe('dsh-agent: record(reply, { usage }) reads the usage in the agent\'s provider\'s shape (issue 23)', () => {
+  it('reads a usage object without a format as the agent\'s provider reports it for the latest step\'s format', async () => {
+    const { host } = await briefAgent()
+    const agent = await host.agents.create({ id: 'claude', model: 'claude-sonnet-4-5', provider: 'anthropic' })
+    await agent.step('Hi', { format: 'anthropic' })
+    agent.record({ role: 'assistant', content: 'Hello.' }, { usage: { input_tokens: 10, cache_read_input_tokens: 2000, cache_creation_input_tokens: 0, output_tokens: 5 } })
+    expect(agent.conversation.at(-1)!.usage).to.deep.equal({ inputTokens: 2010, cachedReadTokens: 2000, cacheWriteTokens: 0, outputTokens: 5 })
+  })
+
+  it('refuses a usage object that carries none of the named format\'s fields with AGENT_INVALID_RECORD, naming its fields', async () => {
+    const { agent } = await briefAgent()
+    await agent.step('Hi')
+    const anthropicUsage = { input_tokens: 10, cache_read_input_tokens: 2000, output_tokens: 5 }
+    const error = thrown(() => agent.record({ role: 'assistant', content: 'Hello.' }, { usage: anthropicUsage, format: 'openai-chat' }))
+    expect(error).to.include({ code: 'AGENT_INVALID_RECORD' })
+    expect(error.message).to.contain('usage carries none of the openai-chat usage fields (it has "input_tokens", "cache_read_input_tokens", "output_tokens")')
+    expect(agent.conversation.at(-1)!.role).to.equal('user')
+  })
+})

@@ -78,13 +78,16 @@ describe('dsh-agent: step(input, { format }) and record(reply, { usage })', () =
     expect(agent.conversation[2].usage).to.deep.equal({ inputTokens: 120, cachedReadTokens: 100, cacheWriteTokens: null, outputTokens: 8 })
   })
 
-  it('refuses usage on a tool result, and a provider object without its format', async () => {
+  it('refuses usage on a tool result, and a provider object of another shape than the agent\'s provider reports', async () => {
     const { agent } = await briefAgent()
     await agent.step('Hi.')
     const onTool = thrown(() => agent.record({ role: 'tool', tool_call_id: 'c1', content: 'x' }, { usage }))
     expect(onTool).to.include({ code: 'AGENT_INVALID_RECORD', message: 'agent "a" record(): usage belongs to an assistant reply, not a tool result' })
-    const raw = thrown(() => agent.record({ role: 'assistant', content: 'Hello.' }, { usage: { prompt_tokens: 3 } }))
+    // Without a format, a usage object reads in the agent's provider's shape (here the openai-chat request's).
+    const raw = thrown(() => agent.record({ role: 'assistant', content: 'Hello.' }, { usage: { input_tokens: 3 } }))
     expect(raw).to.include({ code: 'AGENT_INVALID_RECORD' })
     expect(agent.conversation).to.have.length(2)
+    agent.record({ role: 'assistant', content: 'Hello.' }, { usage: { prompt_tokens: 3 } })
+    expect(agent.conversation[2].usage).to.deep.include({ inputTokens: 3 })
   })
 })

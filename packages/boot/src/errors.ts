@@ -40,7 +40,7 @@ export const inAssemblies = (cause: { code: string; message: string; details: ob
   ({ code: cause.code, message: `${cause.message} (in the assembly for ${where.join(', ')})`, details: { ...cause.details, where } })
 
 /** The keys an `agents:` row may have. */
-export const AGENT_KEYS = ['id', 'model', 'provider', 'cwd', 'preset', 'parent', 'promptChange', 'profile', 'toolChange'] as const
+export const AGENT_KEYS = ['id', 'model', 'provider', 'cwd', 'preset', 'parent', 'promptChange', 'profile', 'toolChange', 'wire'] as const
 
 /** `agents:` is not a list. */
 export const agentsNotList = () =>

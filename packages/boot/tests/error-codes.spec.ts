@@ -39,7 +39,7 @@ describe('dsh-boot: the messages of a deployment file\'s agents carry a stable c
       'agent "main" could not be created: no',
       'expected a list of agents like "- { id: main, model: deepseek-chat }"',
       '$[1].model missing required value',
-      '$[0].modle is not a key of an agent (allowed: id, model, provider, cwd, preset, parent, promptChange, profile, toolChange)',
+      '$[0].modle is not a key of an agent (allowed: id, model, provider, cwd, preset, parent, promptChange, profile, toolChange, wire)',
       '$[2].id "a" is already the id of agents[0] (agent ids are unique in the file)',
       '$[2].parent "c" is not an agent listed before "a" (list parents before their children)',
       '$[0].cwd is empty, so {{cwd}} would render as nothing (set a value or leave cwd out; a ${VAR} that is set but empty gives "", ${VAR:-default} falls back to the default)',

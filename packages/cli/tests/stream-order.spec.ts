@@ -63,6 +63,9 @@ describe('dsh-prompt explain --format, diff --format and explain --html: the req
     expect(out[title + 2].split(/\s{2,}/)).to.deep.equal(['1', 'model', 'deepseek-chat', '-', '-', '0', '25'])
     expect(out[title + 3].split(/\s{2,}/).slice(0, 5)).to.deep.equal(['2', 'tool', 'bash', 'dsh-plugin-shell', 'global'])
     expect(out.at(-1)).to.match(/^total: 9 parts, [\d,]+ bytes of canonical JSON without cache_control; a change in a part re-sends every byte from its start$/)
+    // How a prompt version appended mid-conversation is sent to this model (deepseek-chat: not in Anthropic's table).
+    const update = out.indexOf('prompt updates (append): a user message that starts with the update marker line (the cached prefix before it stays)')
+    expect(update).to.be.above(0).and.below(title)
   })
 
   it('explain without --format prints what it printed before: no format, no stream', () => {

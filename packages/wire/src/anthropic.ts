@@ -2,16 +2,18 @@
  * `anthropic`: the Messages API body. The system prompt is a top-level `system` text block; tools are
  * `{ name, description, input_schema }`; messages alternate `user` / `assistant` with content blocks:
  * `text`, `tool_use` (a recorded call, its arguments parsed) and `tool_result` (in a user message).
- * The Messages API takes no system message after the first turn, so under `append` a later prompt
- * version is a user message that begins with `SYSTEM_PROMPT_UPDATE_MARKER`, and every earlier block
- * keeps its bytes. `cache_control` breakpoints are planned by `planBreakpoints`. Pure and Cordis-free.
+ * Under `append` a later prompt version is a mid-conversation `{ role: "system" }` message for the
+ * models Anthropic lists (`ANTHROPIC_SYSTEM_MESSAGES`, A6), else a user message that begins with
+ * `SYSTEM_PROMPT_UPDATE_MARKER`; either way every earlier block keeps its bytes. `cache_control` breakpoints are planned by `planBreakpoints`. Pure and Cordis-free.
  * @module
  */
 import { anthropicPlanner, type CacheControl } from './breakpoints.js'
 import { streamPart } from './cache-stream.js'
 import { namedToolParts } from './format-stream.js'
 import { emptyText, unsupportedPart, unsupportedToolCall } from './errors.js'
-import type { WireFormatModule } from './format-module.js'
+import type { CallLookup, WireFormatModule } from './format-module.js'
+import type { PromptUpdateLowering } from './prompt-updates.js'
+import { ANTHROPIC_SYSTEM_MESSAGES } from './providers/anthropic.js'
 import type { WireInput } from './input.js'
 import { assertTools, ANTHROPIC_TOOL_RULES } from './tool-rules.js'
 import { sentReplyParts, type AnthropicRedactedThinkingBlock, type AnthropicThinkingBlock, type ContentPart } from './parts.js'
@@ -37,8 +39,11 @@ export type AnthropicThinkingParam = (AnthropicThinkingBlock | AnthropicRedacted
 export type AnthropicBlock =
   | AnthropicTextBlock | AnthropicToolUseBlock | AnthropicToolResultBlock | AnthropicImageBlock | AnthropicDocumentBlock | AnthropicThinkingParam
 
-/** A message: one per sent record entry (consecutive user messages are allowed; the API joins them). */
-export interface AnthropicMessage { role: 'user' | 'assistant'; content: AnthropicBlock[] }
+/**
+ * A message: one per sent record entry (consecutive user messages are allowed; the API joins them). A
+ * `system` message is a prompt version sent mid-conversation, for a model that takes one (text blocks only).
+ */
+export type AnthropicMessage = { role: 'user' | 'assistant'; content: AnthropicBlock[] } | { role: 'system'; content: AnthropicTextBlock[] }
 
 /** A tool definition. */
 export interface AnthropicTool {
@@ -77,15 +82,17 @@ export function anthropicBody(input: WireInput, openingEntry: ConversationEntry 
   return { ...request, messages }
 }
 
-/** The message of one sent entry. */
-export function anthropicElements(item: ConversationEntry): readonly AnthropicMessage[] {
-  return [message(item)]
+/** The message of one sent entry (`update`: how a prompt version after the opening is sent; default `marker`). */
+export function anthropicElements(item: ConversationEntry, update: PromptUpdateLowering = 'marker'): readonly AnthropicMessage[] {
+  return [message(item, update)]
 }
 
-function message(item: ConversationEntry): AnthropicMessage {
+function message(item: ConversationEntry, update: PromptUpdateLowering): AnthropicMessage {
   switch (item.role) {
     case 'system':
-      return { role: 'user', content: [{ type: 'text', text: item.reanchor ?? systemUpdateText(item.content) }] }
+      return update === 'system-message'
+        ? { role: 'system', content: [{ type: 'text', text: item.reanchor ?? item.content }] }
+        : { role: 'user', content: [{ type: 'text', text: item.reanchor ?? systemUpdateText(item.content) }] }
     case 'user':
       return { role: 'user', content: sendable('user', item.parts ? item.parts.map((part) => mediaBlock(part, 'user')) : [{ type: 'text', text: userText(item.content) }]) }
     case 'tool': {
@@ -122,10 +129,14 @@ export const anthropicFormat: WireFormatModule<AnthropicRequest> = Object.freeze
   name: 'anthropic',
   provider: 'anthropic',
   toolRules: ANTHROPIC_TOOL_RULES,
+  ownedFields: Object.freeze(['model', 'system', 'tools', 'messages']),
   elementsKey: 'messages',
   openingIsElement: false,
   order: Object.freeze(['tools', 'system', 'messages'] as const),
-  lower: (item: ConversationEntry) => anthropicElements(item),
+  lower: (item: ConversationEntry, _calls: CallLookup, update?: PromptUpdateLowering) => anthropicElements(item, update),
+  promptUpdates: ANTHROPIC_SYSTEM_MESSAGES,
+  // Cache diagnostics: `null` on the first request opts in with nothing to compare.
+  diagnosticsFields: (previous: string | undefined) => ({ diagnostics: { previous_message_id: previous ?? null } }),
   body: (input: WireInput, opening: ConversationEntry | undefined, elements: object[]) => anthropicBody(input, opening, elements as AnthropicMessage[]),
   blocks: (element: object) => (element as AnthropicMessage).content.length,
   systemParts: (body: AnthropicRequest) => (body.system?.length ? [streamPart('system', 0, body.system, body.system.length)] : []),

@@ -205,7 +205,7 @@ export function markedMessage(message: AnthropicMessage, point: Breakpoint): Ant
     ...message,
     content: message.content.map((block, i) => (i === point.block && block.type !== 'thinking' && block.type !== 'redacted_thinking' && !(block.type === 'text' && block.text === '')
       ? { ...block, cache_control: control } : block)),
-  }
+  } as AnthropicMessage
 }
 
 /**

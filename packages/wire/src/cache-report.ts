@@ -6,6 +6,10 @@
  * @module
  */
 import type { WireFormat } from './format.js'
+import type { PromptUpdateLowering } from './prompt-updates.js'
+import type { ProviderMissJoin } from './provider-miss.js'
+import type { Cost } from './prices.js'
+import type { TtlPlan } from './ttl-plan.js'
 
 /**
  * The provider families whose caching rules the report models, by name. A module that registers
@@ -112,6 +116,23 @@ export interface CacheReport {
   reportedCachedTokens?: number | null
   /** Set with `reportedCachedTokens` when it differs from the prediction: the likely reason. */
   mismatch?: string
+  /**
+   * Set by `agent.record(reply)` when the diagnostics bridge is on and the reply carries the provider's
+   * diagnosis: its reason beside dsh's own break, and whether they agree (`provider-miss.ts`).
+   */
+  providerMiss?: ProviderMissJoin
+  /**
+   * Set when the request carries a system-prompt version appended mid-conversation (`append`): how it
+   * was lowered, natively as a system message or as a user message with the marker line (`prompt-updates.ts`).
+   */
+  promptUpdate?: PromptUpdateLowering
+  /** Set when the agent's `wire.ttlPlan` is on and the format plans breakpoints: each breakpoint's TTL from the measured gaps, priced (`ttl-plan.ts`). */
+  ttlPlan?: TtlPlan
+  /**
+   * Set by `agent.record(reply, { usage })` when the agent's `wire.prices` has a row for its model: this
+   * request's cost (written, read, uncached, output) and the conversation's so far, in the table's currency.
+   */
+  cost?: { request: Cost; conversation: Cost }
   /**
    * Set on a side request's report (an `agent.fork()`'s): measured against the agent's latest request
    * of the format, and counted in none of the agent's figures (`turn` is the request it forks from).

@@ -100,3 +100,9 @@ export const emptyText = (format: string, role: string) =>
   Object.assign(new TypeError(`${format}: ${/^[aeiou]/.test(role) ? 'an' : 'a'} ${role} entry with empty text cannot be sent (the provider refuses empty text blocks and messages without content)`), {
     code: 'WIRE_EMPTY_TEXT' as const, details: { format, role },
   })
+
+/** An extra body field (`step({ fields })`) that dsh sets itself in this format: the model, the element list, the system prompt, the tools. */
+export const ownedField = (format: string, field: string) =>
+  Object.assign(new TypeError(`${format}: the body field "${field}" is set by dsh and cannot be given as an extra field`), {
+    code: 'WIRE_OWNED_FIELD' as const, details: { format, field },
+  })

@@ -9,6 +9,7 @@ import type { Breakpoint } from './breakpoints.js'
 import type { StreamPart, StreamRegion } from './cache-stream.js'
 import type { WireInput } from './input.js'
 import type { ConversationEntry, ToolCall } from './record.js'
+import type { PromptUpdateCapability, PromptUpdateLowering } from './prompt-updates.js'
 import type { ToolRules } from './tool-rules.js'
 
 /** Finds a recorded tool call by id (tool results name the call they answer). */
@@ -52,6 +53,13 @@ export interface WireFormatModule<B extends { model: string } = { model: string 
   readonly name: string
   /** The provider family whose caching rules a request of this format follows unless told otherwise. */
   readonly provider: string
+  /**
+   * The body fields dsh sets itself (`model`, the element list, the system prompt, the tools): an extra
+   * field of one of these names is refused (`WIRE_OWNED_FIELD`). `a.b` names a field nested in `a`,
+   * which takes other extra fields merged into it (`gemini`'s `config.systemInstruction`). Default:
+   * `model` and the element list.
+   */
+  readonly ownedFields?: readonly string[]
   /** The key of the element list in the body (`messages`, `input`, `contents`). */
   readonly elementsKey: string
   /**
@@ -62,8 +70,16 @@ export interface WireFormatModule<B extends { model: string } = { model: string 
   readonly openingIsElement: boolean
   /** The regions in the order the provider hashes them (after the model). */
   readonly order: readonly StreamRegion[]
-  /** The elements of one sent entry (`calls` finds the call a tool result answers). */
-  lower(item: ConversationEntry, calls: CallLookup): readonly object[]
+  /**
+   * The elements of one sent entry (`calls` finds the call a tool result answers; `update`: how a
+   * system-prompt version after the opening is lowered, `promptUpdateLowering` of `promptUpdates`).
+   */
+  lower(item: ConversationEntry, calls: CallLookup, update?: PromptUpdateLowering): readonly object[]
+  /**
+   * How a system-prompt version after the opening is sent under `append`: one lowering for every model,
+   * or a provider's dated table of the models that take a mid-conversation system message (default `marker`).
+   */
+  readonly promptUpdates?: PromptUpdateCapability
   /** The body for the opening system prompt and `elements` (which becomes the body's own list). */
   body(input: WireInput, opening: ConversationEntry | undefined, elements: object[]): B
   /** Content blocks of an element (a lookback that counts blocks reads this). */
@@ -78,6 +94,12 @@ export interface WireFormatModule<B extends { model: string } = { model: string 
    * `WIRE_INVALID_TOOL_PARAMETERS`); `toolProblems` lists them all without throwing.
    */
   readonly toolRules: ToolRules
+  /**
+   * The body fields that ask the provider to compare this request with the one that got reply
+   * `previous` (the diagnostics bridge, `provider-miss.ts`); `previous` is `undefined` before any reply.
+   * Absent for a format whose provider offers no such comparison.
+   */
+  diagnosticsFields?(previous: string | undefined): Record<string, unknown> | undefined
   /** An optional cache-marker planner; `input.breakpoints: false` turns it off. */
   readonly planner?: BreakpointPlanner<B>
 }

@@ -113,6 +113,9 @@ export const geminiFormat: WireFormatModule<GeminiRequest> = Object.freeze({
   name: 'gemini',
   provider: 'gemini',
   toolRules: GEMINI_TOOL_RULES,
+  ownedFields: Object.freeze(['model', 'contents', 'config.systemInstruction', 'config.tools']),
+  // Gemini takes its system instruction only in `config`: a later version is a user content with the marker.
+  promptUpdates: 'marker',
   elementsKey: 'contents',
   openingIsElement: false,
   order: Object.freeze(['system', 'tools', 'messages'] as const),

@@ -16,9 +16,12 @@ export type { BreakpointPlanner, CallLookup, PlannerState, ToolPartMakers, WireF
 export { objectSchemaRule, type ToolNameRule, type ToolParametersRule, type ToolProblem, type ToolRules } from './tool-rules.js'
 export { toolProblems } from './tool-check.js'
 export type { WireInput } from './input.js'
+export { PROMPT_UPDATE_LOWERINGS, promptUpdateLowering } from './prompt-updates.js'
+export type { PromptUpdateCapability, PromptUpdateLowering, PromptUpdateOverrides, SystemMessageTable } from './prompt-updates.js'
+export type { AnthropicFields, ChatFields, GeminiFields, RequestFields, RequestFieldsOf, ResponsesFields } from './request-fields.js'
 export { entry, lastOf, SYSTEM_PROMPT_UPDATE_MARKER } from './record.js'
 export type {
-  AssistantMessage, ChatMessage, ConversationEntry, CustomToolCall, EntrySource, FunctionToolCall, PromptChangePolicy, SystemMessage, ToolCall,
+  AssistantMessage, ChatMessage, ConversationEntry, CustomToolCall, EntrySource, FunctionToolCall, PromptChangePolicy, ReplyFacts, SystemMessage, ToolCall,
   ToolMessage, UserMessage, WireTool,
 } from './record.js'
 export { REASONING_FORMATS } from './parts.js'
@@ -54,7 +57,7 @@ export { commonPrefix, streamPart } from './cache-stream.js'
 export { namedToolParts } from './format-stream.js'
 export type { CacheStream, StreamPart, StreamRegion } from './cache-stream.js'
 export {
-  cacheProviderFor, isProvider, normalizeUsage, PROVIDER_FAMILIES, providerFamily, providerNames, registerProvider, tokenCounter,
+  cacheProviderFor, isProvider, normalizeUsage, PROVIDER_FAMILIES, providerFamily, providerNames, registerProvider, tokenCounter, usageShapeFor,
 } from './providers/registry.js'
 export type { CacheAnswer, CacheQuestion, MismatchQuestion, ProviderFamily, RoutingKeys, UsageReader } from './provider-family.js'
 export type { CacheEntry, CachePoint } from './caching-rules.js'
@@ -68,6 +71,12 @@ export { loadO200k } from './o200k.js'
 export type { O200kEncoding } from './o200k.js'
 export type { TokenCounter } from './tokenizers.js'
 export { BREAK_CAUSES } from './cache-report.js'
+export { planTtl, segmentCost, TOKEN_EQUIVALENTS } from './ttl-plan.js'
+export type { TtlPlan, TtlSegment, TtlSegmentInput } from './ttl-plan.js'
+export { addCosts, costOf, priceOf, priceProblem } from './prices.js'
+export type { Cost, ModelPrice, PriceTable } from './prices.js'
+export { anthropicMiss, breakPart, joinMiss, responsesMiss } from './provider-miss.js'
+export type { ProviderMiss, ProviderMissClass, ProviderMissJoin } from './provider-miss.js'
 export type { BreakCause, CacheBreak, CacheProvider, CacheProviders, CacheReport, ToolChange, ToolChangeKind } from './cache-report.js'
 export * as WireErrors from './errors.js'
 export { DEFAULT_MODEL_PROFILE, inputBudget, MODEL_PROFILES, MODEL_PROFILES_CHECKED, modelProfile } from './model-profiles.js'

@@ -4,6 +4,7 @@
  * @module
  */
 import type { BreakpointOptions } from './breakpoints.js'
+import type { PromptUpdateOverrides } from './prompt-updates.js'
 import type { ConversationEntry, PromptChangePolicy, WireTool } from './record.js'
 
 /** The input of every wire format. */
@@ -23,6 +24,16 @@ export interface WireInput {
   conversationId?: string
   /** `anthropic` only: `max_tokens`, which the Messages API requires (default 4096). */
   maxTokens?: number
+  /**
+   * The provider's own extra body fields (`stream`, `store`, `prompt_cache_retention`, ...), merged after
+   * dsh's (`request-fields.ts`); a field dsh sets itself is refused with `WIRE_OWNED_FIELD`.
+   */
+  fields?: Readonly<Record<string, unknown>>
+  /**
+   * A deployment's overrides of the format's capability table (model-name prefix → `system-message` or
+   * `marker`): how a system-prompt version after the opening is sent under `append` (`prompt-updates.ts`).
+   */
+  promptUpdates?: PromptUpdateOverrides
   /** `anthropic` only: how `cache_control` breakpoints are planned, or `false` for none (default: planned). */
   breakpoints?: BreakpointOptions | false
 }

@@ -22,7 +22,7 @@ export { mismatchReason, usageShapes } from './providers/registry.js'
 export { openai, OPENAI_INCREMENT, OPENAI_MINIMUM, openaiCachedTokens, readChatUsage, readResponsesUsage } from './providers/openai.js'
 export { deepseek, DEEPSEEK_UNIT, deepseekCachedTokens } from './providers/deepseek.js'
 export { gemini, geminiCachedTokens, geminiMinimum } from './providers/gemini.js'
-export { anthropic, ANTHROPIC_LOOKBACK, anthropicCachedTokens } from './providers/anthropic.js'
+export { anthropic, ANTHROPIC_LOOKBACK, anthropicCachedTokens, ANTHROPIC_SYSTEM_MESSAGES } from './providers/anthropic.js'
 export { xai, XAI_BLOCK, xaiCachedTokens } from './providers/xai.js'
 export { moonshot, MOONSHOT_CHUNK, moonshotCachedTokens } from './providers/moonshot.js'
 export {

@@ -73,7 +73,7 @@ export function chatElements(item: ConversationEntry): readonly ChatRequestMessa
 const wires = new WeakMap<ConversationEntry, ChatRequestMessage>()
 
 /**
- * The wire message of an entry (without `source`, `usage` and `parts`), built once per entry and shared
+ * The wire message of an entry (without `source`, `usage`, `reply` and `parts`), built once per entry and shared
  * (frozen). User input with parts is sent as content parts (images as `data:` URLs, documents as
  * files). A reply's reasoning state (no chat format carries one) stays out; an image or a document
  * in a reply or a tool result is refused (`WIRE_UNSUPPORTED_PART`: a chat tool message is text only).
@@ -81,7 +81,7 @@ const wires = new WeakMap<ConversationEntry, ChatRequestMessage>()
 export function wire(item: ConversationEntry): ChatRequestMessage {
   let message = wires.get(item)
   if (!message) {
-    const { source: _source, usage: _usage, parts, reanchor, ...rest } = item as ConversationEntry & { parts?: unknown; reanchor?: string }
+    const { source: _source, usage: _usage, reply: _reply, parts, reanchor, ...rest } = item as ConversationEntry & { parts?: unknown; reanchor?: string }
     // A compaction's re-anchor sends what changed in place of the whole version (never the opening: see SystemMessage).
     if (reanchor !== undefined) rest.content = reanchor
     if (parts !== undefined && rest.role === 'tool') checkMedia('openai-chat', 'tool', parts as ContentPart[], [])
@@ -100,6 +100,9 @@ export const openaiChatFormat: WireFormatModule<ChatRequest> = Object.freeze({
   name: 'openai-chat',
   provider: 'openai',
   toolRules: OPENAI_TOOL_RULES,
+  ownedFields: Object.freeze(['model', 'messages', 'tools']),
+  // Chat completions take a system message anywhere (a developer message too, for reasoning models).
+  promptUpdates: 'system-message',
   elementsKey: 'messages',
   openingIsElement: true,
   order: Object.freeze(['system', 'tools', 'messages'] as const),

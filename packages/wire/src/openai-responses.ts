@@ -67,6 +67,8 @@ export interface ResponsesRequest {
   input: ResponsesInputItem[]
   tools?: ResponsesTool[]
   prompt_cache_key?: string
+  /** Whether OpenAI keeps the response: never set by dsh, given as an extra field (`step({ fields: { store: false } })`). */
+  store?: boolean
 }
 
 /** The `openai-responses` body for the opening system prompt (`instructions`) and the input items. */
@@ -120,6 +122,11 @@ export const openaiResponsesFormat: WireFormatModule<ResponsesRequest> = Object.
   name: 'openai-responses',
   provider: 'openai',
   toolRules: OPENAI_TOOL_RULES,
+  ownedFields: Object.freeze(['model', 'instructions', 'input', 'tools']),
+  // The Responses API takes a system (or developer) message item anywhere in `input`.
+  promptUpdates: 'system-message',
+  // Prompt cache diagnostics: the baseline is the previous response (nothing to compare before one).
+  diagnosticsFields: (previous: string | undefined) => (previous === undefined ? undefined : { prompt_cache_options: { comparison_response_id: previous } }),
   elementsKey: 'input',
   openingIsElement: false,
   order: Object.freeze(['system', 'tools', 'messages'] as const),

@@ -6,6 +6,7 @@
  */
 import { invalidToolArguments } from './errors.js'
 import type { ContentPart, ReplyPart } from './parts.js'
+import type { ProviderMiss } from './provider-miss.js'
 import type { Usage } from './usage.js'
 
 /** Where a conversation entry came from. */
@@ -79,7 +80,19 @@ export type ChatMessage = SystemMessage | UserMessage | AssistantMessage | ToolM
  * One entry of the append-only record: the message plus where it came from, and for a model reply the
  * normalised usage the harness reported with it (`agent.record(reply, { usage })`). Frozen.
  */
-export type ConversationEntry = ChatMessage & { readonly source: EntrySource; readonly usage?: Usage }
+export type ConversationEntry = ChatMessage & { readonly source: EntrySource; readonly usage?: Usage; readonly reply?: ReplyFacts }
+
+/**
+ * What the provider said about a reply, kept on its entry (and in the ledger) for the diagnostics
+ * bridge: the reply's id in its format (what the next request of that format names) and the provider's
+ * diagnosis of the request that got it, when it gave one. Never sent.
+ */
+export interface ReplyFacts {
+  readonly id: string
+  /** The reply format the id belongs to (`anthropic`, `openai-responses`, ...). */
+  readonly format: string
+  readonly miss?: ProviderMiss
+}
 
 /** How a changed system prompt enters the requests. */
 export type PromptChangePolicy = 'append' | 'replace'
@@ -93,8 +106,9 @@ export interface WireTool {
 }
 
 /** A frozen conversation entry. */
-export function entry<M extends ChatMessage>(message: M, source: EntrySource, usage?: Usage): ConversationEntry {
-  const made = usage === undefined ? { ...message, source } : { ...message, source, usage: Object.freeze({ ...usage }) }
+export function entry<M extends ChatMessage>(message: M, source: EntrySource, usage?: Usage, reply?: ReplyFacts): ConversationEntry {
+  const made: Record<string, unknown> = usage === undefined ? { ...message, source } : { ...message, source, usage: Object.freeze({ ...usage }) }
+  if (reply !== undefined) made.reply = Object.freeze({ ...reply, ...(reply.miss ? { miss: Object.freeze({ ...reply.miss }) } : {}) })
   return Object.freeze(made) as unknown as ConversationEntry
 }
 

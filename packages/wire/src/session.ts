@@ -18,6 +18,8 @@ import { headOf } from './format-stream.js'
 import { wireFormat, type RequestBodies, type WireFormat } from './format.js'
 import type { CallLookup, PlannerState, WireFormatModule } from './format-module.js'
 import type { WireInput } from './input.js'
+import { promptUpdateLowering, type PromptUpdateLowering } from './prompt-updates.js'
+import { withFields } from './request-fields.js'
 import { frozenCheck, sameJson } from './same-json.js'
 import { latestClear, placeEntry, type ConversationEntry, type PromptChangePolicy, type ToolCall, type WireTool } from './record.js'
 
@@ -49,10 +51,14 @@ export interface SessionBuild<F extends WireFormat> {
   readonly kept: number
   /** The cache markers the format's planner placed (Anthropic's breakpoints); empty for a format without one. */
   readonly breakpoints: readonly Breakpoint[]
+  /** How a system-prompt version after the opening is sent in this request (`prompt-updates.ts`). */
+  readonly promptUpdate: PromptUpdateLowering
 }
 
 interface State {
   policy: PromptChangePolicy
+  /** How this state's prompt versions after the opening were lowered (a change lowers everything again). */
+  update: PromptUpdateLowering
   seen: number
   last: ConversationEntry | undefined
   opening: ConversationEntry | undefined
@@ -98,7 +104,8 @@ export class WireSession<F extends WireFormat> {
   build(input: WireInput): SessionBuild<F> {
     const { record } = input
     const state = this.state
-    const extendsIt = state !== undefined && state.policy === input.promptChange && record.length >= state.seen &&
+    const update = promptUpdateLowering(this.module, input.model, input.promptUpdates)
+    const extendsIt = state !== undefined && state.policy === input.promptChange && state.update === update && record.length >= state.seen &&
       (state.seen === 0 || record[state.seen - 1] === state.last)
     if (extendsIt) {
       const added = record.slice(state.seen)
@@ -184,7 +191,7 @@ export class WireSession<F extends WireFormat> {
 
   private fresh(input: WireInput): State {
     const state: State = {
-      policy: input.promptChange, seen: 0, last: undefined, opening: undefined, rest: [], restIndex: new WeakMap(), elements: [], json: [], prefix: [], parts: [],
+      policy: input.promptChange, update: promptUpdateLowering(this.module, input.model, input.promptUpdates), seen: 0, last: undefined, opening: undefined, rest: [], restIndex: new WeakMap(), elements: [], json: [], prefix: [], parts: [],
       calls: new Map(), tokens: [], blocks: [], counter: undefined,
     }
     // Under `append`, system-prompt entries up to the latest clear are not sent (R-WIRE-3).
@@ -217,7 +224,7 @@ export class WireSession<F extends WireFormat> {
       } else if (place === 'rest') {
         rest.push(item)
         sent.rest++
-        for (const element of lowered(this.module, item, lookup)) elements.push(element)
+        for (const element of lowered(this.module, item, lookup, state.update)) elements.push(element)
       }
     })
     return { opening, rest, elements, calls }
@@ -248,7 +255,7 @@ export class WireSession<F extends WireFormat> {
     // it as an element). The whole request, a fresh list of every element, is made only when it is
     // read: a harness that sends `body` never pays for a list as long as the conversation.
     const { module } = this
-    const head = module.body(input, state.opening, [])
+    const head = withFields(module, module.body(input, state.opening, []), input.fields)
     const planner = input.breakpoints === false ? undefined : module.planner
     let points: Breakpoint[] = []
     if (planner) {
@@ -267,7 +274,7 @@ export class WireSession<F extends WireFormat> {
     let request: RequestBodies[F] | undefined
     const whole = (): RequestBodies[F] => {
       if (request) return request
-      request = module.body(input, state.opening, state.elements.slice(0, count))
+      request = withFields(module, module.body(input, state.opening, state.elements.slice(0, count)), input.fields)
       if (planner && points.length) planner.mark(request, points)
       return request
     }
@@ -275,7 +282,7 @@ export class WireSession<F extends WireFormat> {
     const json = () => (body ??= this.bodyJson(head, state, points, count, made))
     return {
       get request() { return whole() }, get body() { return json() }, model: input.model, head: headOf(module, head, this.memo(input, state)),
-      elements: state.parts, elementCount: count, kept, breakpoints: points,
+      elements: state.parts, elementCount: count, kept, breakpoints: points, promptUpdate: state.update,
     }
   }
 
@@ -400,8 +407,8 @@ function isClear(item: ConversationEntry): boolean {
  * The elements of one sent entry, frozen: every later request of the session sends these very objects.
  * Kept by the session (no module-wide cache keyed by entries: V8's weak tables do not shrink).
  */
-function lowered(module: Pick<WireFormatModule, 'lower'>, item: ConversationEntry, calls: CallLookup): readonly object[] {
-  return module.lower(item, calls).map(deepFreezeData)
+function lowered(module: Pick<WireFormatModule, 'lower'>, item: ConversationEntry, calls: CallLookup, update: PromptUpdateLowering): readonly object[] {
+  return module.lower(item, calls, update).map(deepFreezeData)
 }
 
 function deepFreezeData<T>(value: T): T {

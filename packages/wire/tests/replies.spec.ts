@@ -30,6 +30,7 @@ const GOLDEN: Record<ReplyFormat, object> = {
       ],
     },
     usage: { inputTokens: 2000, cachedReadTokens: 1536, cacheWriteTokens: 0, outputTokens: 120 },
+    id: 'resp_1',
   },
   anthropic: {
     message: {
@@ -41,6 +42,7 @@ const GOLDEN: Record<ReplyFormat, object> = {
       ],
     },
     usage: { inputTokens: 1850, cachedReadTokens: 1800, cacheWriteTokens: 0, outputTokens: 140 },
+    id: 'msg_1',
   },
   gemini: {
     message: {

@@ -8,7 +8,7 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { GenerateContentParameters, GenerateContentResponse } from '@google/genai'
 import type { Agent } from 'dsh-agent'
-import type { AnthropicRequest, ChatRequest, GeminiRequest, RequestBody, ResponsesRequest } from 'dsh-wire'
+import type { AnthropicFields, AnthropicRequest, ChatFields, ChatRequest, GeminiRequest, RequestBody, ResponsesFields, ResponsesRequest } from 'dsh-wire'
 import type OpenAI from 'openai'
 
 declare const chat: ChatRequest
@@ -46,3 +46,19 @@ export function records(): void {
   agent.record(generated, { format: 'gemini' })
   agent.record(completion.choices[0].message)
 }
+
+/** Extra body fields reach the request's type: a streaming step is the SDK's streaming request (issue 23). */
+export async function fields(): Promise<void> {
+  const chatStream: OpenAI.Chat.ChatCompletionCreateParamsStreaming = await agent.step('hi', { fields: { stream: true, stream_options: { include_usage: true }, prompt_cache_key: 'c1', prompt_cache_retention: '24h' } })
+  const responsesStream: OpenAI.Responses.ResponseCreateParamsStreaming = await agent.step('hi', { format: 'openai-responses', fields: { stream: true, store: false, include: ['reasoning.encrypted_content'] } })
+  const anthropicStream: Anthropic.MessageCreateParamsStreaming = await agent.step('hi', { format: 'anthropic', fields: { stream: true, temperature: 0.2 } })
+  const geminiConfig: GenerateContentParameters = await agent.step('hi', { format: 'gemini', fields: { config: { temperature: 0.2 } } })
+  // @ts-expect-error dsh owns the messages
+  await agent.step('hi', { fields: { messages: [] } })
+  void [chatStream, responsesStream, anthropicStream, geminiConfig]
+}
+
+/** Every field the SDK's request type allows, beside the ones dsh owns, is an allowed extra field. */
+export const chatFields: ChatFields = {} as Omit<OpenAI.Chat.ChatCompletionCreateParamsStreaming, 'model' | 'messages' | 'tools'>
+export const responsesFields: ResponsesFields = {} as Omit<OpenAI.Responses.ResponseCreateParamsStreaming, 'model' | 'input' | 'instructions' | 'tools'>
+export const anthropicFields: AnthropicFields = {} as Omit<Anthropic.MessageCreateParamsStreaming, 'model' | 'messages' | 'system' | 'tools'>

@@ -6,7 +6,7 @@
  */
 import type { Attributes } from '@opentelemetry/api'
 import type { Agent, StepResult } from 'dsh-agent'
-import type { Usage, WireFormat } from 'dsh-wire'
+import type { CacheReport, Usage, WireFormat } from 'dsh-wire'
 import { Dsh, GenAi, GenAiValues, PROVIDER_NAMES, type RequestKind } from './names.js'
 
 /** `main`, `fork` (the result carries `side`) or `subagent` (the agent has a parent). */
@@ -50,6 +50,7 @@ export function stepAttributes(agent: Agent, result: StepResult<WireFormat>): At
     [Dsh.budgetFill]: budget.fill,
   }
   if (result.side) attributes[Dsh.forkKind] = result.side.kind
+  if (report.promptUpdate !== undefined) attributes[Dsh.promptUpdate] = report.promptUpdate
   if (report.limit !== undefined) attributes[Dsh.limit] = report.limit
   const first = report.breaks[0]
   if (first) {
@@ -67,7 +68,7 @@ export function stepAttributes(agent: Agent, result: StepResult<WireFormat>): At
  * counts every input token, cached or not, in every provider's shape: what the conventions ask of
  * `gen_ai.usage.input_tokens`. A figure the provider did not report (`null`) is left out, never 0.
  */
-export function usageAttributes(usage: Usage, mismatch: string | undefined): Attributes {
+export function usageAttributes(usage: Usage, report: Pick<CacheReport, 'mismatch' | 'providerMiss' | 'cost'>): Attributes {
   const attributes: Attributes = {}
   const figures: [string, number | null][] = [
     [GenAi.inputTokens, usage.inputTokens],
@@ -77,6 +78,18 @@ export function usageAttributes(usage: Usage, mismatch: string | undefined): Att
     [Dsh.reportedTokens, usage.cachedReadTokens],
   ]
   for (const [name, value] of figures) if (value !== null) attributes[name] = value
-  if (mismatch !== undefined) attributes[Dsh.mismatch] = mismatch
+  if (report.mismatch !== undefined) attributes[Dsh.mismatch] = report.mismatch
+  // The provider's own reason (set when the reply was recorded, before its usage reaches the plugin).
+  const miss = report.providerMiss
+  if (miss !== undefined) {
+    attributes[Dsh.providerMissReason] = miss.reason
+    attributes[Dsh.providerMissClass] = miss.class
+    attributes[Dsh.providerMissVerdict] = miss.verdict
+    if (miss.missedTokens !== undefined) attributes[Dsh.providerMissTokens] = miss.missedTokens
+  }
+  if (report.cost !== undefined) {
+    attributes[Dsh.cost] = report.cost.request.total
+    attributes[Dsh.conversationCost] = report.cost.conversation.total
+  }
   return attributes
 }

@@ -57,6 +57,16 @@ export const Dsh = {
   breakOwner: 'dsh.break.owner',
   breakLayer: 'dsh.break.layer',
   breakCause: 'dsh.break.cause',
+  /** The provider's own diagnosis of the request's cache use (the diagnostics bridge), and how it compares with dsh's break. */
+  providerMissReason: 'dsh.provider.miss.reason',
+  providerMissClass: 'dsh.provider.miss.class',
+  providerMissVerdict: 'dsh.provider.miss.verdict',
+  providerMissTokens: 'dsh.provider.miss.tokens',
+  /** How a prompt version appended mid-conversation was sent (`system-message`, `marker`). */
+  promptUpdate: 'dsh.prompt.update',
+  /** The request's cost from the deployment's price table, in its currency. */
+  cost: 'dsh.cost.request',
+  conversationCost: 'dsh.cost.conversation',
   budgetAdvice: 'dsh.budget.advice',
   budgetFill: 'dsh.budget.fill',
   /** The span event of one prompt part, and its attributes. */

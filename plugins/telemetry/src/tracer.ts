@@ -66,7 +66,7 @@ export class StepTracer {
     if (!open) return
     this.open.delete(agent)
     const { span, result } = open
-    span.setAttributes(usageAttributes(usage, result.report.mismatch))
+    span.setAttributes(usageAttributes(usage, result.report))
     const metric = {
       [GenAi.operationName]: GenAiValues.chat,
       [GenAi.providerName]: providerName(agent.provider ?? result.report.provider),

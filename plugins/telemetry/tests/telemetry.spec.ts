@@ -207,4 +207,29 @@ describe('dsh-plugin-telemetry: spans and metrics through an in-memory OpenTelem
     expect(messages.at(-1)).to.deep.equal({ role: 'user', parts: [{ type: 'text', content: 'Hi.' }] })
     expect(messages.map((message) => message.role)).to.not.include('system')
   })
+
+  it('adds the provider\'s own miss reason, its class and whether it agrees with dsh\'s break (the diagnostics bridge), and the request\'s cost', async () => {
+    await load()
+    const agent = await harness.agents.create({ id: 'main', model: 'claude-opus-4-8', wire: { diagnostics: true, prices: { claude: { input: 5, cacheRead: 0.5 } } } })
+    await agent.step('Hi.', { format: 'anthropic' })
+    const reply = (id: string, diagnostics: object | null) => ({
+      id, type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Hello.' }],
+      usage: { input_tokens: 100, cache_read_input_tokens: 2000, cache_creation_input_tokens: 0, output_tokens: 3 }, diagnostics,
+    }) as never
+    agent.record(reply('msg_1', null), { format: 'anthropic' })
+    mood = 'curious'
+    const step = await agent.stepDetailed('Again.', { format: 'anthropic' })
+    agent.record(reply('msg_2', { cache_miss_reason: { type: 'system_changed', cache_missed_input_tokens: 900 } }), { format: 'anthropic' })
+    const [, second] = sdk.spans()
+    // Under append the changed section is a new version at the tail (a mid-conversation system message):
+    // dsh saw no break, so the provider's system_changed is a miss on an unbroken prefix, unexplained.
+    expect(step.report.breaks).to.deep.equal([])
+    expect(second.attributes).to.deep.include({
+      [Dsh.providerMissReason]: 'system_changed', [Dsh.providerMissClass]: 'system', [Dsh.providerMissVerdict]: 'unexplained', [Dsh.providerMissTokens]: 900,
+      [Dsh.promptUpdate]: 'system-message',
+    })
+    // 100 uncached at 5, 2000 read at 0.5, per million tokens.
+    expect(second.attributes[Dsh.cost]).to.be.closeTo(0.0015, 1e-12)
+    expect(second.attributes[Dsh.conversationCost]).to.be.closeTo(0.003, 1e-12)
+  })
 })

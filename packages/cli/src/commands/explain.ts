@@ -13,7 +13,7 @@ import { formatCount, plural, renderTable, type Column } from '../table.js'
 import { loadTokenizer } from '../tokens.js'
 import { describeTarget, pickTarget, viewOf } from '../view.js'
 import { terminalSafe } from 'dsh-loader'
-import { MAX_PIECE } from 'dsh-wire'
+import { MAX_PIECE, promptUpdateLowering, wireFormat as wireModule, type PromptUpdateLowering } from 'dsh-wire'
 import { explainPage } from '../html/explain-page.js'
 import { writePage } from '../html/page.js'
 import { streamOf, streamOrder, streamRows, wireFormat, type StreamRow, type WireFormat } from '../stream.js'
@@ -29,6 +29,12 @@ export interface ExplainOptions extends CommonOptions {
   html?: string
 }
 
+/** What each lowering of a prompt version appended mid-conversation means, in the text output. */
+const PROMPT_UPDATE_WORDS: Record<PromptUpdateLowering, string> = {
+  'system-message': 'a mid-conversation system message (native; the cached prefix before it stays)',
+  marker: 'a user message that starts with the update marker line (the cached prefix before it stays)',
+}
+
 /** The format the page's groups follow without `--format`: the request `explain` measures. */
 const DEFAULT_FORMAT: WireFormat = 'openai-chat'
 
@@ -41,6 +47,8 @@ export async function explainCommand(file: string, options: ExplainOptions, outp
     const view = await viewOf(booted, target, undefined)
     const explanation = explain(booted, view, tokenizer)
     const stream = format && { order: streamOrder(format), ...measured(streamRows(booted, view, streamOf(booted, view, format))) }
+    // How a prompt version appended mid-conversation would be sent to the agent's model in this format.
+    const promptUpdate = format && target.agent ? promptUpdateLowering(wireModule(format), target.agent.model, target.agent.wire?.promptUpdates) : undefined
     // The agent's input budget against its model profile, and the warning when the head takes too much of it.
     const budget = target.agent ? headShare(target.agent, view.system, view.tools, tokenizer) : null
     const warning = budget && target.agent ? headWarning(target.agent, budget) : undefined
@@ -54,7 +62,7 @@ export async function explainCommand(file: string, options: ExplainOptions, outp
       output.json({
         ok: true, command: 'explain', file, agent: target.agent?.id ?? null, ...explanation, budget, ...(target.agent ? { toolChange: target.agent.toolChange } : {}),
         ...(warning ? { warnings: [warning] } : {}),
-        ...(stream ? { format, stream } : {}), ...(options.html !== undefined ? { html: options.html } : {}),
+        ...(stream ? { format, stream } : {}), ...(promptUpdate ? { promptUpdate } : {}), ...(options.html !== undefined ? { html: options.html } : {}),
       })
     } else if (options.html !== undefined) {
       output.line(`wrote ${terminalSafe(options.html)}: the picture of ${describeTarget(target)}, ${plural(explanation.sections.length, 'section')}, ${plural(explanation.contexts.length, 'context')}, ${plural(explanation.tools.length, 'tool')} in ${format ?? DEFAULT_FORMAT} order`)
@@ -68,6 +76,7 @@ export async function explainCommand(file: string, options: ExplainOptions, outp
       if (budget) output.line(headLine(budget))
       if (target.agent) output.line(toolPolicyLine(target.agent.toolChange))
       if (warning) output.line(output.colors.yellow(`warning: ${target.label}: ${warning.message} [${warning.code}]`))
+      if (promptUpdate) output.line(`prompt updates (append): ${PROMPT_UPDATE_WORDS[promptUpdate]}`)
       if (stream) printStream(output, format!, stream.parts, stream.bytes)
     }
     return 0

@@ -15,8 +15,24 @@ import { LOOKBACK_BLOCKS } from '../breakpoints.js'
 import { minimumTokens } from '../cache-minimums.js'
 import { markerCachedTokens, TTL_MS, type AnthropicPrediction, type MarkerCacheInput, type MarkerCacheRules } from '../caching-rules.js'
 import type { ProviderFamily } from '../provider-family.js'
+import type { SystemMessageTable } from '../prompt-updates.js'
 import { CHARACTERS_ESTIMATE } from '../tokenizers.js'
 import { tokenCount, usageRecord } from '../usage.js'
+
+/**
+ * The models that take a mid-conversation `{ role: "system" }` message (A6): "Mid-conversation system
+ * messages and tool changes", platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages
+ * (read 2026-12-01; no beta header; not Claude Sonnet 5, which takes only the top-level `system`). A
+ * system message there applies from that point on and leaves the cached prefix before it intact.
+ */
+export const ANTHROPIC_SYSTEM_MESSAGES: SystemMessageTable = Object.freeze({
+  checked: '2026-12-01',
+  source: 'platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages',
+  models: Object.freeze([
+    'claude-opus-4-8', 'claude-opus-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-fable-5', 'claude-mythos-5',
+  ]),
+  excluded: Object.freeze(['claude-sonnet-5']),
+})
 
 /** The lookback in blocks (A2). */
 export const ANTHROPIC_LOOKBACK = LOOKBACK_BLOCKS

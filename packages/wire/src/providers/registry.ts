@@ -70,6 +70,16 @@ export function cacheProviderFor(format: WireFormat, wanted: CacheProvider | und
   return (family !== undefined && family.formats.includes(format) ? family.name : wireFormat(format).provider) as CacheProvider
 }
 
+/**
+ * The usage shape of a reply to a request of `format` for an agent whose provider is `agentProvider`
+ * (what `agent.record(reply, { usage })` reads a usage object as when no format is named): the format
+ * itself when the family reads it, else the family's first shape (`deepseek` for `openai-chat`).
+ */
+export function usageShapeFor(format: WireFormat, agentProvider: string | undefined): UsageFormat {
+  const shapes = Object.keys(providerFamily(cacheProviderFor(format, undefined, agentProvider)).usage)
+  return (shapes.includes(format) ? format : shapes[0] ?? format) as UsageFormat
+}
+
 function readers(): Map<string, UsageReader> {
   const all = new Map<string, UsageReader>()
   for (const family of table.values()) for (const [shape, reader] of Object.entries(family.usage)) if (!all.has(shape)) all.set(shape, reader)

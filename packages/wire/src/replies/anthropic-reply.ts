@@ -7,6 +7,7 @@
  * Message. Pure and Cordis-free.
  * @module
  */
+import { anthropicMiss } from '../provider-miss.js'
 import { invalidReply, unsupportedReplyItem } from '../errors.js'
 import { normalizeUsage } from '../providers/registry.js'
 import { arrayAt, objectAt, replyMessage, stringAt, type ReadReply, type ReadReplyOptions, type ReplyAccumulator, type ReplyPiece } from './reply.js'
@@ -50,6 +51,9 @@ export function readAnthropicReply(reply: unknown, options: ReadReplyOptions = {
   })
   const read: ReadReply = { message: replyMessage(pieces) }
   if (root.usage !== undefined && root.usage !== null) read.usage = normalizeUsage(options.usage ?? FORMAT, root.usage)
+  if (typeof root.id === 'string' && root.id) read.id = root.id
+  const miss = anthropicMiss(root.diagnostics, options.diagnosed)
+  if (miss) read.miss = miss
   return read
 }
 

@@ -7,6 +7,7 @@
  * repeat it piece by piece, for display), and `response.completed` the usage. Pure and Cordis-free.
  * @module
  */
+import { responsesMiss } from '../provider-miss.js'
 import { invalidReply, unsupportedReplyItem } from '../errors.js'
 import type { ResponsesReasoningItem } from '../parts.js'
 import { normalizeUsage } from '../providers/registry.js'
@@ -54,6 +55,9 @@ export function readResponsesReply(reply: unknown, options: ReadReplyOptions = {
   })
   const read: ReadReply = { message: replyMessage(pieces) }
   if (root.usage !== undefined && root.usage !== null) read.usage = normalizeUsage(options.usage ?? FORMAT, root.usage)
+  if (typeof root.id === 'string' && root.id) read.id = root.id
+  const miss = responsesMiss(root.prompt_cache_diagnostics)
+  if (miss) read.miss = miss
   return read
 }
 

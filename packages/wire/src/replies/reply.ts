@@ -8,6 +8,7 @@
 import { invalidReply } from '../errors.js'
 import type { ImagePart, ReasoningPart, ReplyPart } from '../parts.js'
 import type { AssistantMessage, ToolCall } from '../record.js'
+import type { ProviderMiss } from '../provider-miss.js'
 import type { Usage, UsageFormat } from '../usage.js'
 
 /** A reply as the record keeps it. */
@@ -16,6 +17,10 @@ export interface ReadReply {
   message: AssistantMessage
   /** The reply's usage, normalised; absent when the reply reports none. */
   usage?: Usage
+  /** The provider's id of the reply (`msg_...`, `resp_...`): what the next request's diagnostics field names. */
+  id?: string
+  /** The provider's diagnosis of the request's cache use, when it gave one (`provider-miss.ts`). */
+  miss?: ProviderMiss
 }
 
 /** Options of a reply reader. */
@@ -28,6 +33,11 @@ export interface ReadReplyOptions {
   turn?: number
   /** The shape of the reply's usage, when another provider reports it in this format (`deepseek`, `openrouter` for `openai-chat`). */
   usage?: UsageFormat
+  /**
+   * The request asked the provider to compare it with an earlier one (the diagnostics bridge): an
+   * Anthropic reply without `diagnostics` then says nothing diverged (`class: 'hit'`).
+   */
+  diagnosed?: boolean
 }
 
 /** Turns a provider's stream events, pushed in order, into the reply the same call would have returned unstreamed. */

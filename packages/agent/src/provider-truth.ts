@@ -1,0 +1,67 @@
+/**
+ * What an agent keeps for the provider's own mechanisms between its requests (issue 23, item 4): the
+ * times of its requests (from the `agents` service's clock), from which the TTL plan measures the gaps;
+ * each format's latest breakpoints, which the next plan prices; and the price table's running total of
+ * the conversation. Everything here is off unless the agent's `wire` options turn it on.
+ * @module
+ */
+import {
+  addCosts, costOf, planTtl, priceOf, wireFormat, type BreakpointOptions, type CacheReport, type Cost, type SessionBuild, type TtlPlan, type TtlSegmentInput,
+  type Usage, type WireFormat,
+} from 'dsh-wire'
+import type { AgentWireOptions } from './wire-options.js'
+
+/** How many of the latest gaps the plan reads. */
+export const MEASURED_GAPS = 32
+
+export class ProviderTruth {
+  private readonly times: number[] = []
+  private readonly points = new Map<WireFormat, TtlSegmentInput[]>()
+  private latest: CacheReport | undefined
+  private total: Cost | undefined
+
+  constructor(private readonly wire: AgentWireOptions | undefined, private readonly model: string) {}
+
+  /** The gaps between the agent's requests so far, oldest first. */
+  gaps(): number[] {
+    return this.times.slice(1).map((time, i) => time - this.times[i])
+  }
+
+  /**
+   * The breakpoint options of a request of `format`: `given`, with each kind's TTL from the plan when
+   * `wire.ttlPlan` is on and the format plans breakpoints (the kinds `given` fixes stay as given, rule 3
+   * permitting). The plan prices the format's latest breakpoints against the gaps measured so far.
+   */
+  breakpoints(format: WireFormat, given: BreakpointOptions | false | undefined): { breakpoints: BreakpointOptions | false | undefined; plan?: TtlPlan } {
+    if (!this.wire?.ttlPlan || given === false || !wireFormat(format).planner) return { breakpoints: given }
+    const plan = planTtl(this.points.get(format) ?? [], this.gaps().slice(-MEASURED_GAPS), given?.ttl)
+    return { breakpoints: { ...given, ttl: plan.ttl }, plan }
+  }
+
+  /** Keeps what the next plan reads of a measured request, and sets its plan on its report. */
+  measured(format: WireFormat, build: SessionBuild<WireFormat>, report: CacheReport, plan: TtlPlan | undefined, now: number): void {
+    this.times.push(now)
+    if (this.times.length > MEASURED_GAPS + 1) this.times.shift()
+    this.points.set(format, build.breakpoints.map((point) => ({ kind: point.kind, prefixTokens: point.prefixTokens })))
+    if (plan) report.ttlPlan = plan
+    this.latest = report
+  }
+
+  /** With a price table: the latest request's cost from its reported usage, and the conversation's so far, on its report. */
+  priced(usage: Usage): void {
+    const price = this.wire?.prices === undefined ? undefined : priceOf(this.wire.prices, this.model)
+    if (!price || !this.latest) return
+    // Tokens written under a 1-hour breakpoint: the plan's 1h segments, at most what was written.
+    const longWrites = this.latest.ttlPlan?.segments.filter((segment) => segment.ttl === '1h').reduce((sum, segment) => sum + segment.tokens, 0) ?? 0
+    const request = costOf(usage, price, longWrites)
+    // A request priced again (a usage recorded twice) replaces its figures in the total.
+    const before = this.latest.cost?.request
+    const base = before && this.total ? addCosts(this.total, negate(before)) : this.total
+    this.total = base ? addCosts(base, request) : request
+    this.latest.cost = { request, conversation: this.total }
+  }
+}
+
+function negate(cost: Cost): Cost {
+  return { written: -cost.written, read: -cost.read, uncached: -cost.uncached, output: -cost.output, total: -cost.total }
+}
