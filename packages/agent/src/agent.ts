@@ -4,7 +4,7 @@ import { renderAssembly, waitingListener, type SystemPrompt } from 'dsh-system-p
 import { abortable, deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
 import {
   buildMessages, checkContentParts, WireSession, type SessionBuild, isProvider, providerNames, wireFormat,
-  type ChatRequestMessage, type ContentPart, type RequestBodies, type CacheReport,
+  type ChatRequestMessage, type ContentPart, type RequestBodies,
   type WireFormat, type ModelProfile, type ModelProfileOverride, type Usage,
 } from 'dsh-wire'
 import type { ToolRegistry } from 'dsh-tools'
@@ -16,6 +16,7 @@ import { makeFork, type Fork, type ForkOptions, type LatestStep } from './fork.j
 import { recordedEntry } from './recorded-entry.js'
 import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
+import { DeferredMeasures, type StepMeasures } from './deferred-measures.js'
 import { agentDisposed, invalidInput, invalidStepTimeout, stepListenerFailed, stepTimedOut, unknownCacheRules, usageListenerFailed } from './errors.js'
 import {
   stepEntries, type UserInput, type ConversationEntry, type PromptChangePolicy,
@@ -104,10 +105,13 @@ export class Agent {
   private scope!: ScopeHandle
   private prompt!: SystemPrompt
   private log!: DebugLog
+  // Layer names are read from the agent's scope when a report is measured, which may be after the agent
+  // is disposed (reports are measured on first read: deferred-measures.ts); the tools are fixed at the step.
   private readonly reuse = new ReuseTracker(
-    () => (this.scope && !this.disposed_ ? this.scope.ctx : undefined),
+    () => this.scope?.ctx,
     () => (this.disposed_ ? undefined : (this.scope.ctx.get('tools') as ToolRegistry | undefined)?.view(this).origin),
   )
+  private readonly measures: DeferredMeasures
 
   /** @internal Built by the `agents` service. */
   constructor(init: AgentInit) {
@@ -120,6 +124,7 @@ export class Agent {
     this.promptChange = init.promptChange
     this.stepTimeout = init.stepTimeout ?? DEFAULT_STEP_TIMEOUT
     this.budget_ = BudgetTracker.of(init.model, init.profile)
+    this.measures = new DeferredMeasures(this.reuse, this.budget_)
   }
 
   /** The model profile the agent's requests are measured against: the table's row (or the default) with the deployment's overrides. */
@@ -200,8 +205,8 @@ export class Agent {
     const provider = cacheProviderFor(format, options.cacheRules, this.provider)
     const assembly = await this.bounded(options, (signal) => this.prompt.assemble({ scope: this, agent: this, signal }))
     const rendered = renderAssembly(assembly)
-    // Loaded before anything is recorded: from here to the end the step runs without a pause.
-    const counter = await this.reuse.counter(provider)
+    // The counter is handed out at once; its tokenizer loads on the first count read (R-CACHE-10).
+    const counter = await this.measures.counter(provider)
     options.signal?.throwIfAborted()
     if (this.disposed_) throw agentDisposed(this.id)
     if (this.log.enabled()) {
@@ -215,23 +220,26 @@ export class Agent {
     const before = this.record_.length
     this.record_.push(...added)
     let build: SessionBuild<F>
-    let report: CacheReport
+    let measured: () => StepMeasures
     try {
       build = this.wireSession(format).build({
         record: this.record_, tools: assembly.tools, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.id,
         ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
         ...(options.breakpoints === undefined ? {} : { breakpoints: options.breakpoints }),
       })
-      report = this.reuse.measure({ format, provider, build, rendered, assembly, now: Date.now() }, counter)
+      measured = this.measures.step({ format, provider, build, rendered, assembly, now: Date.now(), tools: this.reuse.toolsNow() }, counter)
     } catch (error) {
       this.record_.length = before
       throw error
     }
-    const budget = this.budget_.measure(report.requestTokens, report.tokenizer)
     const { conversationId, maxTokens, breakpoints } = options
     this.latestSteps.set(format, { provider, input: { conversationId: conversationId ?? this.id, ...(maxTokens === undefined ? {} : { maxTokens }), ...(breakpoints === undefined ? {} : { breakpoints }) } })
     this.latestFormat = format
-    const result: StepResult<F> = { get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report, budget }
+    // The report and budget are measured on first read, so a harness that reads no count loads no tokenizer.
+    const result: StepResult<F> = {
+      get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added,
+      get report() { return measured().report }, get budget() { return measured().budget },
+    }
     // The step is whole: its listeners cannot undo it or make it reject (their failures are logged).
     this.notifyStep(result as StepResult<WireFormat>)
     return result
@@ -247,13 +255,14 @@ export class Agent {
     if (this.disposed_) throw agentDisposed(this.id)
     const format = (options?.format ?? this.latestFormat ?? 'openai-chat') as F
     wireFormat(format)
+    const measures = this.measures
     return makeFork({
-      agent: this, format, latest: this.latestSteps.get(format), session: this.wireSession(format), reuse: this.reuse, budget: this.budget_,
+      agent: this, format, latest: this.latestSteps.get(format), session: this.wireSession(format), get reuse() { return measures.current() }, budget: this.budget_,
       record: () => this.record_, newest: () => this.latest(), userInput: (input) => this.userInput(input), replies: () => this.replies,
       assemble: (opts) => this.bounded(opts, (signal) => this.prompt.assemble({ scope: this, agent: this, signal })),
       alive: () => { if (this.disposed_) throw agentDisposed(this.id) },
       emit: (result) => this.notifyStep(result as StepResult<WireFormat>),
-    }, options, (provider) => this.reuse.counter(provider))
+    }, options, (provider) => measures.counter(provider))
   }
 
   /**
@@ -320,7 +329,7 @@ export class Agent {
     this.record_.push(item)
     if (item.source === 'assistant') this.replies++
     if (!usage) return
-    this.reuse.reconcile(usage, Date.now())
+    this.measures.reconcile(usage, Date.now())
     // Cordis's emit throws a listener's failure at the emitter: the reply is recorded, so it is only logged.
     notify(this.scope.ctx, 'agent/usage', [this, usage], { failure: (plugin, error) => usageListenerFailed(this.id, plugin, error), report: (error) => this.log.warn(error) })
   }
