@@ -41,7 +41,7 @@ export function withCommonOptions(command: Command): Command {
     .option('--json', 'machine output: one JSON document on stdout')
     .option('--no-color', 'no colours (they are used only on a terminal, and never with NO_COLOR set)')
     .option('-v, --verbose', check ? 'log at debug level on stderr' : 'log at debug level on stderr (shows each agent step\'s section=<name> bytes=<n> lines)')
-    .addOption(new Option('--log-level <level>', `log level on stderr; default ${check ? 'error, as check reports warnings as findings' : 'warn'}`).choices(LOG_LEVEL_NAMES as string[]))
+    .addOption(new Option('--log-level <level>', `log level on stderr; default ${check ? 'silent, as check reports what the log would say as findings' : 'warn'}`).choices(LOG_LEVEL_NAMES as string[]))
     .option('--stack', 'print errors with their stack trace')
     .option('--max-file-size <bytes>', 'the largest file read: deployment, replay script, ledger (default 4194304: 4 MiB)', fileSize)
     .option('--max-yaml-tokens <n>', 'the most YAML tokens a deployment file may hold, comments and blank lines included (default 20000)', limit('--max-yaml-tokens'))

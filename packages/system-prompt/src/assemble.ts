@@ -5,7 +5,7 @@
  */
 import type { ScopedListener } from 'dsh-scope'
 import {
-  listenerFailed, listenerNextTwice, malformedAssembly, multipleComplete, providerFailed, providerReturned, PromptError,
+  firstProviderFailure, isProviderFailure, listenerFailed, listenerNextTwice, malformedAssembly, multipleComplete, providerFailed, providerReturned, PromptError,
 } from './errors.js'
 import { builtSnapshot, examine, textsSnapshot, type AssemblySnapshot, type ListFacts } from './hand-off.js'
 import { NO_CHANGES, ProvenanceRecorder, type Provenance } from './provenance.js'
@@ -36,25 +36,30 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
   signal?.throwIfAborted()
   if (view.complete.length > 1) throw multipleComplete(view.complete.map((s) => s.name))
 
+  // Every provider runs even after one fails: the first failure is thrown carrying the others (`providerFailures`).
+  const failures: PromptError[] = []
   const sectionTexts = new Array<string>(view.sections.length)
-  const sections = evaluateTexts(view.sections, context, sectionTexts) as AssembledSection[]
+  const sections = evaluateTexts(view.sections, context, sectionTexts, failures) as AssembledSection[]
   const runtimeOn = input.runtimeContext && !view.suppressed
   const contextTexts = runtimeOn ? new Array<string>(view.contexts.length) : []
-  const contexts = runtimeOn ? evaluateTexts(view.contexts, context, contextTexts) as AssembledContext[] : []
+  const contexts = runtimeOn ? evaluateTexts(view.contexts, context, contextTexts, failures) as AssembledContext[] : []
   const variables: Record<string, string | undefined> = {}
   for (const entry of view.variables) {
     let value: unknown
     try {
       value = entry.provider(context)
     } catch (error) {
-      throw providerFailed(`prompt variable "${entry.name}" provider`, entry.owner, error)
+      failures.push(providerFailed(`prompt variable "${entry.name}" provider`, entry.owner, error))
+      continue
     }
     if (value !== undefined && typeof value !== 'string') {
       settleQuietly(value)
-      throw providerReturned(`prompt variable "${entry.name}" provider`, entry.owner, 'a string or undefined', value)
+      failures.push(providerReturned(`prompt variable "${entry.name}" provider`, entry.owner, 'a string or undefined', value))
+      continue
     }
     variables[entry.name] = value
   }
+  if (failures.length) throw firstProviderFailure(failures)
   const check = checkTools(view, context, input.toolOrder)
   if (check.problem) throw check.problem
   const hiddenWithTool = view.withTool ? hideWithoutTool(view.sections, sections, check) : NONE_HIDDEN
@@ -148,12 +153,19 @@ function hideWithoutTool(entries: readonly TextEntry[], sections: AssembledSecti
 const NO_FACTS: ListFacts = Object.freeze({ names: Object.freeze([]), extras: Object.freeze([]) })
 const NO_VALUES: readonly unknown[] = Object.freeze([])
 
-/** Each entry's text evaluated (into `texts`, index for index) and made into an assembled entry. */
-function evaluateTexts(entries: readonly TextEntry[], context: AssembleContext, texts: string[]): (AssembledSection | AssembledContext)[] {
+/** Each entry's text evaluated (into `texts`, index for index) and made into an assembled entry; a provider's failure is added to `failures`. */
+function evaluateTexts(entries: readonly TextEntry[], context: AssembleContext, texts: string[], failures: PromptError[]): (AssembledSection | AssembledContext)[] {
   const out = new Array<AssembledSection | AssembledContext>(entries.length)
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]
-    const text = textOf(entry, context)
+    let text: string
+    try {
+      text = textOf(entry, context)
+    } catch (error) {
+      if (!isProviderFailure(error)) throw error
+      failures.push(error)
+      text = ''
+    }
     texts[i] = text
     out[i] = assembled(entry, text)
   }

@@ -25,7 +25,7 @@ export type { RenderedContext, RenderedPart, RenderedPrompt, RenderedSection } f
 export { interpolate, MAX_RENDERED_CHARS } from './interpolate.js'
 export type { VariableTable } from './interpolate.js'
 export { validatePromptTemplate, type TemplateProblem, type TemplateProblemCode } from './template-check.js'
-export { PromptError, VARIABLE_NAME, isVariableName } from './errors.js'
+export { PromptError, VARIABLE_NAME, isVariableName, providerFailures } from './errors.js'
 export type { CodedError } from './errors.js'
 export type { Inspection, InspectedText, InspectedVariable, EntryOrigin } from './registry.js'
 export type {
