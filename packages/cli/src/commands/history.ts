@@ -1,5 +1,5 @@
 /**
- * `dsh-prompt history <ledger.jsonl> [--head <hash>] [--json]`: what the model saw at each turn of a
+ * `dsh-prompt history <ledger.jsonl> [--head <hash>] [--json]`: what the model saw at each request of a
  * conversation kept as a ledger (R-LEDGER), and the per-section diff between consecutive system-prompt
  * versions. A ledger that `readLedger` refuses exits 1 with the problem naming its line. Sections are
  * not marked in the rendered text (the render joins them with one blank line), so versions are
@@ -168,12 +168,12 @@ function printHistory(output: Output, file: string, ledger: ParsedLedger, turns:
   const body = (value: string) => indent(terminalSafe(value, 'lines'), '      ')
   const lines = ledger.entries.length + 1
   output.line(c.bold(`# ${safe(file)}: ${safe(describeHeader(ledger.header))}`))
-  output.line(`${plural(lines, 'line')}, hash chain intact (head ${ledger.head.slice(0, 12)}…); ${plural(versions.length, 'prompt version')}; ${plural(turns.length, 'turn')}`)
+  output.line(`${plural(lines, 'line')}, hash chain intact (head ${ledger.head.slice(0, 12)}…); ${plural(versions.length, 'prompt version')}; ${plural(turns.length, 'request')}`)
   output.line('sections are compared at blank lines: the render joins sections with one blank line and does not mark them, so a section with a blank line in it counts as several')
   for (const turn of turns) {
     const all = [...turn.added, ...turn.replies]
     output.line()
-    output.line(c.bold(`turn ${turn.turn} (${all.length === 1 ? `line ${all[0].line}` : `lines ${all[0].line}-${all.at(-1)!.line}`}), prompt version ${turn.promptVersion}`))
+    output.line(c.bold(`request ${turn.turn} (${all.length === 1 ? `line ${all[0].line}` : `lines ${all[0].line}-${all.at(-1)!.line}`}), prompt version ${turn.promptVersion}`))
     for (const item of turn.added) {
       if (item.source === 'system-prompt') {
         const content = item.content as string
@@ -188,7 +188,7 @@ function printHistory(output: Output, file: string, ledger: ParsedLedger, turns:
           output.line(body(content))
           continue
         }
-        const replaced = ledger.header.promptChange === 'replace' ? ` (promptChange replace: from this turn on it is the only system prompt, at the head of each request)` : ''
+        const replaced = ledger.header.promptChange === 'replace' ? ` (promptChange replace: from this request on it is the only system prompt, at the head of each request)` : ''
         output.line(`  + system prompt, version ${item.promptVersion} (line ${item.line}, ${shape})${replaced}, per section against version ${previous.promptVersion}:`)
         const changes = sectionChanges(previous.content as string, content, previous.promptVersion, item.promptVersion)
         if (changes[0]?.aligned) output.line(`      (more than ${formatCount(MAX_DIFF_EDITS)} sections were added or removed: section n is compared with section n)`)
