@@ -239,6 +239,14 @@ export const changeListenerFailed = (event: { action: string; kind: string; name
   details: Object.freeze({ action: event.action, kind: event.kind, ...(event.name ? { name: event.name } : {}) }),
 })
 
+/**
+ * A `system-prompt/change` listener threw on a registration: the registration is taken back and this is
+ * thrown to the registering plugin, as the published package does (a disposal cannot be vetoed).
+ */
+export const changeVetoed = (event: { kind: string; name?: string; owner: string }, cause: unknown) =>
+  coded(new PromptError(`a system-prompt/change listener refused the registration of ${event.kind}${event.name ? ` ${JSON.stringify(event.name)}` : ''} by plugin ${JSON.stringify(event.owner)}: ${messageOf(cause)}`, event.owner, { cause }),
+    'PROMPT_CHANGE_VETOED', { kind: event.kind, ...(event.name ? { name: event.name } : {}), owner: event.owner })
+
 // ---- helpers ----------------------------------------------------------------------------------
 
 /** A short, safe description of a received value for error messages; never throws, whatever the value (a revoked Proxy, a hostile `then`). */

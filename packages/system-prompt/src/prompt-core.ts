@@ -11,7 +11,7 @@ import { guardAssembly } from './reentry.js'
 import { checkTools, type ToolCheck } from './tool-check.js'
 import type { ResolvedConfig } from './config.js'
 import {
-  changeListenerFailed, duplicateGlobal, invalidVolatility, VOLATILITIES, duplicateScoped, invalidBand, invalidName, invalidProvider, invalidSectionTool, invalidText,
+  changeListenerFailed, changeVetoed, duplicateGlobal, invalidVolatility, VOLATILITIES, duplicateScoped, invalidBand, invalidName, invalidProvider, invalidSectionTool, invalidText,
   invalidVariableName, isVariableName, nonFiniteOrder, type TextKind,
 } from './errors.js'
 import { placementBand } from './placements.js'
@@ -38,14 +38,16 @@ export class PromptCore {
   private index?: ScopeIndex
 
   /**
-   * `emit` reports a change (`system-prompt/change`); a change report is news, not a veto: when it
-   * throws, `logger` gets the catalogue's warning and the registration (or disposal) stands.
+   * `emit` reports a change (`system-prompt/change`). A listener that throws on a registration vetoes
+   * it, as in the published package: it is taken back and `PROMPT_CHANGE_VETOED` is thrown to the
+   * registering plugin. A throw on a disposal is a warning to `logger`, and the disposal stands.
    */
   constructor(readonly config: ResolvedConfig, emit: (event: PromptChangeEvent) => void, logger: WarningLogger) {
     this.registry = new PromptRegistry({
       onDuplicate: (entry, scoped) => (scoped ? duplicateScoped : duplicateGlobal)(entry.kind as TextKind | 'variable', entry.name),
       onChange: ({ action, entry }) => emit(changeEvent(entry, action)),
       changeFailed: ({ action, entry }, error) => changeListenerFailed(changeEvent(entry, action), error),
+      vetoed: (entry, error) => changeVetoed(changeEvent(entry, 'register'), error),
       logger,
     })
   }
