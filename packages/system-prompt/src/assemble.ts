@@ -45,19 +45,8 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
   const contexts = runtimeOn ? evaluateTexts(view.contexts, context, contextTexts, failures) as AssembledContext[] : []
   const variables: Record<string, string | undefined> = {}
   for (const entry of view.variables) {
-    let value: unknown
-    try {
-      value = entry.provider(context)
-    } catch (error) {
-      failures.push(providerFailed(`prompt variable "${entry.name}" provider`, entry.owner, error))
-      continue
-    }
-    if (value !== undefined && typeof value !== 'string') {
-      settleQuietly(value)
-      failures.push(providerReturned(`prompt variable "${entry.name}" provider`, entry.owner, 'a string or undefined', value))
-      continue
-    }
-    variables[entry.name] = value
+    const value = variableValue(entry, context, failures)
+    if (value !== FAILED) variables[entry.name] = value
   }
   if (failures.length) throw firstProviderFailure(failures)
   const check = checkTools(view, context, input.toolOrder)
@@ -102,6 +91,47 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
   }
   const notes = { hiddenWithTool, tools: check, provenance, [kRenderMemo]: view.compiled.render }
   stampNotes(assembly, notes satisfies AssemblyNotes)
+  return assembly
+}
+
+const FAILED = Symbol('failed')
+
+/** A variable's value for `context`, or {@link FAILED} with its provider's failure added to `failures`. */
+function variableValue(entry: ResolvedView['variables'][number], context: AssembleContext, failures: PromptError[]): string | undefined | typeof FAILED {
+  let value: unknown
+  try {
+    value = entry.provider(context)
+  } catch (error) {
+    failures.push(providerFailed(`prompt variable "${entry.name}" provider`, entry.owner, error))
+    return FAILED
+  }
+  if (value !== undefined && typeof value !== 'string') {
+    settleQuietly(value)
+    failures.push(providerReturned(`prompt variable "${entry.name}" provider`, entry.owner, 'a string or undefined', value))
+    return FAILED
+  }
+  return value as string | undefined
+}
+
+/**
+ * Variables registered while an assembly ran (by a text provider or a listener, as plugins of the
+ * published package do on first use): `assembly` gets the value of each one `before` (the view it
+ * started from) lacked and `after` has, unless a listener already set that name. Evaluated once the
+ * assembly is done, with its context; a failing provider rejects it as at the start.
+ */
+export function withLateVariables(assembly: PromptAssembly, before: ResolvedView, after: ResolvedView, context: AssembleContext): PromptAssembly {
+  const known = new Set(before.variables.map((entry) => entry.name))
+  const failures: PromptError[] = []
+  let variables = assembly.variables
+  for (const entry of after.variables) {
+    if (known.has(entry.name) || Object.hasOwn(variables, entry.name)) continue
+    const value = variableValue(entry, context, failures)
+    if (value === FAILED) continue
+    if (Object.isFrozen(variables)) variables = { ...variables }
+    variables[entry.name] = value
+  }
+  if (failures.length) throw firstProviderFailure(failures)
+  if (variables !== assembly.variables) assembly.variables = variables
   return assembly
 }
 

@@ -27,6 +27,8 @@ export type { VariableTable } from './interpolate.js'
 export { validatePromptTemplate, type TemplateProblem, type TemplateProblemCode } from './template-check.js'
 export { PromptError, VARIABLE_NAME, isVariableName, providerFailures } from './errors.js'
 export type { CodedError } from './errors.js'
+export { publishedAssembly } from './published-shape.js'
+export type { PublishedAssembly, PublishedSection } from './published-shape.js'
 export type { Inspection, InspectedText, InspectedVariable, EntryOrigin } from './registry.js'
 export type {
   PromptSection, SectionBand, Volatility, VariableOptions, PromptContext, PromptText, AssembleContext, AssembledSection, AssembledContext, ToolSchema,
