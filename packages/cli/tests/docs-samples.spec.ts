@@ -71,7 +71,10 @@ describe('dsh-prompt: docs/cli.md shows each command\'s real output (issue 24)',
   })
 
   // The page was captured on 2026-11-30 ({{date}} of the examples reads the day of the run).
-  const days = new Set([0, 1].map((back) => new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10)))
+  const today = new Date()
+  const yesterday = new Date(today)
+  yesterday.setUTCDate(today.getUTCDate() - 1)
+  const days = new Set([today, yesterday].map((day) => day.toISOString().slice(0, 10)))
   const onCaptureDay = (text: string) => text.replace(/\d{4}-\d{2}-\d{2}/g, (day) => (days.has(day) ? '2026-11-30' : day))
 
   for (const sample of SAMPLES) {
