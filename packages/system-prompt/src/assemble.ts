@@ -5,8 +5,9 @@
  */
 import type { ScopedListener } from 'dsh-scope'
 import {
-  firstProviderFailure, isProviderFailure, listenerFailed, listenerNextTwice, malformedAssembly, multipleComplete, providerFailed, providerReturned, PromptError,
+  listenerFailed, listenerNextTwice, malformedAssembly, multipleComplete, providerFailed, providerReturned, PromptError,
 } from './errors.js'
+import { firstProviderFailure, isProviderFailure } from './provider-failures.js'
 import { builtSnapshot, examine, textsSnapshot, type AssemblySnapshot, type ListFacts } from './hand-off.js'
 import { NO_CHANGES, ProvenanceRecorder, type Provenance } from './provenance.js'
 import { copyTools, detach, freezeToolValues } from './freeze.js'

@@ -159,30 +159,6 @@ export const duplicateToolName = (name: string, owners: readonly string[]) =>
 export const providerFailed = (what: string, owner: string, cause: unknown) =>
   coded(new PromptError(`${what} of plugin ${JSON.stringify(owner)} failed: ${messageOf(cause)}`, owner, { cause }), 'PROMPT_PROVIDER_FAILED', { what, owner })
 
-const laterFailures = new WeakMap<object, readonly PromptError[]>()
-
-/**
- * Every provider failure of one assembly: the one it threw (`error`, the first in order) and those of
- * the providers evaluated after it, so a check can report them all at once (`dsh-prompt check`). An
- * error that is not an assembly's provider failure gives `[]`.
- */
-export function providerFailures(error: unknown): PromptError[] {
-  if (!(error instanceof PromptError) || !isProviderFailure(error)) return []
-  return [error, ...(laterFailures.get(error) ?? [])]
-}
-
-/** The first of `failures` (all of one assembly's providers, in order), carrying the others (see {@link providerFailures}). */
-export function firstProviderFailure(failures: readonly PromptError[]): PromptError {
-  if (failures.length > 1) laterFailures.set(failures[0], failures.slice(1))
-  return failures[0]
-}
-
-/** Whether `error` is a provider's failure (thrown, or a value of the wrong type). */
-export function isProviderFailure(error: unknown): error is PromptError {
-  const code = (error as { code?: unknown } | null)?.code
-  return code === 'PROMPT_PROVIDER_FAILED' || code === 'PROMPT_PROVIDER_RETURNED'
-}
-
 /** A provider (`what`) of plugin `owner` returned something other than `expected`. */
 export const providerReturned = (what: string, owner: string, expected: string, value: unknown) =>
   coded(new PromptError(`${what} of plugin ${JSON.stringify(owner)} returned ${describe(value)}; expected ${expected}`, owner), 'PROMPT_PROVIDER_RETURNED', { what, owner, expected })
