@@ -34,7 +34,8 @@ await Promise.all(entries.map(async (dir) => {
     // Entries of one package share their modules (one PromptError class, one freeze registry), not copies.
     splitting: true,
     target: 'node20',
-    sourcemap: true,
+    // No source maps: theirs would point into src/, which the packages do not ship (issue 24).
+    sourcemap: false,
     logLevel: 'warning',
   })
 }))

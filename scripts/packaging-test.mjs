@@ -12,7 +12,7 @@
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { basename, join, relative } from 'node:path'
+import { basename, join, posix, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const REPO = fileURLToPath(new URL('..', import.meta.url))
@@ -99,6 +99,12 @@ step(`pack the ${published.length} non-private workspaces with yarn pack`, () =>
     if (JSON.parse(manifest).private) throw new Error(`${tarball}: package.json is private`)
     const stray = entries.filter((entry) => /^package\/(src|tests?)\//.test(entry))
     if (stray.length) throw new Error(`${tarball} ships ${stray.slice(0, 3).join(', ')}: files should be lib and README only`)
+    // A shipped source map must point only at shipped files (a stack trace must not name a missing src/ file).
+    for (const map of entries.filter((entry) => entry.endsWith('.map'))) {
+      const { sources = [] } = JSON.parse(run('tar', ['xzf', join(packs, tarball), '-O', map]))
+      const missing = sources.map((source) => posix.join(posix.dirname(map), source)).filter((source) => !entries.includes(source))
+      if (missing.length) throw new Error(`${tarball}: ${map} points at ${missing.slice(0, 3).join(', ')}, which the package does not ship`)
+    }
     for (const needed of ['package/README.md', 'package/lib/index.js', 'package/lib/index.d.ts']) {
       if (!entries.includes(needed)) throw new Error(`${tarball} lacks ${needed}`)
     }
@@ -110,7 +116,10 @@ step(`npm install the tarballs and ${extras.join(', ')} into a fresh project (${
   mkdirSync(project, { recursive: true })
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'dsh-harness-project', private: true, type: 'module' }, null, 2))
   const tarballs = readdirSync(packs).map((name) => join(packs, name))
-  inProject('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', '--no-update-notifier', ...tarballs, ...extras])
+  // As the README says: --save-exact, so the project records Cordis's prerelease exactly.
+  inProject('npm', ['install', '--save-exact', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', '--no-update-notifier', ...tarballs, ...extras])
+  const recorded = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).dependencies?.cordis
+  if (recorded !== cordis) throw new Error(`the project's package.json records cordis ${JSON.stringify(recorded)}, not exactly ${cordis}`)
   const missing = published.filter((w) => !existsSync(join(project, 'node_modules', w.manifest.name, 'lib/index.js')))
   if (missing.length) throw new Error(`not installed: ${missing.map((w) => w.manifest.name).join(', ')}`)
   return `${published.length} packages, their dependencies from the registry npm is configured with`

@@ -74,7 +74,8 @@ async function turn(client: OpenAI, agent: Agent, input: string): Promise<{ answ
 async function main(): Promise<void> {
   const server = await startMockServer({ model: 'mock-model', tool: 'read', file: NOTES })
   // Everything the file declares, and the agent `notes` of its agents:, with {{cwd}} set to this folder.
-  const dsh = await bootDeployment(join(HERE, 'deployment.yml'), { env: { ...process.env, NOTES_DIR: HERE } })
+  // check: a first step that would throw fails the boot instead (boot-check.ts in dsh-boot).
+  const dsh = await bootDeployment(join(HERE, 'deployment.yml'), { env: { ...process.env, NOTES_DIR: HERE }, check: true })
   let sent = 0
   try {
     const client = new OpenAI({ baseURL: server.url, apiKey: 'not-used-by-the-mock', maxRetries: 0 })

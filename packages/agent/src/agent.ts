@@ -26,6 +26,7 @@ import type { Epoch, EpochMark, ReanchorPolicy } from './epoch.js'
 import { compactionSource, planCompaction, type CompactionHost, type CompactionOptions, type CompactionPlan, type CompactionSource, type CompactionSourceOptions } from './compaction.js'
 import { keepEntryParts, promptParts } from './ledger-parts.js'
 import type { ResumeGuard } from './resume-guard.js'
+import { DeferredMeasures, type StepMeasures } from './deferred-measures.js'
 import { agentDisposed, invalidInput, invalidStepTimeout, stepListenerFailed, stepTimedOut, unknownCacheRules, usageListenerFailed } from './errors.js'
 import {
   stepEntries, type UserInput, type ConversationEntry, type PromptChangePolicy,
@@ -142,10 +143,13 @@ export class Agent {
   private scope!: ScopeHandle
   private prompt!: SystemPrompt
   private log!: DebugLog
+  // Layer names are read from the agent's scope when a report is measured, which may be after the agent
+  // is disposed (reports are measured on first read: deferred-measures.ts); the tools are fixed at the step.
   private readonly reuse = new ReuseTracker(
-    () => (this.scope && !this.disposed_ ? this.scope.ctx : undefined),
+    () => this.scope?.ctx,
     () => (this.disposed_ ? undefined : (this.scope.ctx.get('tools') as ToolRegistry | undefined)?.view(this).origin),
   )
+  private readonly measures: DeferredMeasures
 
   /** @internal Built by the `agents` service. */
   constructor(init: AgentInit) {
@@ -165,6 +169,7 @@ export class Agent {
     this.truth = new ProviderTruth(this.wire, init.model)
     this.budget_ = BudgetTracker.of(init.model, init.profile)
     this.tools_ = new ToolDeclarations(init.toolChange ?? DEFAULT_TOOL_CHANGE)
+    this.measures = new DeferredMeasures(this.reuse, this.budget_)
   }
 
   /** How a tool change enters the requests, per kind (`removed`, `added`, `edited`, `reordered`). */
@@ -213,7 +218,7 @@ export class Agent {
     const latest = this.latestFormat === undefined ? undefined : this.latestSteps.get(this.latestFormat)
     return {
       id: this.id, model: this.model, promptChange: this.promptChange, routingKey: latest?.input.conversationId ?? this.routingKey,
-      sent: this.sent === undefined ? undefined : this.record_.slice(0, this.sent), sessions: this.sessions, reuse: this.reuse,
+      sent: this.sent === undefined ? undefined : this.record_.slice(0, this.sent), sessions: this.sessions, reuse: this.measures.current(),
     }
   }
 
@@ -279,8 +284,8 @@ export class Agent {
     const provider = cacheProviderFor(format, options.cacheRules, this.provider)
     const assembly = await this.bounded(options, (signal) => this.assembleOwn(signal))
     const rendered = renderAssembly(assembly)
-    // Loaded before anything is recorded: from here to the end the step runs without a pause.
-    const counter = await this.reuse.counter(provider)
+    // The counter is handed out at once; its tokenizer loads on the first count read (R-CACHE-10).
+    const counter = await this.measures.counter(provider)
     options.signal?.throwIfAborted()
     if (this.disposed_) throw agentDisposed(this.id)
     if (this.log.enabled()) {
@@ -314,20 +319,25 @@ export class Agent {
     // The step appends, lowers only what is new (the session keeps the rest), and takes it all back if
     // the lowering fails: a failure records nothing.
     const before = this.record_.length
+    const promptUpdated = this.promptChange === 'append' && before > 0 && added.some((item) => item.source === 'system-prompt' && item.content)
     this.record_.push(...added)
     let build: SessionBuild<F>
-    let report: CacheReport
+    let measured: () => StepMeasures
     try {
       build = this.wireSession(format).build({ record: this.record_, ...request })
-      report = this.reuse.measure({ format, provider, build, rendered, assembly, now }, counter)
-      this.truth.measured(format, build as SessionBuild<WireFormat>, report, planned.plan, now)
-      if (this.promptChange === 'append' && before > 0 && added.some((item) => item.source === 'system-prompt' && item.content)) report.promptUpdate = build.promptUpdate
-      tools.commit(report)
+      // Measured on first read (deferred-measures.ts), in step order; what needs the report runs with it.
+      measured = this.measures.step({ format, provider, build, rendered, assembly, now, tools: this.reuse.toolsNow() }, counter, (report) => {
+        this.truth.measured(format, build as SessionBuild<WireFormat>, report, planned.plan, now)
+        if (promptUpdated) report.promptUpdate = build.promptUpdate
+        tools.report(report)
+      })
+      tools.commit()
+      // The provider options (TTL plan, prices, diagnostics) carry figures from one request to the next: measured now.
+      if (this.wire !== undefined) measured()
     } catch (error) {
       this.record_.length = before
       throw error
     }
-    const budget = this.budget_.measure(report.requestTokens, report.tokenizer)
     const { conversationId, maxTokens, breakpoints } = options
     if (asked === undefined) this.diagnosed.delete(format)
     else this.diagnosed.add(format)
@@ -341,8 +351,10 @@ export class Agent {
     this.latestFormat = format
     this.sent = this.record_.length
     if (resume) this.resumeGuard!.commit(resume)
+    // The report and budget are measured on first read, so a harness that reads no count loads no tokenizer.
     const result: StepResult<F> = {
-      get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added, report, budget, ...(resume?.report ? { resume: resume.report } : {}),
+      get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added,
+      get report() { return measured().report }, get budget() { return measured().budget }, ...(resume?.report ? { resume: resume.report } : {}),
     }
     const epoch = this.epochs_.stepped()
     if (epoch) result.epoch = epoch
@@ -361,14 +373,15 @@ export class Agent {
     if (this.disposed_) throw agentDisposed(this.id)
     const format = (options?.format ?? this.latestFormat ?? 'openai-chat') as F
     wireFormat(format)
+    const measures = this.measures
     return makeFork({
-      agent: this, format, latest: this.latestSteps.get(format), session: this.wireSession(format), reuse: this.reuse, budget: this.budget_,
+      agent: this, format, latest: this.latestSteps.get(format), session: this.wireSession(format), get reuse() { return measures.current() }, budget: this.budget_,
       record: () => this.record_, newest: () => this.latest(), userInput: (input) => this.userInput(input), replies: () => this.replies,
       assemble: (opts) => this.bounded(opts, (signal) => this.assembleOwn(signal)),
       alive: () => { if (this.disposed_) throw agentDisposed(this.id) },
       emit: (result) => this.notifyStep(result as StepResult<WireFormat>), now: this.now,
       system: (rendered) => this.resumeGuard?.pinned(rendered) ?? rendered,
-    }, options, (provider) => this.reuse.counter(provider))
+    }, options, (provider) => measures.counter(provider))
   }
 
   /** The epochs this agent's compactions opened, oldest first (a restored agent's from its ledger). */
@@ -404,7 +417,7 @@ export class Agent {
   /** What a compaction borrows from the agent. */
   private compactionHost(): CompactionHost {
     return {
-      agent: this, log: this.epochs_, reuse: this.reuse,
+      agent: this, log: this.epochs_, reuse: this.measures.current(),
       record: () => this.record_,
       assemble: (opts) => this.bounded(opts, (signal) => this.assembleOwn(signal)),
       survival: () => new Map(this.prompt.inspect(this).sections.map((section) => [section.name, section.compaction])),
@@ -524,11 +537,15 @@ export class Agent {
     this.record_.push(item)
     if (item.source === 'assistant') this.replies++
     const unavailable = unavailableCalls(this.id, item, this.tools_.unavailable)
-    if (item.reply?.miss !== undefined && this.wire?.diagnostics) this.reuse.joinProviderMiss(item.reply.miss)
+    // Each in step order, after the measurements still waiting (deferred-measures.ts).
+    if (item.reply?.miss !== undefined && this.wire?.diagnostics) {
+      const miss = item.reply.miss
+      this.measures.after(() => this.reuse.joinProviderMiss(miss))
+    }
     if (!usage) return unavailable
     this.epochs_.replied(usage, this.model)
-    this.reuse.reconcile(usage, this.now())
-    this.truth.priced(usage)
+    this.measures.reconcile(usage, this.now())
+    this.measures.after(() => this.truth.priced(usage))
     // Cordis's emit throws a listener's failure at the emitter: the reply is recorded, so it is only logged.
     notify(this.scope.ctx, 'agent/usage', [this, usage], { failure: (plugin, error) => usageListenerFailed(this.id, plugin, error), report: (error) => this.log.warn(error) })
     return unavailable

@@ -232,3 +232,7 @@ export class Agents extends Service {
     return [...this.presets.keys()].sort()
   }
 }
+
+// The plugin's name, as Cordis names its fiber: the package's name, so every owner of what the service
+// registers itself reads the same in a step's report, `explain`, events and the ledger (issue 24).
+Object.defineProperty(Agents, 'name', { value: 'dsh-agent' })

@@ -68,6 +68,8 @@ export interface ReuseInput<F extends WireFormat> {
   assembly: PromptAssembly
   /** The time of the request, in milliseconds since the epoch. */
   now: number
+  /** The registration behind each visible tool when the request was built (default: as it stands now). */
+  tools?: ToolOrigins | undefined
 }
 
 /** Measures each request of one agent against its previous one. */
@@ -86,9 +88,14 @@ export class ReuseTracker {
     private readonly toolOrigins: () => ToolOrigins | undefined = () => undefined,
   ) {}
 
-  /** The token counter of `provider` (loaded once): a step loads it before it records anything. */
+  /** The token counter of `provider` (its tokenizer loads on its first count). */
   counter(provider: CacheProvider): Promise<TokenCounter> {
     return tokenCounter(provider)
+  }
+
+  /** The registration behind each visible tool, as it stands now (a step fixes it for its report). */
+  toolsNow(): ToolOrigins | undefined {
+    return this.toolOrigins()
   }
 
   /**
@@ -98,7 +105,7 @@ export class ReuseTracker {
    */
   measure<F extends WireFormat>(input: ReuseInput<F>, counter: TokenCounter): CacheReport {
     const { build } = input
-    const tools = this.toolOrigins() ?? NO_ORIGINS
+    const tools = ('tools' in input ? input.tools : this.toolOrigins()) ?? NO_ORIGINS
     const previous = this.previous.get(input.format)
     const head = build.head
     const same = (i: number) => previous?.head[i]?.text === head[i].text

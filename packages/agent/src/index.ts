@@ -28,6 +28,7 @@ export type { CompactionKeep, Epoch, EpochMark, HiddenSection, ReanchorKind, Rea
 export { DEFAULT_REANCHOR_HORIZON, epochLine } from './reanchor-price.js'
 export type { LedgerEpoch } from './ledger-epoch.js'
 export { ADVICE_THRESHOLDS, nextAdvice, profileFigures } from './budget.js'
+export { MAX_PENDING_MEASURES } from './deferred-measures.js'
 export type { AdviceThresholds, CompactionAdvice, ContextBudget, ProfileFigures } from './budget.js'
 export { DEFAULT_MODEL_PROFILE, inputBudget, MODEL_PROFILES, modelProfile } from 'dsh-wire'
 export type { ModelProfile, ModelProfileOverride } from 'dsh-wire'

@@ -56,7 +56,10 @@ export interface ToolPlan {
   readonly declared: readonly WireTool[]
   readonly changes: ToolChange[]
   readonly note: string | undefined
-  commit(report: CacheReport): void
+  /** Keeps what the request declared (once it is built): the next request's plan starts from it. */
+  commit(): void
+  /** Adds the changes and their cost to the request's report, when it is measured (in step order). */
+  report(report: CacheReport): void
 }
 
 /** The first line of the appended note that tells the model what changed in its tools. */
@@ -99,11 +102,11 @@ export class ToolDeclarations {
     if (previous !== undefined && unchanged && !this.reset && this.unavailable_.size === 0 && this.told.size === 0) {
       return {
         declared: previous, changes: [], note: undefined,
-        commit: (report) => {
+        commit: () => {
           this.standing = NOTHING_STANDS
           for (const tool of live) this.owners.set(tool.name, ownerOf(tool.name))
-          this.tokens.set(report.format, report.requestTokens)
         },
+        report: (report) => { this.tokens.set(report.format, report.requestTokens) },
       }
     }
     const classes = previous && !unchanged ? classifyTools(previous, live) : []
@@ -176,9 +179,12 @@ export class ToolDeclarations {
     const reported = changes.filter((change) => change.breaks || !this.standing.has(key(change)))
     return {
       declared, changes: reported, note,
-      commit: (report) => {
+      report: (report) => {
         this.attribute(reported, report)
         if (reported.length) report.toolChanges = reported
+        this.tokens.set(report.format, report.requestTokens)
+      },
+      commit: () => {
         this.standing = standing
         this.declared = declared
         for (const tool of declared) if (liveByName.has(tool.name)) this.owners.set(tool.name, ownerOf(tool.name))
@@ -186,7 +192,6 @@ export class ToolDeclarations {
         for (const key of untold) this.told.delete(key)
         for (const key of told) this.told.add(key)
         if (this.reset) { this.reset = false; this.told.clear() }
-        this.tokens.set(report.format, report.requestTokens)
       },
     }
   }

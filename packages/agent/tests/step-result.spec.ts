@@ -16,10 +16,10 @@ describe('dsh-agent: what a step returns', () => {
     const agent = await harness.agents.create({ id: 'coder', model: 'm1' })
     const step = await agent.stepDetailed('Hi.')
     expect(step.rendered.sections.map((part) => [part.name, part.entry.owner, part.entry.order])).to.deep.equal([
-      ['harness:identity', 'SystemPrompt', -1000],
-      ['deployment:persona', 'SystemPrompt', 0],
+      ['harness:identity', 'dsh-system-prompt', -1000],
+      ['deployment:persona', 'dsh-system-prompt', 0],
       ['tool:read', 'host', 1100],
-      ['deployment:persona-suffix', 'SystemPrompt', 10200],
+      ['deployment:persona-suffix', 'dsh-system-prompt', 10200],
     ])
     expect(step.rendered.sections.every((part) => step.assembly.sections.includes(part.entry))).to.equal(true)
     expect(step.rendered).to.deep.equal(renderAssembly(step.assembly))

@@ -10,7 +10,8 @@ const REPORT = { format: 'openai-chat', requestTokens: 100, reusableTokens: 100,
 /** The names a plan of `declarations` declares for `live`, committed. */
 function step(declarations: ToolDeclarations, live: ReturnType<typeof tool>[]): string[] {
   const plan = declarations.plan(live, () => 'owner', 'no append path')
-  plan.commit({ ...REPORT })
+  plan.commit()
+  plan.report({ ...REPORT })
   return plan.declared.map((declared) => declared.name)
 }
 
@@ -72,8 +73,10 @@ describe('dsh-agent: the unchanged-tools shortcut of ToolDeclarations agrees wit
         const tools = item.map(toolOf)
         const [a, b] = [fast.plan(tools, (name) => `owner-${name}`, 'none'), reference.plan(tools, (name) => `owner-${name}`, 'none')]
         const [ra, rb] = [{ ...REPORT }, { ...REPORT }]
-        a.commit(ra)
-        b.commit(rb)
+        a.commit()
+        a.report(ra)
+        b.commit()
+        b.report(rb)
         fullPass(reference)
         expect(JSON.stringify(a.declared)).to.equal(JSON.stringify(b.declared))
         expect(a.changes).to.deep.equal(b.changes)

@@ -10,6 +10,7 @@ import SystemPrompt from 'dsh-system-prompt'
 import type { Agent, Agents } from 'dsh-agent'
 import type { AgentSpec, AgentsSchema } from './agents-section.js'
 import { agentNotCreated, inAssemblies, noAgentsService, noPromptService } from './errors.js'
+import { checkFirstSteps } from './boot-check.js'
 
 /** A problem reported after loading: always with its code. */
 type CodedInput = ProblemInput & { code: string }
@@ -37,9 +38,10 @@ const RESERVED = 'PROMPT_RESERVED_TOOL_NAME'
 
 /**
  * Builds the `afterLoad` hook. With `lenient`, problems creating agents are kept in `state.problems`
- * (for `check`, which goes on with the other agents) instead of failing the load.
+ * (for `check`, which goes on with the other agents) instead of failing the load; with `check`, each
+ * agent's first step is rehearsed once the rest is sound (`boot-check.ts`).
  */
-export function afterLoadHook(state: HookState, lenient: boolean) {
+export function afterLoadHook(state: HookState, lenient: boolean, check = false) {
   return async (ctx: Context, deployment: Deployment<AgentSections>): Promise<CodedInput[]> => {
     if (!ctx.get('systemPrompt')) return [{ key: 'plugins', ...noPromptService() }]
     const hasAgents = !!ctx.get('agents')
@@ -56,6 +58,7 @@ export function afterLoadHook(state: HookState, lenient: boolean) {
       for (const input of problems.splice(0)) state.problems.push(toProblem(deployment, input))
     }
     problems.push(...await checkToolOrder(host, deployment, state.agents))
+    if (check && problems.length === 0) problems.push(...await checkFirstSteps(host, deployment, state.agents))
     return problems
   }
 }

@@ -31,6 +31,13 @@ export interface BootOptions {
    * check` does to go on with the other agents). Otherwise they fail the load like every other problem.
    */
   lenientAgents?: boolean
+  /**
+   * Rehearse every agent's first step at boot (`boot-check.ts`): assemble and render once for each
+   * agent (or the deployment when it has none) and fail the boot with everything that step would throw
+   * (every failing provider, unknown or valueless `{{variables}}`, two complete sections, a failing
+   * listener). Default `false`: the boot renders nothing, and such a problem surfaces at the first `step()`.
+   */
+  check?: boolean
   /** The largest deployment file read, in bytes (default 4 MiB; see `loadDeployment`). */
   maxFileBytes?: number
   /** The most YAML tokens, and double-quoted characters, a deployment file may hold (see `loadDeployment`). */
@@ -116,7 +123,7 @@ export async function bootDeployment(file: string, options: BootOptions = {}): P
       timeouts: options.timeouts,
       onRow: options.onRow,
       sections: { agents: AgentsSection },
-      afterLoad: afterLoadHook(state, !!options.lenientAgents),
+      afterLoad: afterLoadHook(state, !!options.lenientAgents, !!options.check),
     })
   } catch (error) {
     await unload()

@@ -25,6 +25,27 @@ describe('bootDeployment: one call boots a deployment file for a harness', () =>
     expect(booted.problems).to.deep.equal([])
   })
 
+  it('with check: true, refuses what each agent\'s first step would throw, every failing provider at once, at its row (issue 24)', async () => {
+    // Without the option the boot renders nothing: the file loads and the first step throws.
+    booted = await bootDeployment(fixture('failing-step.yml'), { logLevel: 'silent' })
+    expect((await rejection(booted.agents[0].step())).message).to.equal('prompt section "first" text provider of plugin "failing-step" failed: first provider failed')
+    await booted.dispose()
+    booted = undefined
+    const error = await rejection(bootDeployment(fixture('failing-step.yml'), { logLevel: 'silent', check: true }), DeploymentError)
+    expect(error.problems.map((problem) => [problem.code, problem.line, problem.message])).to.deep.equal([
+      ['PROMPT_PROVIDER_FAILED', 4, 'prompt section "first" text provider of plugin "failing-step" failed: first provider failed (in the assembly for agent "main")'],
+      ['PROMPT_PROVIDER_FAILED', 4, 'prompt context "second" text provider of plugin "failing-step" failed: second provider failed (in the assembly for agent "main")'],
+    ])
+  })
+
+  it('with check: true, refuses an unknown {{variable}} once for every agent it breaks, and boots a sound file as before', async () => {
+    const error = await rejection(bootDeployment(fixture('unknown-variable.yml'), { logLevel: 'silent', check: true }), DeploymentError)
+    expect(error.problems.map((problem) => problem.code)).to.deep.equal(['PROMPT_UNKNOWN_VARIABLE'])
+    expect(error.problems[0].message).to.match(/unknown prompt variable "\{\{team\}\}".*\(in the assembly for agent "main", agent "helper"\)$/)
+    booted = await bootDeployment(fixture('deployment.yml'), { logLevel: 'silent', check: true })
+    expect(booted.agents.map((agent) => agent.id)).to.deep.equal(['main', 'helper'])
+  })
+
   it('gives a step request with the system prompt first and the tools of the deployment', async () => {
     booted = await bootDeployment(fixture('deployment.yml'), { logLevel: 'silent' })
     const request = await booted.agents[0].step('hi')

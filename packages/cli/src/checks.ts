@@ -8,7 +8,7 @@
  */
 import type { ScopeKey } from 'dsh-scope'
 import {
-  interpolate, renderAssembly, SECTION_PLACEMENTS, validatePromptTemplate, type AssembledContext, type AssembledSection, type Inspection,
+  interpolate, providerFailures, renderAssembly, SECTION_PLACEMENTS, validatePromptTemplate, type AssembledContext, type AssembledSection, type Inspection,
   type PromptAssembly, type RenderedPart,
 } from 'dsh-system-prompt'
 import type { BootedDeployment as Booted } from 'dsh-boot'
@@ -80,7 +80,9 @@ export async function checkTarget(booted: Booted, target: Target, gap: number, c
     pair = await renderPair()
     if (pair.unstable.length && pair.overDay) pair = await renderPair()
   } catch (error) {
-    return [assemblyFinding(booted, target, error)]
+    // Every failing provider of the assembly, not only the first (issue 24).
+    const failures = providerFailures(error)
+    return failures.length ? failures.map((failure) => assemblyFinding(booted, target, failure)) : [assemblyFinding(booted, target, error)]
   }
   return [
     ...variableFindings(booted, pair.first), ...placementFindings(booted, pair.first), ...requestFindings(booted, target, pair.first), ...pair.unstable,

@@ -32,16 +32,24 @@ export interface CommonOptions {
 export const LOG_LEVEL_NAMES: readonly LogLevel[] = ['silent', 'error', 'warn', 'info', 'debug']
 
 /**
- * Adds the common options to a command. `check` logs at `error` by default (it reports warnings as
- * findings) and runs no agent step, so its help promises no `section=` lines.
+ * Adds the common options to a command. `check` is silent by default (it reports what the log would say
+ * as findings) and runs no agent step, so its help promises no `section=` lines; `history` loads no
+ * deployment, so it offers none of the deployment file's flags.
  */
 export function withCommonOptions(command: Command): Command {
   const check = command.name() === 'check'
-  return command
+  command
     .option('--json', 'machine output: one JSON document on stdout')
     .option('--no-color', 'no colours (they are used only on a terminal, and never with NO_COLOR set)')
+  // `history` reads a ledger and loads no deployment: no plugin logs, no YAML, nothing to wait for.
+  if (command.name() === 'history') {
+    return command
+      .option('--stack', 'print errors with their stack trace')
+      .option('--max-file-size <bytes>', 'the largest ledger read (default 4194304: 4 MiB)', fileSize)
+  }
+  return command
     .option('-v, --verbose', check ? 'log at debug level on stderr' : 'log at debug level on stderr (shows each agent step\'s section=<name> bytes=<n> lines)')
-    .addOption(new Option('--log-level <level>', `log level on stderr; default ${check ? 'error, as check reports warnings as findings' : 'warn'}`).choices(LOG_LEVEL_NAMES as string[]))
+    .addOption(new Option('--log-level <level>', `log level on stderr; default ${check ? 'silent, as check reports what the log would say as findings' : 'warn'}`).choices(LOG_LEVEL_NAMES as string[]))
     .option('--stack', 'print errors with their stack trace')
     .option('--max-file-size <bytes>', 'the largest file read: deployment, replay script, ledger (default 4194304: 4 MiB)', fileSize)
     .option('--max-yaml-tokens <n>', 'the most YAML tokens a deployment file may hold, comments and blank lines included (default 20000)', limit('--max-yaml-tokens'))

@@ -133,8 +133,23 @@ export function toolOrigins(booted: Booted, target: Target): (name: string) => {
 export function toolSources(booted: Booted, target: Target): (name: string) => { owner: string; scope?: ScopeKey } | undefined {
   const scope = target.agent as ScopeKey | undefined
   const origin = booted.services.tools?.view(scope).origin
+  // Else the assembly's tool check, which knows the plugin whose provider returned each visible tool
+  // (raw `systemPrompt.tools()` providers included); the layer is that provider's.
   const providers = booted.services.systemPrompt.inspect(scope).toolProviders
-  return (name) => origin?.get(name) ?? (providers.length === 1 ? providers[0] : undefined)
+  let owners: ReadonlyMap<string, string> | undefined
+  try {
+    owners = booted.services.systemPrompt.checkTools(target.agent ? { scope, agent: target.agent } : {}).owners
+  } catch {
+    owners = undefined
+  }
+  return (name) => {
+    const found = origin?.get(name)
+    if (found) return found
+    const owner = owners?.get(name)
+    if (owner === undefined) return providers.length === 1 ? providers[0] : undefined
+    const own = providers.filter((provider) => provider.owner === owner)
+    return { owner, ...(own.length === 1 && own[0].scope !== undefined ? { scope: own[0].scope } : {}) }
+  }
 }
 
 /** A tool of an assembly whose request JSON cannot be made: the problem, and the registration to place it at. */

@@ -31,6 +31,29 @@ describe('dsh-prompt check', function () {
     service: () => cli(['check', F('no-agent-service')]),
     presets: () => cli(['check', F('preset-problems')]),
     gap: () => cli(['check', EXAMPLE.minimal, '--render-gap', 'soon']),
+    providers: () => cli(['check', F('failing-providers')]),
+    applies: () => cli(['check', F('failing-applies')]),
+  })
+
+  it('reports every failing provider of an assembly at once, each at its plugin\'s row (issue 24)', () => {
+    const file = 'packages/cli/tests/fixtures/failing-providers.yml'
+    expect([r.providers.code, r.providers.stderr]).to.deep.equal([1, ''])
+    expect(lines(r.providers.stdout)).to.deep.equal([
+      `${file}:4:5: agent "main": prompt section "first" text provider of plugin "first-thrower" failed: first provider failed`,
+      `${file}:5:5: agent "main": prompt context "second" text provider of plugin "second-thrower" failed: second provider failed`,
+      `${file}:5:5: agent "main": prompt variable "count" provider of plugin "second-thrower" returned a number (3); expected a string or undefined`,
+      `3 problems in ${file}`,
+    ])
+  })
+
+  it('prints nothing but its report: a plugin whose apply throws is a finding, with no log line on stderr (issue 24)', () => {
+    const file = 'packages/cli/tests/fixtures/failing-applies.yml'
+    expect([r.applies.code, r.applies.stderr]).to.deep.equal([1, ''])
+    expect(lines(r.applies.stdout)).to.deep.equal([
+      `${file}:3:5: plugins[1] (id "apply-thrower"): apply failed: apply failed`,
+      `${file}:5:5: plugins[2] (id "apply-thrower-again"): apply failed: apply failed`,
+      `2 problems in ${file}`,
+    ])
   })
 
   it('passes every example with exit 0 and a one-line ok summary', () => {

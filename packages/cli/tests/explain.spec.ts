@@ -12,6 +12,13 @@ describe('dsh-prompt explain', function () {
     broken: () => cli(['explain', fixture('bad-config.yml')]),
     edited: () => cli(['explain', fixture('editing-listener.yml')]),
     editedJson: () => cli(['explain', fixture('editing-listener.yml'), '--json']),
+    raw: () => cli(['explain', fixture('raw-tool-provider.yml')]),
+  })
+
+  it('names the owner and layer of a tool registered through the raw provider API beside the tools service (issue 24)', () => {
+    const out = lines(r.raw.stdout)
+    const tools = out.slice(out.indexOf('Tools') + 2, out.indexOf('Tools') + 4).map((line) => line.split(/\s{2,}/).slice(0, 4))
+    expect(tools).to.deep.equal([['1', 'bash', 'dsh-plugin-shell', 'global'], ['2', 'lookup', './raw-tool-provider.mjs', 'global']])
   })
 
   it('names the tokenizer encoding and prints a table of the sections with order, owner, layer, bytes, tokens and shadows', () => {

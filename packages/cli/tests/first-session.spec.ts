@@ -92,7 +92,7 @@ describe('dsh-prompt in a first session', function () {
     expect(flat(r.renderHelp.stdout)).to.include('-v, --verbose log at debug level on stderr (shows each agent step\'s section=<name> bytes=<n> lines)')
     expect(flat(r.renderHelp.stdout)).to.include('--log-level <level> log level on stderr; default warn (choices:')
     expect(flat(r.checkHelp.stdout)).to.include('-v, --verbose log at debug level on stderr --log-level')
-    expect(flat(r.checkHelp.stdout)).to.include('--log-level <level> log level on stderr; default error, as check reports warnings as findings (choices:')
+    expect(flat(r.checkHelp.stdout)).to.include('--log-level <level> log level on stderr; default silent, as check reports what the log would say as findings (choices:')
   })
 
   it('diff of absolute paths heads the patch with a/ and b/ and no doubled slash', () => {

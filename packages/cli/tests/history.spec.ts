@@ -32,11 +32,11 @@ describe('dsh-prompt history <ledger>', () => {
     const out = run.stdout
     expect(out.split('\n').slice(0, 3)).to.deep.equal([
       `# ${LEDGER}: agent "a" (model deepseek-chat, promptChange append, provider deepseek, cwd /work)`,
-      '10 lines, hash chain intact (head 6ec4b6662dba…); 2 prompt versions; 3 turns',
+      '10 lines, hash chain intact (head 6ec4b6662dba…); 2 prompt versions; 3 requests',
       'this ledger carries no parts (format version 1): sections are compared at blank lines, since the render joins sections with one blank line and does not mark them, so a section with a blank line in it counts as several',
     ])
     expect(out).to.contain([
-      'turn 1 (lines 2-5), prompt version 1',
+      'request 1 (lines 2-5), prompt version 1',
       '  + system prompt, version 1 (line 2, 9 bytes, 1 section):',
       '      Be brief.',
       '  + user input (line 3):',
@@ -47,7 +47,7 @@ describe('dsh-prompt history <ledger>', () => {
       '      tool call read (id c1): {"path":"a.txt"}',
       '      usage: input 40, cached read not reported, cache write not reported, output 7',
       '',
-      'turn 2 (lines 6-7), prompt version 1',
+      'request 2 (lines 6-7), prompt version 1',
       '  + tool result for call c1 (read) (line 6):',
       '      hello',
       '  < assistant reply (line 7):',
@@ -55,7 +55,7 @@ describe('dsh-prompt history <ledger>', () => {
       '      usage: input 1,200, cached read 1,024, cache write not reported, output 9',
     ].join('\n'))
     expect(out).to.contain([
-      'turn 3 (lines 8-10), prompt version 2',
+      'request 3 (lines 8-10), prompt version 2',
       '  + system prompt, version 2 (line 8, 36 bytes, 2 sections), per section against version 1:',
       '      section 1: changed',
       '        --- v1 section 1',
@@ -69,6 +69,15 @@ describe('dsh-prompt history <ledger>', () => {
       '        @@ -0,0 +1,1 @@',
       '        +Check every path twice.',
     ].join('\n'))
+  })
+
+  it('offers only the flags a ledger needs, and counts requests, not turns (issue 24)', async () => {
+    const help = await cli(['history', '--help'], { env: { COLUMNS: '200' } })
+    const flags = [...help.stdout.matchAll(/^  (?:-\w, )?(--[a-z-]+)/gm)].map(([, flag]) => flag)
+    expect(flags).to.deep.equal(['--head', '--json', '--no-color', '--stack', '--max-file-size', '--help'])
+    expect(help.stdout).to.match(/print each request it records/)
+    const run = await cli(['history', '--timeout', '5', LEDGER])
+    expect(run.stderr).to.match(/unknown option '--timeout'/)
   })
 
   it('--json prints one document: header, head, prompt versions with their section changes, turns', async () => {
@@ -142,7 +151,7 @@ describe('dsh-prompt history <ledger>', () => {
     writeFileSync(path, exportLedger(agent))
     const run = await cli(['history', path])
     expect(run.code).to.equal(0)
-    expect(run.stdout).to.contain('  + system prompt, version 2 (line 8, 36 bytes, 1 section) (promptChange replace: from this turn on it is the only system prompt, at the head of each request), per section against version 1:\n')
+    expect(run.stdout).to.contain('  + system prompt, version 2 (line 8, 36 bytes, 1 section) (promptChange replace: from this request on it is the only system prompt, at the head of each request), per section against version 1:\n')
   })
 
   describe('the pieces', () => {

@@ -183,7 +183,7 @@ describe('dsh-prompt replay: the command', () => {
     ])
   })
 
-  it('--ledger writes the played conversation as a ledger that history reads: one turn per request', async () => {
+  it('--ledger writes the played conversation as a ledger that history reads: one item per request', async () => {
     expect(runs.ledger.code, runs.ledger.stderr).to.equal(0)
     const text = readFileSync(ledger, 'utf8')
     const lineCount = text.split('\n').length - 1
@@ -194,7 +194,7 @@ describe('dsh-prompt replay: the command', () => {
     expect(parsed.entries.filter((entry) => entry.source === 'user')).to.have.length(7)
     expect(parsed.entries.filter((entry) => entry.source === 'tool').map((entry) => (entry as { tool_call_id?: string }).tool_call_id)).to.deep.equal(['call_2_1'])
     expect(history.code, history.stderr).to.equal(0)
-    expect(history.stdout).to.match(/; 7 turns\n/)
+    expect(history.stdout).to.match(/; 7 requests\n/)
   })
 
   it('--html writes the picture: one bar per request and one mark per break, each break\'s cause on it', () => {

@@ -45,10 +45,16 @@ export interface DuplicateHook<E extends RegistryEntry> {
   onDuplicate(entry: NamedEntry<E>, scoped: boolean): Error
 }
 
-/** Change reporting: told after every register and dispose; it cannot veto (a throw is a warning). */
+/**
+ * Change reporting: told after every register and dispose. A throw is a warning, unless `vetoed` is
+ * given: then a throw on a registration takes it back and `register()` throws `vetoed`'s error (a
+ * disposal cannot be vetoed: its throw stays a warning).
+ */
 export interface ChangeHooks<E extends RegistryEntry> {
   /** Told after `change` happened (the package emits its change event here). */
   onChange(change: RegistryChange<E>): void
+  /** The error `register()` throws when `onChange` threw on the registration of `entry` (it is taken back first). */
+  vetoed?(entry: E, error: unknown): Error
   /** The warning when `onChange` threw: its text, or a catalogue warning whose `message` is logged. */
   changeFailed(change: RegistryChange<E>, error: unknown): string | { readonly message: string }
   /** Where that warning goes. */
@@ -57,7 +63,7 @@ export interface ChangeHooks<E extends RegistryEntry> {
 
 /** Options of {@link ScopedRegistry}: the duplicate hook, and optionally the change hooks. */
 export type ScopedRegistryOptions<E extends RegistryEntry> =
-  DuplicateHook<E> & (ChangeHooks<E> | { onChange?: undefined; changeFailed?: undefined; logger?: undefined })
+  DuplicateHook<E> & (ChangeHooks<E> | { onChange?: undefined; changeFailed?: undefined; logger?: undefined; vetoed?: undefined })
 
 /** An attached cleanup and the entry it belongs to (only registrations with `attach` pay for it). */
 interface Attached<E> {
@@ -151,7 +157,13 @@ export class ScopedRegistry<E extends RegistryEntry, M = unknown> {
       throw error
     }
     this.layers.add(entry.scope, key, entry)
-    this.report('register', entry)
+    const veto = this.report('register', entry)
+    if (veto !== undefined) {
+      // Taken back unreported: its listeners were told of a registration that never stood.
+      this.layers.remove(entry.scope, key, entry)
+      ;(dispose as () => void)()
+      throw veto
+    }
     return dispose as () => void
   }
 
@@ -177,16 +189,21 @@ export class ScopedRegistry<E extends RegistryEntry, M = unknown> {
     return entry.name !== undefined ? prefix + ':' + entry.name : prefix + '#' + entry.id
   }
 
-  /** Reports a change; a throwing `onChange` is logged as the caller's warning, and the change stands. */
-  private report(action: RegistryChange<E>['action'], entry: E): void {
-    const { onChange, changeFailed, logger } = this.options
-    if (!onChange) return
+  /**
+   * Reports a change; a throwing `onChange` is logged as the caller's warning, and the change stands,
+   * except a registration under a `vetoed` hook: then the error to throw is returned.
+   */
+  private report(action: RegistryChange<E>['action'], entry: E): Error | undefined {
+    const { onChange, changeFailed, logger, vetoed } = this.options
+    if (!onChange) return undefined
     const change: RegistryChange<E> = { action, entry }
     try {
       onChange(change)
     } catch (error) {
+      if (action === 'register' && vetoed) return vetoed(entry, error)
       const warning = changeFailed(change, error)
       logger.warn('%s', typeof warning === 'string' ? warning : warning.message)
     }
+    return undefined
   }
 }

@@ -7,6 +7,7 @@ import type { ScopedListener } from 'dsh-scope'
 import {
   listenerFailed, listenerNextTwice, malformedAssembly, multipleComplete, providerFailed, providerReturned, PromptError,
 } from './errors.js'
+import { firstProviderFailure, isProviderFailure } from './provider-failures.js'
 import { builtSnapshot, examine, textsSnapshot, type AssemblySnapshot, type ListFacts } from './hand-off.js'
 import { NO_CHANGES, ProvenanceRecorder, type Provenance } from './provenance.js'
 import { copyTools, detach, freezeToolValues } from './freeze.js'
@@ -36,25 +37,19 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
   signal?.throwIfAborted()
   if (view.complete.length > 1) throw multipleComplete(view.complete.map((s) => s.name))
 
+  // Every provider runs even after one fails: the first failure is thrown carrying the others (`providerFailures`).
+  const failures: PromptError[] = []
   const sectionTexts = new Array<string>(view.sections.length)
-  const sections = evaluateTexts(view.sections, context, sectionTexts) as AssembledSection[]
+  const sections = evaluateTexts(view.sections, context, sectionTexts, failures) as AssembledSection[]
   const runtimeOn = input.runtimeContext && !view.suppressed
   const contextTexts = runtimeOn ? new Array<string>(view.contexts.length) : []
-  const contexts = runtimeOn ? evaluateTexts(view.contexts, context, contextTexts) as AssembledContext[] : []
+  const contexts = runtimeOn ? evaluateTexts(view.contexts, context, contextTexts, failures) as AssembledContext[] : []
   const variables: Record<string, string | undefined> = {}
   for (const entry of view.variables) {
-    let value: unknown
-    try {
-      value = entry.provider(context)
-    } catch (error) {
-      throw providerFailed(`prompt variable "${entry.name}" provider`, entry.owner, error)
-    }
-    if (value !== undefined && typeof value !== 'string') {
-      settleQuietly(value)
-      throw providerReturned(`prompt variable "${entry.name}" provider`, entry.owner, 'a string or undefined', value)
-    }
-    variables[entry.name] = value
+    const value = variableValue(entry, context, failures)
+    if (value !== FAILED) variables[entry.name] = value
   }
+  if (failures.length) throw firstProviderFailure(failures)
   const check = checkTools(view, context, input.toolOrder)
   if (check.problem) throw check.problem
   const hiddenWithTool = view.withTool ? hideWithoutTool(view.sections, sections, check) : NONE_HIDDEN
@@ -97,6 +92,47 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
   }
   const notes = { hiddenWithTool, tools: check, provenance, [kRenderMemo]: view.compiled.render }
   stampNotes(assembly, notes satisfies AssemblyNotes)
+  return assembly
+}
+
+const FAILED = Symbol('failed')
+
+/** A variable's value for `context`, or {@link FAILED} with its provider's failure added to `failures`. */
+function variableValue(entry: ResolvedView['variables'][number], context: AssembleContext, failures: PromptError[]): string | undefined | typeof FAILED {
+  let value: unknown
+  try {
+    value = entry.provider(context)
+  } catch (error) {
+    failures.push(providerFailed(`prompt variable "${entry.name}" provider`, entry.owner, error))
+    return FAILED
+  }
+  if (value !== undefined && typeof value !== 'string') {
+    settleQuietly(value)
+    failures.push(providerReturned(`prompt variable "${entry.name}" provider`, entry.owner, 'a string or undefined', value))
+    return FAILED
+  }
+  return value as string | undefined
+}
+
+/**
+ * Variables registered while an assembly ran (by a text provider or a listener, as plugins of the
+ * published package do on first use): `assembly` gets the value of each one `before` (the view it
+ * started from) lacked and `after` has, unless a listener already set that name. Evaluated once the
+ * assembly is done, with its context; a failing provider rejects it as at the start.
+ */
+export function withLateVariables(assembly: PromptAssembly, before: ResolvedView, after: ResolvedView, context: AssembleContext): PromptAssembly {
+  const known = new Set(before.variables.map((entry) => entry.name))
+  const failures: PromptError[] = []
+  let variables = assembly.variables
+  for (const entry of after.variables) {
+    if (known.has(entry.name) || Object.hasOwn(variables, entry.name)) continue
+    const value = variableValue(entry, context, failures)
+    if (value === FAILED) continue
+    if (Object.isFrozen(variables)) variables = { ...variables }
+    variables[entry.name] = value
+  }
+  if (failures.length) throw firstProviderFailure(failures)
+  if (variables !== assembly.variables) assembly.variables = variables
   return assembly
 }
 
@@ -148,12 +184,19 @@ function hideWithoutTool(entries: readonly TextEntry[], sections: AssembledSecti
 const NO_FACTS: ListFacts = Object.freeze({ names: Object.freeze([]), extras: Object.freeze([]) })
 const NO_VALUES: readonly unknown[] = Object.freeze([])
 
-/** Each entry's text evaluated (into `texts`, index for index) and made into an assembled entry. */
-function evaluateTexts(entries: readonly TextEntry[], context: AssembleContext, texts: string[]): (AssembledSection | AssembledContext)[] {
+/** Each entry's text evaluated (into `texts`, index for index) and made into an assembled entry; a provider's failure is added to `failures`. */
+function evaluateTexts(entries: readonly TextEntry[], context: AssembleContext, texts: string[], failures: PromptError[]): (AssembledSection | AssembledContext)[] {
   const out = new Array<AssembledSection | AssembledContext>(entries.length)
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]
-    const text = textOf(entry, context)
+    let text: string
+    try {
+      text = textOf(entry, context)
+    } catch (error) {
+      if (!isProviderFailure(error)) throw error
+      failures.push(error)
+      text = ''
+    }
     texts[i] = text
     out[i] = assembled(entry, text)
   }

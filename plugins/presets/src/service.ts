@@ -114,3 +114,7 @@ export class Presets extends Service {
     }
   }
 }
+
+// The plugin's name, as Cordis names its fiber: the package's name, so every owner of what the service
+// registers itself reads the same in a step's report, `explain`, events and the ledger (issue 24).
+Object.defineProperty(Presets, 'name', { value: 'dsh-presets' })

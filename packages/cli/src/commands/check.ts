@@ -35,8 +35,9 @@ export async function checkCommand(file: string, options: CheckOptions, output: 
   const gap = parseGap(options.renderGap)
   let booted: Booted
   try {
-    // Warnings logged while loading are findings here; the log shows errors only, unless asked for more.
-    booted = await bootDeployment(file, bootOptionsOf(options, output, { lenientAgents: true, logLevel: options.logLevel ?? (options.verbose ? 'debug' : 'error') }))
+    // What the log would say while loading (a failed apply, a warning) is a finding here, so nothing but
+    // the report reaches stdout and stderr: the log is silent unless --log-level or --verbose asks for it.
+    booted = await bootDeployment(file, bootOptionsOf(options, output, { lenientAgents: true, logLevel: options.logLevel ?? (options.verbose ? 'debug' : 'silent') }))
   } catch (error) {
     if (!DeploymentError.is(error)) throw error
     const findings = error.problems.map((problem): Finding => ({ ...problem, kind: 'load', where: [] }))

@@ -1,5 +1,5 @@
 /**
- * `dsh-prompt history <ledger.jsonl> [--head <hash>] [--json]`: what the model saw at each turn of a
+ * `dsh-prompt history <ledger.jsonl> [--head <hash>] [--json]`: what the model saw at each request of a
  * conversation kept as a ledger (R-LEDGER), and the per-section diff between consecutive system-prompt
  * versions. A ledger that `readLedger` refuses exits 1 with the problem naming its line. Versions that
  * record their parts (ledger format version 2) are compared section by section by name, with owners,
@@ -174,7 +174,7 @@ function printHistory(output: Output, file: string, ledger: ParsedLedger, turns:
   // Each compaction's epoch, shown before the turn that holds the first entry of its baseline.
   const opens = new Map<LedgerLine, LedgerEpoch>(ledger.epochs.map((epoch) => [ledger.entries[epoch.at], epoch]))
   output.line(c.bold(`# ${safe(file)}: ${safe(describeHeader(ledger.header))}`))
-  output.line(`${plural(lines, 'line')}, hash chain intact (head ${ledger.head.slice(0, 12)}…); ${plural(versions.length, 'prompt version')}; ${plural(turns.length, 'turn')}`)
+  output.line(`${plural(lines, 'line')}, hash chain intact (head ${ledger.head.slice(0, 12)}…); ${plural(versions.length, 'prompt version')}; ${plural(turns.length, 'request')}`)
   output.line(ledger.parts
     ? 'sections are compared by the parts each version records (name, owner, layer, byte range, hash)'
     : `this ledger carries no parts (format version ${ledger.header.version}): sections are compared at blank lines, since the render joins sections with one blank line and does not mark them, so a section with a blank line in it counts as several`)
@@ -185,7 +185,7 @@ function printHistory(output: Output, file: string, ledger: ParsedLedger, turns:
       output.line(c.bold(`${epochLine(epoch)} (line ${epoch.line}): the summary replaced ${plural(epoch.summarised, 'entry', 'entries')}; the epoch starts with ${plural(epoch.baseline, 'entry', 'entries')}`))
     }
     output.line()
-    output.line(c.bold(`turn ${turn.turn} (${all.length === 1 ? `line ${all[0].line}` : `lines ${all[0].line}-${all.at(-1)!.line}`}), prompt version ${turn.promptVersion}`))
+    output.line(c.bold(`request ${turn.turn} (${all.length === 1 ? `line ${all[0].line}` : `lines ${all[0].line}-${all.at(-1)!.line}`}), prompt version ${turn.promptVersion}`))
     for (const item of turn.added) {
       if (item.source === 'system-prompt') {
         const content = item.content as string
@@ -201,7 +201,7 @@ function printHistory(output: Output, file: string, ledger: ParsedLedger, turns:
           output.line(body(content))
           continue
         }
-        const replaced = ledger.header.promptChange === 'replace' ? ` (promptChange replace: from this turn on it is the only system prompt, at the head of each request)` : ''
+        const replaced = ledger.header.promptChange === 'replace' ? ` (promptChange replace: from this request on it is the only system prompt, at the head of each request)` : ''
         output.line(`  + system prompt, version ${item.promptVersion} (line ${item.line}, ${shape})${replaced}, per section against version ${previous.promptVersion}:`)
         if (comparableByParts(previous, item)) {
           const cut = versionBreak(previous, item)
