@@ -32,7 +32,7 @@ describe('dsh-agent: the ledger records the parts of each system-prompt version 
     const [version] = versionsOf(exportLedger(agent))
     const content = version.content as string
     expect(version.sections!.map((part) => [part.name, part.owner, part.layer])).to.deep.equal([
-      ['deployment:persona', 'SystemPrompt', 'global'], ['rules', 'host', 'global'], ['today', 'host', 'global'], ['local', 'agent:a', 'agent:a'],
+      ['deployment:persona', 'dsh-system-prompt', 'global'], ['rules', 'host', 'global'], ['today', 'host', 'global'], ['local', 'agent:a', 'agent:a'],
     ])
     expect(version.sections!.map((part) => partText(content, part))).to.deep.equal(['Be brief.', 'Rule one.\n\nRule two: é and 😀.', 'Today is Monday.', 'Only for a.'])
     for (const part of version.sections!) expect(part.hash).to.equal(hex(partText(content, part)))

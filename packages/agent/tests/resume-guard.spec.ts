@@ -84,7 +84,7 @@ describe('dsh-agent: the resume guard (R-LEDGER-8)', () => {
       const authoritative = reports.authoritative!
       expect(newEpoch).to.deep.include({
         changed: true, storedVersion: 1, parts: true, action: promptChange === 'append' ? 'new-version' : 'new-opening',
-        difference: { section: 'deployment:persona', owner: 'SystemPrompt', layer: 'global', cause: 'section text changed: "deployment:persona"' },
+        difference: { section: 'deployment:persona', owner: 'dsh-system-prompt', layer: 'global', cause: 'section text changed: "deployment:persona"' },
       })
       expect(authoritative).to.deep.include({ action: 'stored-prompt', difference: newEpoch.difference, cost: newEpoch.cost })
       const cost = newEpoch.cost!
@@ -121,7 +121,7 @@ describe('dsh-agent: the resume guard (R-LEDGER-8)', () => {
     const first = await agent.stepDetailed('Again.')
     expect(first.resume).to.deep.include({
       parts: false, storedVersion: 2, action: 'stored-prompt',
-      difference: { section: 'deployment:persona', owner: 'SystemPrompt', layer: 'global', cause: 'system prompt differs from the stored version from byte 3, in section "deployment:persona" as rendered now (the ledger records no parts)' },
+      difference: { section: 'deployment:persona', owner: 'dsh-system-prompt', layer: 'global', cause: 'system prompt differs from the stored version from byte 3, in section "deployment:persona" as rendered now (the ledger records no parts)' },
     })
     expect(first.added.map((item) => item.source)).to.deep.equal(['user', 'runtime-context'])
   })

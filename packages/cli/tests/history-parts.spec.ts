@@ -38,7 +38,7 @@ describe('dsh-prompt history on a ledger that records its parts', () => {
     expect(run.stdout).to.contain([
       '  + system prompt, version 2 (line 8, 36 bytes, 1 section), per section against version 1:',
       '      first change: section "deployment:persona" (owner agent:a, layer agent:a): section text changed: "deployment:persona"',
-      '      deployment:persona (owner agent:a, layer agent:a; was owner SystemPrompt, layer global): changed',
+      '      deployment:persona (owner agent:a, layer agent:a; was owner dsh-system-prompt, layer global): changed',
       '        --- v1 deployment:persona',
       '        +++ v2 deployment:persona',
       '        @@ -1,1 +1,3 @@',
@@ -63,15 +63,15 @@ describe('dsh-prompt history on a ledger that records its parts', () => {
     expect(v2.changes.map((change: { kind: string; section: string }) => [change.kind, change.section])).to.deep.equal([['changed', 'deployment:persona']])
   })
 
-  it('on a ledger of the bundled replay, names deployment:persona and its owner (as the registry names it: SystemPrompt) for the persona edit, and {{date}} for the day that rolls over', async () => {
+  it('on a ledger of the bundled replay, names deployment:persona and its owner (dsh-system-prompt) for the persona edit, and {{date}} for the day that rolls over', async () => {
     const ledger = join(folder, 'replay.jsonl')
     const played = await runInProcess(['replay', EXAMPLE.coding, '--script', 'examples/coding-agent/replay.yml', '--ledger', ledger])
     expect(played.code, played.stderr).to.equal(0)
     const run = await runInProcess(['history', ledger])
     expect(run.code).to.equal(0)
-    expect(run.stdout).to.contain('      first change: section "deployment:persona" (owner SystemPrompt, layer global): section text changed: "deployment:persona"\n')
-    expect(run.stdout).to.contain('      deployment:persona (owner SystemPrompt, layer global): changed\n')
-    expect(run.stdout).to.contain('      first change: section "deployment:persona-suffix" (owner SystemPrompt, layer global): variable value changed ({{date}}) in section "deployment:persona-suffix"\n')
+    expect(run.stdout).to.contain('      first change: section "deployment:persona" (owner dsh-system-prompt, layer global): section text changed: "deployment:persona"\n')
+    expect(run.stdout).to.contain('      deployment:persona (owner dsh-system-prompt, layer global): changed\n')
+    expect(run.stdout).to.contain('      first change: section "deployment:persona-suffix" (owner dsh-system-prompt, layer global): variable value changed ({{date}}) in section "deployment:persona-suffix"\n')
   })
 
   it('partChanges: a section moved (and now the agent\'s), one removed, one added, one changed, each by name with its owner', async () => {
@@ -89,7 +89,7 @@ describe('dsh-prompt history on a ledger that records its parts', () => {
     await agent.step('2')
     const [v1, v2] = readLedger(exportLedger(agent)).entries.filter((line) => line.source === 'system-prompt')
     expect(partChanges(v1, v2).map(({ patch: _, ...change }) => change)).to.deep.equal([
-      { kind: 'changed', section: 'deployment:persona', owner: 'agent:x', layer: 'agent:x', from: 1, to: 1, was: { owner: 'SystemPrompt', layer: 'global' } },
+      { kind: 'changed', section: 'deployment:persona', owner: 'agent:x', layer: 'agent:x', from: 1, to: 1, was: { owner: 'dsh-system-prompt', layer: 'global' } },
       { kind: 'moved', section: 'c', owner: 'agent:x', layer: 'agent:x', from: 4, to: 2, was: { owner: 'host', layer: 'global' } },
       { kind: 'moved', section: 'a', owner: 'host', layer: 'global', from: 2, to: 3 },
       { kind: 'added', section: 'd', owner: 'agent:x', layer: 'agent:x', from: null, to: 4 },

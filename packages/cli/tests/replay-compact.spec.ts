@@ -57,7 +57,7 @@ describe('dsh-prompt replay: compact turns (issue 21)', () => {
       expect(text.code, text.stderr).to.equal(0)
       const lines = result.ledger!.trim().split('\n').length
       expect(text.stdout).to.contain(`${lines} lines, hash chain intact`)
-      expect(text.stdout).to.match(/\nepoch 1: stable-opening, predicted [\d,.]+ now \(\+[\d,.]+\/request\) \(line \d+\): the summary replaced \d+ entries; the epoch starts with \d+ entries\n\nturn \d+ /)
+      expect(text.stdout).to.match(/\nepoch 1: stable-opening, predicted [\d,.]+ now \(\+[\d,.]+\/request\) \(line \d+\): the summary replaced \d+ entries; the epoch starts with \d+ entries\n\nrequest \d+ /)
       const json = await runInProcess(['history', file, '--json'])
       const parsed = JSON.parse(json.stdout) as { lines: number; epochs: Array<{ epoch: number; reanchor: string }> }
       expect(parsed.lines).to.equal(lines)
