@@ -52,6 +52,9 @@ describe('adopting dsh: what a harness author runs first', function () {
       '  -> Noted: Thanks, that is all.',
       'ok: epoch 1: stable-opening, predicted 607 now (+303.5/request), reported 658',
     ])
+    // The re-anchor's predicted cost is within the documented estimate of the mock's reported one: 10% (docs/sessions.md).
+    const [predicted, reported] = /predicted ([\d,.]+) now .*, reported ([\d,.]+)$/.exec(result.stdout.trim())!.slice(1).map((figure) => Number(figure.replaceAll(',', '')))
+    expect(Math.abs(predicted - reported)).to.be.at.most(0.1 * reported)
   })
 
   it('the packaging test passes: packed, installed outside the workspace, imported, run and type-checked there', async () => {
