@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream'
 import { printReplay, replayDeployment } from '../src/commands/replay.js'
 import { Output } from '../src/output.js'
 import { parseReplayScript } from '../src/replay-script.js'
-import { fixture } from './helpers.js'
+import { EXAMPLE, fixture } from './helpers.js'
 
 const DEPLOYMENT = fixture('replay-deployment.yml')
 const QUIET = { logLevel: 'silent' as const, env: {} }
@@ -38,6 +38,13 @@ describe('dsh-prompt replay: subagent turns (issue 21)', () => {
     stdout.on('data', (chunk) => { text += String(chunk) })
     printReplay(new Output({ stdout, stderr: new PassThrough(), env: {}, color: false }), result)
     expect(text).to.match(/\n\s*3 .*subagent scout \(fresh\)\s*\n/)
+  })
+
+  it('a sub-agent works where its parent works: its parent\'s provider and cwd ({{cwd}} in the coding agent\'s persona)', async () => {
+    const turns = 'turns:\n  - user: Find the failing test.\n  - subagent: { id: scout, start: parent, task: Read the test log. }\n'
+    const result = await replayDeployment(EXAMPLE.coding, parseReplayScript(turns, 's.yml'), { boot: { logLevel: 'silent', env: { DSH_CWD: '/srv/app' } } })
+    const [parent, child] = result.turns
+    expect(child).to.deep.include({ provider: parent.provider, reusableTokens: parent.requestTokens, breaks: [], subagent: { id: 'scout', start: 'parent' } })
   })
 
   it('a subagent turn with an unknown start is a script problem at its line; a parent start before any request fails its turn with AGENT_START_NO_REQUEST', async () => {

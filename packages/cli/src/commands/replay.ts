@@ -189,9 +189,13 @@ async function withPolicy(booted: BootedDeployment, agent: Agent, policy: Prompt
   return booted.createAgent({ id, model, provider, cwd, preset, parent, promptChange: policy })
 }
 
-/** A `subagent:` turn: the agent's sub-agent, started as the turn says, sends its task once and is disposed. */
+/**
+ * A `subagent:` turn: the agent's sub-agent, started as the turn says, sends its task once and is disposed.
+ * It works where its parent works: the parent's model, provider and cwd (`{{cwd}}`).
+ */
 async function subagentStep(agent: Agent, turn: Extract<ScriptTurn, { kind: 'subagent' }>, format: WireFormat) {
-  const child = await agent.ctx.agents.create({ id: turn.id, model: agent.model, parent: agent, start: turn.start })
+  const { model, provider, cwd } = agent
+  const child = await agent.ctx.agents.create({ id: turn.id, model, provider, cwd, parent: agent, start: turn.start })
   try {
     return await child.stepDetailed(turn.task, { format })
   } finally {
