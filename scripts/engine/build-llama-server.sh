@@ -7,7 +7,8 @@
 # A later run with the same pin reuses it and exits at once; a new pin builds into a new directory.
 # The build happens in a temporary directory beside the target and is renamed into place at the end,
 # so a killed build never leaves a half binary behind.
-# Prints the binary's path on stdout (everything else goes to stderr).
+# Prints the binary's path on stdout (everything else goes to stderr); `--path` prints it without
+# building (the engine test tier asks where the binary is).
 # Cost: about 10.5 minutes on two idle cores, 632 MB peak; the binary is about 15 MB.
 set -euo pipefail
 
@@ -15,6 +16,11 @@ pin="node-llama-cpp@3.22.1"
 cache_root="${DSH_ENGINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dsh/llama-server}"
 target="$cache_root/$pin"
 binary="$target/llama-server"
+
+if [ "${1:-}" = --path ]; then
+  echo "$binary"
+  exit 0
+fi
 
 if [ -x "$binary" ]; then
   echo "$binary"
