@@ -2,6 +2,8 @@
  * A GGUF (version 3) writer: metadata key/values and f32 tensors, laid out as the format specifies
  * (little-endian header, the key/values, the tensor infos, then each tensor's data aligned to
  * `general.alignment`, 32 bytes). Enough to write a small model llama.cpp loads; no quantised types.
+ * Tensor data is written in the host's byte order: little-endian, as GGUF wants, on every machine Node
+ * supports here (x86-64, arm64).
  * @module
  */
 
@@ -21,6 +23,8 @@ export interface GgufTensor {
   shape: readonly number[]
   data: Float32Array
 }
+
+import { tensorShape } from '../errors.js'
 
 const TYPE = { uint32: 4, int32: 5, float32: 6, bool: 7, string: 8, array: 9 } as const
 const GGML_F32 = 0
@@ -85,7 +89,7 @@ export function writeGguf(metadata: ReadonlyArray<readonly [string, GgufValue]>,
   let offset = 0
   for (const tensor of tensors) {
     const elements = tensor.shape.reduce((a, b) => a * b, 1)
-    if (elements !== tensor.data.length) throw new Error(`tensor ${tensor.name}: shape ${tensor.shape.join('x')} has ${elements} elements, data has ${tensor.data.length}`)
+    if (elements !== tensor.data.length) throw tensorShape(tensor.name, tensor.shape, tensor.data.length)
     out.string(tensor.name)
     out.u32(tensor.shape.length)
     for (const dim of tensor.shape) out.u64(dim)
