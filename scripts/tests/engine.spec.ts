@@ -71,12 +71,18 @@ describe('engine tier: dsh\'s predictions against llama.cpp\'s server and a tiny
     })
   }
 
-  it('"cache_prompt": false is a control: the server then reuses nothing, and the report names the miss', async () => {
-    const result = await replay('openai-chat', { cache_prompt: false })
-    expect(result.turns.every((t) => t.reportedCachedTokens === 0)).to.equal(true)
-    const missed = result.turns.filter((t) => t.predictedCachedTokens > 0)
-    expect(missed.length).to.equal(43)
-    expect(missed.every((t) => t.mismatch?.startsWith('cache miss:'))).to.equal(true)
+  it('"cache_prompt": false is a control: that request reuses nothing, its turn names the miss, and the next request is served as predicted again', async () => {
+    const CONTROL = 10
+    const result = await replayDeployment('examples/coding-agent/deployment.yml', await readReplayScript('examples/coding-agent/replay.yml'), {
+      format: 'openai-chat', policy: 'replace', cacheRules: 'llama.cpp', start: NOON, boot: QUIET,
+      send: async (request) => send(request.turn === CONTROL ? { cache_prompt: false } : {})(request),
+    })
+    const control = result.turns[CONTROL - 1]
+    expect(control.predictedCachedTokens).to.be.above(10_000)
+    expect(control.reportedCachedTokens).to.equal(0)
+    expect(control.mismatch).to.match(/^cache miss: /)
+    const others = result.turns.filter((t) => t.turn !== CONTROL)
+    expect(others.map((t) => t.reportedCachedTokens)).to.deep.equal(others.map((t) => t.predictedCachedTokens))
   })
 
   it('a request the slot holds whole reuses all but its last token (L2), as predicted', async () => {
