@@ -5,15 +5,18 @@
 // Anthropic Messages shapes, and every request's predicted cached tokens must equal what the server
 // reports. The binary missing is a failure naming the build script, never a skip.
 import { expect } from 'chai'
+import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { writeTinyModel } from 'dsh-testing'
 import { llamaCppFamily, normalizeUsage, registerProvider, type UsageFormat, type WireFormat } from 'dsh-wire'
 import { replayDeployment, type ReplayRequest, type ReplayResult } from '../../packages/cli/src/commands/replay.js'
 import { readReplayScript } from '../../packages/cli/src/replay-script.js'
 import { startLlamaServer, type LlamaServer } from './engine/llama-server.js'
 
+const run = promisify(execFile)
 /** Noon, so a replay's own seconds never cross midnight. */
 const NOON = Date.UTC(2026, 11, 1, 12)
 const QUIET = { logLevel: 'silent' as const, env: {} }
@@ -83,6 +86,14 @@ describe('engine tier: dsh\'s predictions against llama.cpp\'s server and a tiny
     expect(control.mismatch).to.match(/^cache miss: /)
     const others = result.turns.filter((t) => t.turn !== CONTROL)
     expect(others.map((t) => t.reportedCachedTokens)).to.deep.equal(others.map((t) => t.predictedCachedTokens))
+  })
+
+  it('the harness example\'s engine mode (examples/harness/engine.ts) runs its turns against the server, every prediction equal to the server\'s figure', async () => {
+    const { stdout } = await run(process.execPath, ['--conditions=source', '--import', 'tsx/esm', 'examples/harness/engine.ts'], {
+      env: { ...process.env, DSH_LLAMA_SERVER: server!.url, DSH_LLAMA_MODEL: model },
+    })
+    expect(stdout.trim().split('\n').at(-1)).to.equal('ok: 4 requests, every prediction equal to the server\'s figure')
+    expect(stdout).to.match(/^request 2: \d+ prompt tokens, predicted (\d+) cached, the server reported \1$/m)
   })
 
   it('a request the slot holds whole reuses all but its last token (L2), as predicted', async () => {
