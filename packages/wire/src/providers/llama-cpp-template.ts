@@ -22,7 +22,7 @@ export const DSH_CHAT_TEMPLATE =
 /** A message as the server hands it to the template (`common_chat_msg` as OpenAI JSON). */
 export interface TemplateMessage {
   role: string
-  /** A string, or text parts (printed one after the other). */
+  /** A string, or text parts (printed one after the other: the server passes parts through for this template). */
   content: string | readonly { text: string }[]
   tool_calls?: readonly { name: string; arguments: string }[]
 }
@@ -44,6 +44,8 @@ export function renderDshTemplate(messages: readonly TemplateMessage[], tools: r
   }
   for (const message of messages) {
     out += `<|im_start|>${message.role}\n`
+    // The server's capability probe sees the template loop over parts as well as print a string, so it
+    // hands parts over as they are, and the template prints them one after the other.
     out += typeof message.content === 'string' ? message.content : message.content.map((part) => part.text).join('')
     for (const call of message.tool_calls ?? []) out += `<tool_call>{"name": "${call.name}", "arguments": ${call.arguments}}</tool_call>`
     out += '<|im_end|>\n'
