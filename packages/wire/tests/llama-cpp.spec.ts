@@ -39,7 +39,7 @@ describe('dsh-wire: the llama.cpp family, without a server', () => {
   it('merges by rank within GPT-2\'s pieces, never across them, and splits out control tokens', () => {
     const tokens = [...BYTE_SYMBOLS, 'ab', 'abc', '<ctl>']
     const metadata = new Map<string, unknown>([
-      ['tokenizer.ggml.model', 'gpt2'], ['tokenizer.ggml.pre', 'gpt2'], ['tokenizer.ggml.tokens', tokens],
+      ['tokenizer.ggml.model', 'gpt2'], ['tokenizer.ggml.pre', 'gpt-2'], ['tokenizer.ggml.tokens', tokens],
       ['tokenizer.ggml.merges', ['a b', 'ab c']], ['tokenizer.ggml.token_type', tokens.map((_, i) => (i === 258 ? 3 : 1))],
     ])
     const tokenizer = ggufTokenizer(metadata as never, 'test.gguf')
@@ -104,7 +104,7 @@ describe('dsh-wire: the llama.cpp family, without a server', () => {
     const other = join(dir, 'other.gguf')
     const metadata = readGgufMetadata(model)
     writeFileSync(other, writeGguf([
-      ['tokenizer.ggml.model', { type: 'string', value: 'gpt2' }], ['tokenizer.ggml.pre', { type: 'string', value: 'gpt2' }],
+      ['tokenizer.ggml.model', { type: 'string', value: 'gpt2' }], ['tokenizer.ggml.pre', { type: 'string', value: 'gpt-2' }],
       ['tokenizer.ggml.tokens', { type: 'string[]', value: metadata.get('tokenizer.ggml.tokens') as string[] }],
       ['tokenizer.chat_template', { type: 'string', value: '{{ messages }}' }],
     ], []))

@@ -72,7 +72,7 @@ export function tinyModel(options: TinyModelOptions = {}): Buffer {
     ['llama.rope.dimension_count', u32(WIDTH / HEADS)],
     ['llama.attention.layer_norm_rms_epsilon', { type: 'float32', value: 1e-5 }],
     ['tokenizer.ggml.model', { type: 'string', value: 'gpt2' }],
-    ['tokenizer.ggml.pre', { type: 'string', value: 'gpt2' }],
+    ['tokenizer.ggml.pre', { type: 'string', value: 'gpt-2' }],
     ['tokenizer.ggml.tokens', { type: 'string[]', value: [...BYTE_SYMBOLS, merged] }],
     ['tokenizer.ggml.token_type', { type: 'int32[]', value: new Array<number>(VOCAB).fill(1) }],
     ['tokenizer.ggml.merges', { type: 'string[]', value: [`${BYTE_SYMBOLS[0xff]} ${BYTE_SYMBOLS[0xfe]}`] }],

@@ -3,8 +3,9 @@
  * the vocabulary of GPT-2, Llama 3, Qwen and most current open models). Text is split on the control
  * and user-defined tokens first (llama.cpp's server tokenizes prompts with special tokens parsed), then
  * pre-tokenized with GPT-2's split, then each piece's bytes, as GPT-2's byte-to-symbol alphabet, merged
- * by the ranks of `tokenizer.ggml.merges`. Exact for the "gpt2" pre-tokenizer; a model with another
- * pre-tokenizer (`tokenizer.ggml.pre`) is counted with GPT-2's split and labelled an estimate.
+ * by the ranks of `tokenizer.ggml.merges`. Exact for the pre-tokenizers llama.cpp splits as GPT-2 does
+ * (`tokenizer.ggml.pre` "gpt-2", "phi-2", ...); a model with another pre-tokenizer is counted with
+ * GPT-2's split and labelled an estimate.
  * @module
  */
 import { unsupportedVocabulary } from '../errors.js'
@@ -23,6 +24,9 @@ export const BYTE_SYMBOLS: readonly string[] = (() => {
   }
   return symbols
 })()
+
+/** The `tokenizer.ggml.pre` names llama.cpp splits with GPT-2's expression (llama-vocab.cpp, commit de3ff81). */
+const GPT2_SPLIT_NAMES = new Set(['gpt-2', 'phi-2', 'jina-es', 'jina-de', 'gigachat', 'jina-v2-es', 'jina-v2-de', 'a.x-4.0', 'mellum', 'modern-bert'])
 
 /** The token types of `tokenizer.ggml.token_type` that the server matches as whole tokens in a prompt. */
 const CONTROL = 3
@@ -92,7 +96,7 @@ export function ggufTokenizer(metadata: ReadonlyMap<string, GgufMetadataValue>, 
   }
 
   return Object.freeze({
-    exactness: pre === 'gpt2' ? 'exact' : `estimate (pre-tokenizer ${JSON.stringify(pre)} split as GPT-2's)`,
+    exactness: GPT2_SPLIT_NAMES.has(pre) ? 'exact' : `estimate (pre-tokenizer ${JSON.stringify(pre)} split as GPT-2's)`,
     encode(text: string, options: { bos?: boolean } = {}): number[] {
       const out: number[] = options.bos && addBos ? [Number(bos)] : []
       let rest = text
