@@ -63,7 +63,7 @@ describe('dsh-wire: the llama.cpp family, without a server', () => {
     )
     expect(prompt).to.equal(
       '<|im_start|>tools\n{"type": "function", "function": {"name": "ls", "description": "Lists.", "parameters": {"type": "object", "properties": {"path": {"type": "string", "minLength": 1}}}}}\n<|im_end|>\n' +
-      '<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>assistant\n<tool_call>{"name": "ls", "arguments": {"path":"/"}}</tool_call><|im_end|>\n' +
+      '<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>assistant\n<tool_call>{"name": "ls", "arguments": {"path": "/"}}</tool_call><|im_end|>\n' +
       '<|im_start|>tool\nab<|im_end|>\n<|im_start|>assistant\n',
     )
     expect(jinjaJson({ a: [1, 0.5, 1e-7, 1234567.5, true, null, 'x"\n'] })).to.equal('{"a": [1, 0.5, 1e-07, 1.23457e+06, true, null, "x\\"\\n"]}')

@@ -3,7 +3,8 @@
  * `tokenizer.chat_template`), and its rendering in TypeScript, byte for byte as llama.cpp's Jinja
  * engine renders it: the tools, one JSON object a line (Jinja's `tojson`: `", "` and `": "`
  * separators), then each message as `<|im_start|>role`, a newline, its text, its tool calls as
- * `<tool_call>{"name": ..., "arguments": ...}</tool_call>`, and `<|im_end|>`, then the assistant's
+ * `<tool_call>{"name": ..., "arguments": ...}</tool_call>` (the arguments as `tojson` prints the parsed
+ * object), and `<|im_end|>`, then the assistant's
  * opening. Tool definitions are part of the prefix, as with a hosted provider. No literal newline
  * follows a block tag, so the engine's block trimming cannot change the text.
  * @module
@@ -15,7 +16,7 @@ export const DSH_CHAT_TEMPLATE =
   '{% for message in messages %}<|im_start|>{{ message.role }}\n' +
   '{% if message.content is string %}{{ message.content }}{% else %}{% for part in message.content %}{{ part.text }}{% endfor %}{% endif %}' +
   '{% if message.tool_calls %}{% for call in message.tool_calls %}<tool_call>{"name": "{{ call.function.name }}", "arguments": ' +
-  '{% if call.function.arguments is string %}{{ call.function.arguments }}{% endif %}}</tool_call>{% endfor %}{% endif %}' +
+  '{{ call.function.arguments | tojson }}}</tool_call>{% endfor %}{% endif %}' +
   '<|im_end|>\n{% endfor %}' +
   '{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}'
 
@@ -47,10 +48,23 @@ export function renderDshTemplate(messages: readonly TemplateMessage[], tools: r
     // The server's capability probe sees the template loop over parts as well as print a string, so it
     // hands parts over as they are, and the template prints them one after the other.
     out += typeof message.content === 'string' ? message.content : message.content.map((part) => part.text).join('')
-    for (const call of message.tool_calls ?? []) out += `<tool_call>{"name": "${call.name}", "arguments": ${call.arguments}}</tool_call>`
+    for (const call of message.tool_calls ?? []) out += `<tool_call>{"name": "${call.name}", "arguments": ${jinjaJson(parsedArguments(call.arguments))}}</tool_call>`
     out += '<|im_end|>\n'
   }
   return `${out}<|im_start|>assistant\n`
+}
+
+/**
+ * The arguments as the template sees them: the template reads into them (`tojson`), so the server's
+ * capability probe finds it takes object arguments and parses each call's JSON string before rendering.
+ * A string that is not JSON is refused by the server; here it stays a string.
+ */
+function parsedArguments(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
 }
 
 /**
