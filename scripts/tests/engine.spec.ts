@@ -20,7 +20,7 @@ const run = promisify(execFile)
 /** Noon, so a replay's own seconds never cross midnight. */
 const NOON = Date.UTC(2026, 11, 1, 12)
 const QUIET = { logLevel: 'silent' as const, env: {} }
-/** The replay's longest request is about 21,600 tokens (one byte, one token). */
+/** The replay's longest request is 21,666 tokens (one byte, one token). */
 const CONTEXT = 32_768
 
 /** Where each shape goes, its usage shape, and how its body asks for one token of reply. */
