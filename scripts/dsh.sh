@@ -52,5 +52,11 @@ if [ "$task" = test ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 &
   fi
 fi
 
+# The engine tier (scripts/tests/engine.spec.ts) runs llama.cpp's server, built once per machine into a
+# cache outside the checkout (about 10 minutes on two cores the first time; seconds to check later).
+if [ "$task" = test ]; then
+  bash scripts/engine/build-llama-server.sh >/dev/null
+fi
+
 yarn install --immutable >&2
 exec yarn "$task" "$@"

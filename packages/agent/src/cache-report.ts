@@ -56,6 +56,8 @@ interface Previous {
   readonly at: number
   /** The registration behind each tool, as it stood (a removed tool's row is gone by the next request). */
   readonly tools: ToolOrigins
+  /** The engine's prompt tokens, for a family that renders them (`promptTokens`). */
+  readonly prompt?: readonly number[]
 }
 
 /** What a step hands the tracker. */
@@ -121,7 +123,10 @@ export class ReuseTracker {
     const headBytes = sum(head.map((part) => part.bytes))
     const headTokenTotal = sum(headTokens)
     const requestBytes = headBytes + (n ? elements.bytes[n - 1] : 0)
-    const requestTokens = headTokenTotal + (n ? elements.through[n - 1] : 0)
+    const family = providerFamily(input.provider)
+    // A self-hosted engine's family renders the prompt the engine tokenizes: its tokens are the request.
+    const prompt = family.promptTokens?.(input.format, build.request)
+    let requestTokens = headTokenTotal + (n ? elements.through[n - 1] : 0)
     let shared: { bytes: number; part: number; chars: number }
     let reusableTokens: number
     let parts: (() => StreamPart[]) | undefined
@@ -141,7 +146,11 @@ export class ReuseTracker {
       const tokensNow = [...headTokens, ...elements.tokens.slice(0, n)]
       reusableTokens = sharedTokens(now, tokensNow, shared, before.length, counter)
     }
-    const answer = providerFamily(input.provider).predict({
+    if (prompt !== undefined) {
+      requestTokens = prompt.length
+      reusableTokens = previous?.prompt === undefined ? 0 : commonTokens(previous.prompt, prompt)
+    }
+    const answer = family.predict({
       model: build.model, requestTokens, reusableTokens, reusableBytes: shared.bytes, entries: previous?.entries ?? [],
       points: cachePoints(build.breakpoints, head, headTokens, elements), headBlocks: sum(head.map((part) => part.blocks)), now: input.now,
     })
@@ -160,6 +169,7 @@ export class ReuseTracker {
     this.last = { report, at: input.now, ...(previous ? { previousAt: previous.at } : {}) }
     this.previous.set(input.format, {
       head, headTokens, headCuts, parts: build.elements, elements, count: n, requestBytes, requestTokens, rendered: input.rendered, assembly: input.assembly, entries, at: input.now, tools,
+      ...(prompt === undefined ? {} : { prompt }),
     })
     return report
   }
@@ -417,6 +427,14 @@ function cachePoints(breakpoints: readonly Breakpoint[], head: readonly StreamPa
     }
   }
   return points
+}
+
+/** The length of the longest common prefix of two token sequences. */
+function commonTokens(a: readonly number[], b: readonly number[]): number {
+  const n = Math.min(a.length, b.length)
+  let i = 0
+  while (i < n && a[i] === b[i]) i++
+  return i
 }
 
 function sum(values: readonly number[]): number {

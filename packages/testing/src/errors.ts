@@ -54,3 +54,9 @@ export const encoderHandedTooMuch = (length: number, bound: number) =>
   Object.assign(new Error(`the encoder was handed ${length} characters at once (the bound is ${bound})`), {
     code: 'TESTING_ENCODER_HANDED_TOO_MUCH' as const, details: { length, bound },
   })
+
+/** A GGUF tensor whose data does not have the elements its shape says. */
+export const tensorShape = (name: string, shape: readonly number[], elements: number) =>
+  Object.assign(new Error(`writeGguf(): tensor "${name}" has shape ${shape.join('x')} but ${elements} elements of data`), {
+    code: 'TESTING_TENSOR_SHAPE' as const, details: { name, shape, elements },
+  })

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { longestEncoded, TestingErrors, thrown } from 'dsh-testing'
+import { longestEncoded, TestingErrors, thrown, writeGguf } from 'dsh-testing'
 
 describe('dsh-testing: every error carries a stable code and the fields it is about', () => {
   const far = new RangeError('too far')
@@ -10,6 +10,7 @@ describe('dsh-testing: every error carries a stable code and the fields it is ab
     TestingErrors.expectedRejection('done'),
     TestingErrors.wrongErrorType('TypeError', far),
     TestingErrors.encoderHandedTooMuch(5000, 4096),
+    TestingErrors.tensorShape('output.weight', [64, 257], 3),
   ]
 
   it('each factory makes its error with its code and details, and the message unchanged', () => {
@@ -20,6 +21,7 @@ describe('dsh-testing: every error carries a stable code and the fields it is ab
       { name: 'Error', code: 'TESTING_EXPECTED_REJECTION', details: { resolved: 'done' }, message: 'expected a rejection, but it resolved to "done"' },
       { name: 'Error', code: 'TESTING_WRONG_ERROR_TYPE', details: { expected: 'TypeError', received: far }, message: 'expected a TypeError, but got RangeError: too far' },
       { name: 'Error', code: 'TESTING_ENCODER_HANDED_TOO_MUCH', details: { length: 5000, bound: 4096 }, message: 'the encoder was handed 5000 characters at once (the bound is 4096)' },
+      { name: 'Error', code: 'TESTING_TENSOR_SHAPE', details: { name: 'output.weight', shape: [64, 257], elements: 3 }, message: 'writeGguf(): tensor "output.weight" has shape 64x257 but 3 elements of data' },
     ])
   })
 
@@ -38,5 +40,11 @@ describe('dsh-testing: every error carries a stable code and the fields it is ab
   it('thrown() fails with TESTING_EXPECTED_THROW when the call returns', () => {
     const error = thrown(() => thrown(() => 'fine')) as Error & { code?: string }
     expect(error.code).to.equal('TESTING_EXPECTED_THROW')
+  })
+})
+
+describe('dsh-testing: the GGUF writer', () => {
+  it('refuses a tensor whose data does not fill its shape, with TESTING_TENSOR_SHAPE naming the tensor', () => {
+    expect(thrown(() => writeGguf([], [{ name: 'w', shape: [2, 2], data: new Float32Array(3) }]))).to.include({ code: 'TESTING_TENSOR_SHAPE' }).and.have.nested.property('details.name', 'w')
   })
 })

@@ -23,6 +23,8 @@ export interface CacheProviders {
   xai: true
   moonshot: true
   qwen: true
+  /** A self-hosted llama.cpp server (`llamaCppFamily`, registered by the harness for its model). */
+  'llama.cpp': true
 }
 
 /** A provider family whose caching rules the report models. */

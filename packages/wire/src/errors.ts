@@ -106,3 +106,15 @@ export const ownedField = (format: string, field: string) =>
   Object.assign(new TypeError(`${format}: the body field "${field}" is set by dsh and cannot be given as an extra field`), {
     code: 'WIRE_OWNED_FIELD' as const, details: { format, field },
   })
+
+/** A model file that is not a GGUF file dsh can read (bad magic, unknown version or value type, cut short); `problem` says which, `offset` where. */
+export const invalidGguf = (file: string, problem: string, offset: number) =>
+  Object.assign(new Error(`${file}: not a readable GGUF model file: ${problem} (at byte ${offset})`), {
+    code: 'WIRE_INVALID_GGUF' as const, details: { file, problem, offset },
+  })
+
+/** A GGUF model whose vocabulary the llama.cpp family cannot tokenize exactly (not byte-level BPE), or that has no vocabulary. */
+export const unsupportedVocabulary = (file: string, model: string) =>
+  Object.assign(new Error(`${file}: the llama.cpp family tokenizes byte-level BPE vocabularies ("gpt2"); this model's tokenizer.ggml.model is ${JSON.stringify(model)}`), {
+    code: 'WIRE_UNSUPPORTED_VOCABULARY' as const, details: { file, model },
+  })

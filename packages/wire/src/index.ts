@@ -59,6 +59,11 @@ export type { CacheStream, StreamPart, StreamRegion } from './cache-stream.js'
 export {
   cacheProviderFor, isProvider, normalizeUsage, PROVIDER_FAMILIES, providerFamily, providerNames, registerProvider, tokenCounter, usageShapeFor,
 } from './providers/registry.js'
+export { llamaCppFamily, llamaCppCachedTokens } from './providers/llama-cpp.js'
+export type { LlamaCppOptions } from './providers/llama-cpp.js'
+export { DSH_CHAT_TEMPLATE } from './providers/llama-cpp-template.js'
+export { readGgufMetadata } from './providers/gguf.js'
+export type { GgufMetadataValue } from './providers/gguf.js'
 export type { CacheAnswer, CacheQuestion, MismatchQuestion, ProviderFamily, RoutingKeys, UsageReader } from './provider-family.js'
 export type { CacheEntry, CachePoint } from './caching-rules.js'
 export { cachePricesOf, UNDECLARED_CACHE_PRICES } from './cache-prices.js'

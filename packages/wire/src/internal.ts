@@ -24,6 +24,11 @@ export { deepseek, DEEPSEEK_UNIT, deepseekCachedTokens } from './providers/deeps
 export { gemini, geminiCachedTokens, geminiMinimum } from './providers/gemini.js'
 export { anthropic, ANTHROPIC_LOOKBACK, anthropicCachedTokens, ANTHROPIC_SYSTEM_MESSAGES } from './providers/anthropic.js'
 export { xai, XAI_BLOCK, xaiCachedTokens } from './providers/xai.js'
+export { renderDshTemplate, jinjaJson } from './providers/llama-cpp-template.js'
+export type { TemplateMessage, TemplateTool } from './providers/llama-cpp-template.js'
+export { fromAnthropic, fromChat, fromResponses } from './providers/llama-cpp-messages.js'
+export { ggufTokenizer, BYTE_SYMBOLS } from './providers/gguf-vocabulary.js'
+export type { GgufTokenizer } from './providers/gguf-vocabulary.js'
 export { moonshot, MOONSHOT_CHUNK, moonshotCachedTokens } from './providers/moonshot.js'
 export {
   qwen, QWEN_EXPLICIT_MINIMUM, QWEN_IMPLICIT_MINIMUM, QWEN_LOOKBACK, QWEN_MAX_MARKERS, qwenExplicitCachedTokens, qwenImplicitCachedTokens,

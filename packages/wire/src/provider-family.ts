@@ -92,4 +92,11 @@ export interface ProviderFamily {
    * and no premium (`UNDECLARED_CACHE_PRICES`). A compaction's re-anchors are priced with it.
    */
   cachePrices?(model: string): CachePrices
+  /**
+   * The tokens of the prompt the engine makes of a request body of `format` (its chat template rendered
+   * and tokenized), for a family that serves a self-hosted engine and can render its template; else
+   * `undefined`. When given, the report counts these tokens and shares the longest common token prefix
+   * with the previous request's, instead of counting the request's cache stream.
+   */
+  promptTokens?(format: string, request: unknown): readonly number[] | undefined
 }

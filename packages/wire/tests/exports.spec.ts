@@ -11,8 +11,8 @@ describe('dsh-wire: the package root', () => {
       expect(typeof (wire as Record<string, unknown>)[name], name).to.equal('function')
     }
     expect(Object.keys(wire.WireErrors).sort()).to.deep.equal([
-      'duplicateFormat', 'duplicateProvider', 'emptyText', 'invalidBreakpoints', 'invalidParts', 'invalidReply', 'invalidToolArguments', 'invalidToolName', 'invalidToolParameters', 'invalidUsage', 'ownedField', 'unknownFormat', 'unknownProvider',
-      'unmatchedToolResult', 'unsupportedPart', 'unsupportedReplyItem', 'unsupportedToolCall',
+      'duplicateFormat', 'duplicateProvider', 'emptyText', 'invalidBreakpoints', 'invalidGguf', 'invalidParts', 'invalidReply', 'invalidToolArguments', 'invalidToolName', 'invalidToolParameters', 'invalidUsage', 'ownedField', 'unknownFormat', 'unknownProvider',
+      'unmatchedToolResult', 'unsupportedPart', 'unsupportedReplyItem', 'unsupportedToolCall', 'unsupportedVocabulary',
     ])
   })
 

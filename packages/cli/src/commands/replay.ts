@@ -14,7 +14,8 @@ import { epochLine, exportLedger, WIRE_FORMATS, type Agent, type PromptChangePol
 import { bootDeployment, type BootedDeployment, type BootOptions } from 'dsh-boot'
 import type { ToolRegistry } from 'dsh-tools'
 import { terminalSafe } from 'dsh-loader'
-import type { CacheBreak, CacheReport, ToolChange } from 'dsh-wire'
+import { normalizeUsage, type CacheBreak, type CacheProvider, type CacheReport, type ToolChange, type Usage, type UsageFormat } from 'dsh-wire'
+import { mismatchReason } from 'dsh-wire/internal'
 import { toolChangeLine } from '../tool-change-lines.js'
 import {
   CliError, ledgerUnwritable, replayAgentGone, replayNeedsAgent, replayTurnFailed, scriptProblemLine, unknownFormat, type ScriptProblem,
@@ -41,6 +42,23 @@ export interface ReplayOptions {
   start?: number
   /** Also export the agent's conversation as a ledger (`exportLedger`) into `result.ledger`, once the script has played. */
   ledger?: boolean
+  /** The provider family whose caching rules every request follows (`step({ cacheRules })`; default: the agent's provider). */
+  cacheRules?: CacheProvider
+  /**
+   * Sends each request to a provider or engine and resolves to the usage object it reported, in its
+   * `shape` (`normalizeUsage`). Each turn then carries the reported cached tokens and, when they differ
+   * from the prediction, the family's reason; the usage is also recorded with the script's next reply.
+   */
+  send?: (request: ReplayRequest) => Promise<{ usage: unknown; shape: UsageFormat }>
+}
+
+/** One request of a replay, as `ReplayOptions.send` gets it. */
+export interface ReplayRequest {
+  format: WireFormat
+  /** The request body, `JSON.stringify`'d as dsh built it. */
+  body: string
+  /** The request's number in the replay, from 1. */
+  turn: number
 }
 
 /**
@@ -64,6 +82,10 @@ export interface ReplayTurn extends Pick<CacheReport,
   subagent?: { id: string; start: string }
   /** The tool changes the request's report names (owners as row ids), when there are any. */
   toolChanges?: ToolChange[]
+  /** With `send`: the cached tokens the provider reported (`null`: its usage has no such figure). */
+  reportedCachedTokens?: number | null
+  /** With `send`, when the reported cached tokens differ from the prediction: the likely reason (the provider family's words). */
+  mismatch?: string
 }
 
 /** What a replay produced: the `--json` document (`format`, `turns`) and the facts a picture shows. */
@@ -97,14 +119,29 @@ export async function replayDeployment(file: string, script: ReplayScript, optio
       const result: ReplayResult = { format, turns: [], file: booted.deployment.displayFile, script: script.file, agent: agent.id, policy: agent.promptChange }
       let changes: string[] = []
       const hidden = new Map<string, () => void>()
+      // With `send`: the usage the provider reported for the latest request, recorded with the script's next reply.
+      let reported: Usage | undefined
+      const rules = options.cacheRules === undefined ? {} : { cacheRules: options.cacheRules }
       const request = async (turn: ScriptTurn, input?: string) => {
         const step = turn.kind === 'fork' ? (await agent.fork({ kind: turn.fork, instruction: turn.instruction, format })).result
-          : turn.kind === 'subagent' ? await subagentStep(agent, turn, format) : await agent.stepDetailed(input, { format })
+          : turn.kind === 'subagent' ? await subagentStep(agent, turn, format) : await agent.stepDetailed(input, { format, ...rules })
         // Owners as explain shows them: the row id of the plugin (rows may have come and gone since the boot).
         const owners = new Owners(booted.ctx, booted.deployment)
-        result.turns.push(turnReport(step.report, result.turns.length + 1, turn, changes, (owner) => owner === null ? null : owners.plugin(owner)))
+        const report = turnReport(step.report, result.turns.length + 1, turn, changes, (owner) => owner === null ? null : owners.plugin(owner))
+        result.turns.push(report)
         // What changed before a fork or a sub-agent still comes before the agent's own next request.
-        if (turn.kind !== 'fork' && turn.kind !== 'subagent') changes = []
+        const side = turn.kind === 'fork' || turn.kind === 'subagent'
+        if (!side) changes = []
+        if (options.send) {
+          const answer = await options.send({ format, body: step.body, turn: report.turn })
+          const usage = normalizeUsage(answer.shape, answer.usage)
+          report.reportedCachedTokens = usage.cachedReadTokens
+          const reason = mismatchReason(step.report.provider, usage.cachedReadTokens, {
+            requestTokens: report.requestTokens, predictedCachedTokens: report.predictedCachedTokens, sincePrevious: undefined,
+          })
+          if (reason !== undefined) report.mismatch = reason
+          reported = side ? reported : usage
+        }
       }
       for (const turn of script.turns) {
         const place = `${script.file}:${turn.line}`
@@ -115,7 +152,8 @@ export async function replayDeployment(file: string, script: ReplayScript, optio
               await request(turn, turn.text)
               break
             case 'assistant':
-              agent.record({ role: 'assistant', content: turn.text, ...(turn.toolCalls.length ? { tool_calls: turn.toolCalls } : {}) })
+              agent.record({ role: 'assistant', content: turn.text, ...(turn.toolCalls.length ? { tool_calls: turn.toolCalls } : {}) }, reported ? { usage: reported } : {})
+              reported = undefined
               break
             case 'tool':
               agent.record({ role: 'tool', tool_call_id: turn.callId, name: turn.name, content: turn.result })
