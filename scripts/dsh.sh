@@ -24,32 +24,30 @@ export PATH="$bin:$PATH"
 export COREPACK_NPM_REGISTRY="${COREPACK_NPM_REGISTRY:-$(npm config get registry | sed 's#/*$##')}"
 export COREPACK_ENABLE_DOWNLOAD_PROMPT=0
 
-# The browser tests (packages/cli/tests/html-browser.spec.ts) drive Debian's chromium, never a
-# downloaded browser: install it when missing (as root, about two minutes), or say how.
-if [ "$task" = test ] && ! command -v chromium >/dev/null 2>&1 && [ -z "${DSH_CHROMIUM:-}" ]; then
+# Installs a Debian package the tests need when it is missing (as root), or says how and stops:
+# need_package <package> <what needs it> <the variable that points at one instead>.
+need_package() {
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "installing chromium for the browser tests (apt-get, about two minutes)" >&2
+    echo "installing $1 for $2 (apt-get)" >&2
     export DEBIAN_FRONTEND=noninteractive
     apt-get update >&2
-    apt-get install -y chromium >&2
+    apt-get install -y "$1" >&2
   else
-    echo "error: the browser tests need chromium, which is not installed: run 'apt-get update && apt-get install -y chromium' as root (or set DSH_CHROMIUM to a Chromium binary)" >&2
+    echo "error: $2 need $1, which is not installed: run 'apt-get update && apt-get install -y $1' as root (or set $3)" >&2
     exit 1
   fi
+}
+
+# The browser tests (packages/cli/tests/html-browser.spec.ts) drive Debian's chromium, never a
+# downloaded browser (about two minutes to install).
+if [ "$task" = test ] && ! command -v chromium >/dev/null 2>&1 && [ -z "${DSH_CHROMIUM:-}" ]; then
+  need_package chromium "the browser tests" "DSH_CHROMIUM to a Chromium binary"
 fi
 
 # The conversation-store tests (packages/store-postgres) run against a real PostgreSQL server, which
-# scripts/postgres.sh starts in a scratch folder: install Debian's postgresql when missing (as root).
+# scripts/postgres.sh starts in a scratch folder.
 if [ "$task" = test ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ -z "${DSH_POSTGRES_SOCKET:-}" ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "installing postgresql for the conversation-store tests (apt-get)" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update >&2
-    apt-get install -y postgresql >&2
-  else
-    echo "error: the conversation-store tests need PostgreSQL, which is not installed: run 'apt-get update && apt-get install -y postgresql' as root (or set DSH_POSTGRES_SOCKET to a running server's socket folder)" >&2
-    exit 1
-  fi
+  need_package postgresql "the conversation-store tests" "DSH_POSTGRES_SOCKET to a running server's socket folder"
 fi
 
 # The engine tier (scripts/tests/engine.spec.ts) runs llama.cpp's server, built once per machine into a
