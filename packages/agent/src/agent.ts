@@ -147,7 +147,7 @@ export class Agent {
   // is disposed (reports are measured on first read: deferred-measures.ts); the tools are fixed at the step.
   private readonly reuse = new ReuseTracker(
     () => this.scope?.ctx,
-    () => (this.disposed_ ? undefined : (this.scope.ctx.get('tools') as ToolRegistry | undefined)?.view(this).origin),
+    () => this.toolOrigins(),
   )
   private readonly measures: DeferredMeasures
 
@@ -292,7 +292,9 @@ export class Agent {
       for (const section of rendered.sections) this.log.write(`section=${section.name} bytes=${Buffer.byteLength(section.text, 'utf8')}`)
       this.log.write(`total sections=${rendered.sections.length} bytes=${Buffer.byteLength(rendered.system, 'utf8')}`)
     }
-    const tools = this.tools_.plan(assembly.tools, toolOwners((this.scope.ctx.get('tools') as ToolRegistry | undefined)?.view(this).origin, assembly), `${provider} has no tool append path in dsh`)
+    // The registration behind each tool, read once: the tool plan names owners with it, and the report keeps it.
+    const origins = this.toolOrigins()
+    const tools = this.tools_.plan(assembly.tools, toolOwners(origins, assembly), `${provider} has no tool append path in dsh`)
     const now = this.now()
     const planned = this.truth.breakpoints(format, options.breakpoints)
     // The diagnostics bridge: the provider's comparison field, naming the previous reply of the format.
@@ -326,7 +328,7 @@ export class Agent {
     try {
       build = this.wireSession(format).build({ record: this.record_, ...request })
       // Measured on first read (deferred-measures.ts), in step order; what needs the report runs with it.
-      measured = this.measures.step({ format, provider, build, rendered, assembly, now, tools: this.reuse.toolsNow() }, counter, (report) => {
+      measured = this.measures.step({ format, provider, build, rendered, assembly, now, tools: origins }, counter, (report) => {
         this.truth.measured(format, build as SessionBuild<WireFormat>, report, planned.plan, now)
         if (promptUpdated) report.promptUpdate = build.promptUpdate
         tools.report(report)
@@ -461,6 +463,11 @@ export class Agent {
   /** @internal How many ledger lines follow the header. */
   get ledgerLength(): number {
     return this.epochs_.length(this.record_.length)
+  }
+
+  /** The registration behind each tool the agent sees, as it stands now (`undefined` once it is disposed). */
+  private toolOrigins() {
+    return this.disposed_ ? undefined : (this.scope.ctx.get('tools') as ToolRegistry | undefined)?.view(this).origin
   }
 
   /** An assembly for the agent's scope, without the sections a compaction took out while their text is unchanged. */

@@ -95,11 +95,6 @@ export class ReuseTracker {
     return tokenCounter(provider)
   }
 
-  /** The registration behind each visible tool, as it stands now (a step fixes it for its report). */
-  toolsNow(): ToolOrigins | undefined {
-    return this.toolOrigins()
-  }
-
   /**
    * The report of one request, counted with `counter`; remembers the request for the next one. When
    * the request extends the previous one (same head, the previous elements kept in place), only the new
