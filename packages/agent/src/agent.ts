@@ -21,10 +21,11 @@ import { ProviderTruth } from './provider-truth.js'
 import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { DEFAULT_TOOL_CHANGE, ToolDeclarations, toolOwners, unavailableCalls, type ToolChangeOption, type ToolChangePolicy, type UnavailableCall } from './tool-changes.js'
+import { InertGuidance } from './inert-guidance.js'
 import { EpochLog, type LedgerItem } from './epoch-log.js'
 import type { Epoch, EpochMark, ReanchorPolicy } from './epoch.js'
 import { compactionSource, planCompaction, type CompactionHost, type CompactionOptions, type CompactionPlan, type CompactionSource, type CompactionSourceOptions } from './compaction.js'
-import { keepEntryParts, promptParts } from './ledger-parts.js'
+import { entryParts, keepEntryParts, partText, promptParts } from './ledger-parts.js'
 import type { ResumeGuard } from './resume-guard.js'
 import { DeferredMeasures, type StepMeasures } from './deferred-measures.js'
 import { agentDisposed, invalidInput, invalidStepTimeout, stepListenerFailed, stepTimedOut, unknownCacheRules, usageListenerFailed } from './errors.js'
@@ -114,6 +115,8 @@ export class Agent {
   readonly stepTimeout: number
   /** What each request declares as tools, under the agent's tool-change policy (`tool-changes.ts`). */
   private readonly tools_: ToolDeclarations
+  /** The sections kept in the system prompt for inert tools until the next epoch (`inert-guidance.ts`). */
+  private readonly guidance: InertGuidance
   /** Which re-anchor a compaction takes (`cheapest` unless the agent was created with another). */
   readonly reanchor: ReanchorPolicy
   /** The epochs compactions opened, what they closed, and the sections they took out. */
@@ -169,6 +172,7 @@ export class Agent {
     this.truth = new ProviderTruth(this.wire, init.model)
     this.budget_ = BudgetTracker.of(init.model, init.profile)
     this.tools_ = new ToolDeclarations(init.toolChange ?? DEFAULT_TOOL_CHANGE)
+    this.guidance = new InertGuidance(this.tools_.policy.removed === 'inert')
     this.measures = new DeferredMeasures(this.reuse, this.budget_)
   }
 
@@ -283,6 +287,12 @@ export class Agent {
     if (options.cacheRules !== undefined && !isProvider(options.cacheRules)) throw unknownCacheRules(this.id, options.cacheRules, providerNames())
     const provider = cacheProviderFor(format, options.cacheRules, this.provider)
     const assembly = await this.bounded(options, (signal) => this.assembleOwn(signal))
+    // The registration behind each tool, read once: the tool plan names owners with it, and the report keeps it.
+    const origins = this.toolOrigins()
+    const tools = this.tools_.plan(assembly.tools, toolOwners(origins, assembly), `${provider} has no tool append path in dsh`)
+    // An inert tool's sections stay as last sent (the tools it declares that the assembly no longer offers).
+    const guidance = this.guidance.step(assembly, inertTools(tools.declared, assembly.tools))
+    guidance.annotate(tools.changes)
     const rendered = renderAssembly(assembly)
     // The counter is handed out at once; its tokenizer loads on the first count read (R-CACHE-10).
     const counter = await this.measures.counter(provider)
@@ -292,9 +302,6 @@ export class Agent {
       for (const section of rendered.sections) this.log.write(`section=${section.name} bytes=${Buffer.byteLength(section.text, 'utf8')}`)
       this.log.write(`total sections=${rendered.sections.length} bytes=${Buffer.byteLength(rendered.system, 'utf8')}`)
     }
-    // The registration behind each tool, read once: the tool plan names owners with it, and the report keeps it.
-    const origins = this.toolOrigins()
-    const tools = this.tools_.plan(assembly.tools, toolOwners(origins, assembly), `${provider} has no tool append path in dsh`)
     const now = this.now()
     const planned = this.truth.breakpoints(format, options.breakpoints)
     // The diagnostics bridge: the provider's comparison field, naming the previous reply of the format.
@@ -334,6 +341,7 @@ export class Agent {
         tools.report(report)
       })
       tools.commit()
+      guidance.commit(rendered.sections, assembly)
       // The provider options (TTL plan, prices, diagnostics) carry figures from one request to the next: measured now.
       if (this.wire !== undefined) measured()
     } catch (error) {
@@ -379,7 +387,7 @@ export class Agent {
     return makeFork({
       agent: this, format, latest: this.latestSteps.get(format), session: this.wireSession(format), get reuse() { return measures.current() }, budget: this.budget_,
       record: () => this.record_, newest: () => this.latest(), userInput: (input) => this.userInput(input), replies: () => this.replies,
-      assemble: (opts) => this.bounded(opts, (signal) => this.assembleOwn(signal)),
+      assemble: async (opts) => this.guidance.show(await this.bounded(opts, (signal) => this.assembleOwn(signal))),
       alive: () => { if (this.disposed_) throw agentDisposed(this.id) },
       emit: (result) => this.notifyStep(result as StepResult<WireFormat>), now: this.now,
       system: (rendered) => this.resumeGuard?.pinned(rendered) ?? rendered,
@@ -447,12 +455,20 @@ export class Agent {
     // A new epoch settles the tool declarations (inert tools leave, announced ones are declared), and a
     // child can start from the parent only once a request of the new epoch has been sent.
     this.tools_.openEpoch()
+    this.guidance.openEpoch()
     this.sent = undefined
   }
 
   /** @internal Restores an epoch's mark from a ledger (`agents.restore()`); the baseline entries follow through `restoreEntry`. */
   restoreEpoch(mark: EpochMark): void {
     this.openEpoch({ ...mark, offered: [mark.predicted], horizon: 0 }, [], false)
+  }
+
+  /** @internal Takes back the sections the restored record's latest prompt version kept for inert tools (`agents.restore()`, after the entries). */
+  restoreKept(): void {
+    const system = this.latest().system
+    const parts = system && typeof system.content === 'string' ? entryParts(system) : undefined
+    if (parts?.some((part) => part.inert !== undefined)) this.guidance.restore(parts.map((part) => ({ ...part, text: partText(system!.content as string, part) })))
   }
 
   /** @internal The ledger's items after the header: the closed epochs' entries and marks, then the record. */
@@ -582,3 +598,12 @@ export class Agent {
     return this.scope.dispose()
   }
 }
+
+/** The names of the `declared` tools that `live` does not offer (inert tools). */
+function inertTools(declared: readonly { readonly name: string }[], live: readonly { readonly name: string }[]): string[] {
+  if (declared.length === live.length && declared.every((tool, i) => tool.name === live[i].name)) return NO_NAMES
+  const offered = new Set(live.map((tool) => tool.name))
+  return declared.filter((tool) => !offered.has(tool.name)).map((tool) => tool.name)
+}
+
+const NO_NAMES: string[] = []

@@ -184,6 +184,7 @@ export class Agents extends Service {
     keepLedgerVersion(agent, header.version)
     try {
       replayEntries(agent, entries, epochs)
+      agent.restoreKept()
     } catch (error) {
       await agent.dispose()
       throw error

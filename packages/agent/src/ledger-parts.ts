@@ -14,6 +14,7 @@ import { assemblyNotes, type PromptAssembly, type RenderedPrompt } from 'dsh-sys
 import { templateVariables } from 'dsh-system-prompt/internal'
 import type { ScopeKey } from 'dsh-scope'
 import type { ConversationEntry } from 'dsh-wire'
+import { keptFor } from './inert-guidance.js'
 
 /** One section of a recorded system-prompt version, as the ledger writes it (keys in this order). */
 export interface PromptPart {
@@ -33,6 +34,8 @@ export interface PromptPart {
   template: string
   /** The variables its template uses, in order, each with the SHA-256 (hex) of its value (`null`: no value). Absent when it uses none. */
   variables?: Array<[string, string | null]>
+  /** The inert tool the section is kept for, as last sent, until the next epoch (`inert-guidance.ts`). Absent for a registered section. */
+  inert?: string
 }
 
 /** Where two versions first differ, by section (R-CACHE-2's section break without the message index). */
@@ -87,6 +90,8 @@ export function promptParts(rendered: RenderedPrompt, assembly: PromptAssembly, 
         return [name, value === undefined || value === null ? null : textHash(String(value))]
       })
     }
+    const inert = keptFor(entry)
+    if (inert !== undefined) part.inert = inert
     parts.push(Object.freeze(part))
     start = end + 2
   }

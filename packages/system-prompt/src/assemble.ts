@@ -90,7 +90,7 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
   } else if (complete) {
     assembly.sections = [complete]
   }
-  const notes = { hiddenWithTool, tools: check, provenance, [kRenderMemo]: view.compiled.render }
+  const notes = { hiddenWithTool, sectionTools: view.compiled.sectionTools, tools: check, provenance, [kRenderMemo]: view.compiled.render }
   stampNotes(assembly, notes satisfies AssemblyNotes)
   return assembly
 }
@@ -140,6 +140,12 @@ export function withLateVariables(assembly: PromptAssembly, before: ResolvedView
 export interface AssemblyNotes {
   /** Sections registered with `tool:` whose tool this assembly does not show (so they are left out), in order. */
   readonly hiddenWithTool: readonly HiddenSection[]
+  /**
+   * The tool each registered section shown with a tool (`tool:`) belongs with, by section name, whether
+   * this assembly shows it or not (a listener's own sections are not in it). An agent keeps an inert
+   * tool's sections by it (`dsh-agent`'s `inert-guidance.ts`).
+   */
+  readonly sectionTools: ReadonlyMap<string, string>
   /** The assembly's tool check. */
   readonly tools: ToolCheck
   /** Which listener's plugin added, rewrote or removed each section, context and tool (R-WF-8). */

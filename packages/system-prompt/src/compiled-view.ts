@@ -22,7 +22,7 @@ import type { ToolCache } from './tool-check.js'
 
 /** The view's entries the facts are read from. */
 interface FactsSource {
-  readonly sections: readonly { readonly name: string; readonly order: number }[]
+  readonly sections: readonly { readonly name: string; readonly order: number; readonly tool?: string }[]
   readonly contexts: readonly { readonly name: string; readonly order: number }[]
 }
 
@@ -31,6 +31,8 @@ export class CompiledView {
   /** The names and orders of the view's sections and contexts: the waterfall's first snapshot (`assemble.ts`). */
   readonly sections: ListFacts
   readonly contexts: ListFacts
+  /** The tool each section registered with `tool:` is shown with, by section name (empty when none is). */
+  readonly sectionTools: ReadonlyMap<string, string>
   /** The last tool check and the provider results it was made from (`tool-check.ts`). */
   tools: ToolCache | undefined = undefined
   /** The last rendering of the view's sections (`render.ts`), carried by each assembly's notes. */
@@ -39,5 +41,10 @@ export class CompiledView {
   constructor(view: FactsSource) {
     this.sections = entryFacts(view.sections)
     this.contexts = entryFacts(view.contexts)
+    const tools = new Map<string, string>()
+    for (const section of view.sections) if (section.tool !== undefined) tools.set(section.name, section.tool)
+    this.sectionTools = tools.size ? tools : NO_SECTION_TOOLS
   }
 }
+
+const NO_SECTION_TOOLS: ReadonlyMap<string, string> = new Map()

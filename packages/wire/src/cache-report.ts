@@ -84,6 +84,11 @@ export interface ToolChange {
   cost: number
   /** Why an `append-path` tool was declared at once: the provider family has no append path dsh implements. */
   fallback?: string
+  /**
+   * An `inert` tool's sections (its guidance, shown with it) that stay in the system prompt as they were
+   * last sent, byte for byte, until the next epoch, each with the plugin that had registered it.
+   */
+  kept?: { section: string; owner: string | null }[]
 }
 
 /** The reuse report of one request. */
