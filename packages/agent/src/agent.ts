@@ -464,11 +464,11 @@ export class Agent {
     this.openEpoch({ ...mark, offered: [mark.predicted], horizon: 0 }, [], false)
   }
 
-  /** @internal Takes back the sections the restored record's latest prompt version kept for inert tools (`agents.restore()`, after the entries). */
+  /** @internal Takes the sections shown with a tool from the restored record's latest prompt version: kept while their tool is not offered (`agents.restore()`, after the entries). */
   restoreKept(): void {
     const system = this.latest().system
     const parts = system && typeof system.content === 'string' ? entryParts(system) : undefined
-    if (parts?.some((part) => part.inert !== undefined)) this.guidance.restore(parts.map((part) => ({ ...part, text: partText(system!.content as string, part) })))
+    if (parts?.some((part) => part.tool !== undefined)) this.guidance.restore(parts.map((part) => ({ ...part, text: partText(system!.content as string, part) })))
   }
 
   /** @internal The ledger's items after the header: the closed epochs' entries and marks, then the record. */

@@ -21,12 +21,12 @@ export interface KeptSection {
   readonly section: AssembledSection
 }
 
-/** A restored system-prompt version's section: its name, owner and text, and the tool it was kept for, if any. */
+/** A restored system-prompt version's section: its name, owner and text, and the tool it is shown with, if any. */
 export interface RestoredSection {
   readonly name: string
   readonly owner: string | null
   readonly text: string
-  readonly inert?: string
+  readonly tool?: string
 }
 
 /** The sections the latest request rendered, and the tool each was shown with (a registered one's from the notes, a kept one's own). */
@@ -105,16 +105,17 @@ export class InertGuidance {
   }
 
   /**
-   * A restored agent's kept sections, from the latest system-prompt version of its ledger (its parts
-   * marked `inert`): its first step renders them as they were sent, so the prompt reads the same.
+   * A restored agent's candidates, from the latest system-prompt version of its ledger: each section
+   * shown with a tool (its part's `tool`). A step keeps those whose tool it does not offer (the tool
+   * went inert before the export, or went away meanwhile), as they were sent; the others leave at once.
    */
   restore(sections: readonly RestoredSection[]): void {
     if (!this.active) return
     const kept = new Map<string, KeptSection[]>()
     for (const part of sections) {
-      if (part.inert === undefined) continue
-      const section = keptSection(part.inert, { name: part.name, text: part.text, ...(part.owner === null ? {} : { owner: part.owner }) })
-      kept.set(part.inert, [...kept.get(part.inert) ?? [], section])
+      if (part.tool === undefined) continue
+      const section = keptSection(part.tool, { name: part.name, text: part.text, ...(part.owner === null ? {} : { owner: part.owner }) })
+      kept.set(part.tool, [...kept.get(part.tool) ?? [], section])
     }
     this.kept = kept
     this.sent = { sections: sections.map((part) => ({ name: part.name, text: part.text, entry: { name: part.name, text: part.text } })), tools: NO_TOOLS, kept: byName(kept) }

@@ -13,7 +13,7 @@ const HEX = /^[0-9a-f]{64}$/
 /** The checked, frozen copy of `value` (a line's `sections`) for the version text `content`, in the ledger's key order. */
 export function checkSections(line: number, value: unknown, content: string): PromptPart[] {
   const problem = (text: string): never => { throw ledgerBadLine(line, `sections: ${text}`) }
-  if (!Array.isArray(value)) problem('must be an array of parts ({ name, owner, layer, start, end, hash, template, variables?, inert? })')
+  if (!Array.isArray(value)) problem('must be an array of parts ({ name, owner, layer, start, end, hash, template, variables?, tool? })')
   const parts: PromptPart[] = []
   const names = new Set<string>()
   const total = Buffer.byteLength(content, 'utf8')
@@ -21,7 +21,7 @@ export function checkSections(line: number, value: unknown, content: string): Pr
   ;(value as unknown[]).forEach((item, index) => {
     const at = `part ${index + 1}`
     if (typeof item !== 'object' || item === null || Array.isArray(item)) problem(`${at} must be an object`)
-    const { name, owner, layer, start, end, hash, template, variables, inert } = item as Record<string, unknown>
+    const { name, owner, layer, start, end, hash, template, variables, tool } = item as Record<string, unknown>
     if (typeof name !== 'string' || !name) problem(`${at}: "name" must be a non-empty string`)
     if (names.has(name as string)) problem(`${at}: the section "${name}" is named twice`)
     names.add(name as string)
@@ -35,9 +35,9 @@ export function checkSections(line: number, value: unknown, content: string): Pr
     const part: PromptPart = { name: name as string, owner: owner as string | null, layer: layer as string, start: start as number, end: end as number, hash: hash as string, template: template as string }
     if (textHash(partText(content, part)) !== hash) problem(`${at} ("${name}"): "hash" is not the SHA-256 of bytes ${start}-${end} of the version's text`)
     if (variables !== undefined) part.variables = checkVariables(variables, (text) => problem(`${at} ("${name}"): ${text}`))
-    if (inert !== undefined) {
-      if (typeof inert !== 'string' || !inert) problem(`${at} ("${name}"): "inert" must be the name of the tool the section is kept for when given`)
-      part.inert = inert as string
+    if (tool !== undefined) {
+      if (typeof tool !== 'string' || !tool) problem(`${at} ("${name}"): "tool" must be the name of the tool the section is shown with when given`)
+      part.tool = tool as string
     }
     parts.push(Object.freeze(part))
     expected = (end as number) + 2

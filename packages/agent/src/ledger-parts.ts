@@ -34,8 +34,11 @@ export interface PromptPart {
   template: string
   /** The variables its template uses, in order, each with the SHA-256 (hex) of its value (`null`: no value). Absent when it uses none. */
   variables?: Array<[string, string | null]>
-  /** The inert tool the section is kept for, as last sent, until the next epoch (`inert-guidance.ts`). Absent for a registered section. */
-  inert?: string
+  /**
+   * The tool the section is shown with (`tool:`, a tool's guidance), or for a section kept for an inert
+   * tool, that tool (`inert-guidance.ts`): a restored agent keeps it while the tool is not offered. Absent for other sections.
+   */
+  tool?: string
 }
 
 /** Where two versions first differ, by section (R-CACHE-2's section break without the message index). */
@@ -90,8 +93,8 @@ export function promptParts(rendered: RenderedPrompt, assembly: PromptAssembly, 
         return [name, value === undefined || value === null ? null : textHash(String(value))]
       })
     }
-    const inert = keptFor(entry)
-    if (inert !== undefined) part.inert = inert
+    const tool = keptFor(entry) ?? notes?.sectionTools.get(section.name)
+    if (tool !== undefined) part.tool = tool
     parts.push(Object.freeze(part))
     start = end + 2
   }
