@@ -6,7 +6,7 @@ import { bootApp, loadPlugin, tool, type LoadedPlugin } from 'dsh-testing'
 const LONG = 'Follow the house style for every change you make to the code base. '.repeat(160)
 const GUIDANCE = 'Write whole files only; prefer edit for small changes.'
 const FORMATS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini'] as const
-const MODEL: Record<WireFormat, string> = { 'openai-chat': 'gpt-5', 'openai-responses': 'gpt-5', anthropic: 'claude-sonnet-4-5', gemini: 'gemini-2.5-pro' }
+const MODEL: Record<(typeof FORMATS)[number], string> = { 'openai-chat': 'gpt-5', 'openai-responses': 'gpt-5', anthropic: 'claude-sonnet-4-5', gemini: 'gemini-2.5-pro' }
 
 /** The declared tool names of a request of `format`. */
 function declared(format: WireFormat, request: object): string[] {
@@ -36,7 +36,7 @@ describe('dsh-agent: an inert tool\'s guidance stays until the next epoch (issue
   let lender: LoadedPlugin
   let made = 0
   beforeEach(async () => { ({ host, lender } = await boot()) })
-  const agentFor = (format: WireFormat, toolChange?: ToolChangeOption): Promise<Agent> =>
+  const agentFor = (format: (typeof FORMATS)[number], toolChange?: ToolChangeOption): Promise<Agent> =>
     host.agents.create({ id: `a${made++}`, model: MODEL[format], promptChange: 'append', ...(toolChange === undefined ? {} : { toolChange }) })
 
   for (const format of FORMATS) {
