@@ -20,8 +20,9 @@ const HANDLING: Readonly<Record<ToolChange['handling'], string>> = {
   'order-kept': 'declared in the previous order',
 }
 
-/** One change on a line: `"write" removed (owner lender): kept declared, inert ...; no break`. */
+/** One change on a line: `"write" removed (owner lender): kept declared, inert ...; keeps section "tool:write" (owner lender) as sent until the next epoch; no break`. */
 export function toolChangeLine(change: ToolChange, owner: string | null = change.owner): string {
   const cost = change.breaks ? `breaks the prefix, ${formatCount(change.cost)} tokens no longer read` : 'no break'
-  return `${JSON.stringify(change.tool)} ${change.kind}${owner ? ` (owner ${owner})` : ''}: ${HANDLING[change.handling]}; ${cost}${change.fallback ? ` (${change.fallback})` : ''}`
+  const kept = change.kept?.length ? `; keeps ${change.kept.map((section) => `section ${JSON.stringify(section.section)}${section.owner ? ` (owner ${section.owner})` : ''}`).join(', ')} as sent until the next epoch` : ''
+  return `${JSON.stringify(change.tool)} ${change.kind}${owner ? ` (owner ${owner})` : ''}: ${HANDLING[change.handling]}${kept}; ${cost}${change.fallback ? ` (${change.fallback})` : ''}`
 }

@@ -258,7 +258,7 @@ function turnReport(report: CacheReport, turn: number, item: ScriptTurn, changes
     changes: [...changes],
     ...(report.side ? { side: { kind: report.side.kind } } : {}),
     ...(item.kind === 'subagent' ? { side: { kind: 'subagent' }, subagent: { id: item.id, start: item.start } } : {}),
-    ...(report.toolChanges ? { toolChanges: report.toolChanges.map((change) => ({ ...change, owner: owner(change.owner) })) } : {}),
+    ...(report.toolChanges ? { toolChanges: report.toolChanges.map((change) => ({ ...change, owner: owner(change.owner), ...(change.kept ? { kept: change.kept.map((kept) => ({ ...kept, owner: owner(kept.owner) })) } : {}) })) } : {}),
   }
 }
 
