@@ -59,17 +59,17 @@ describe('dsh-prompt replay: playing a script against a deployment', () => {
     expect(append.turns[4].breaks[0]).to.include({ kind: 'tool', section: 'read', owner: 'dsh-plugin-filesystem', layer: 'global' })
   })
 
-  it('under replace, the persona edit, the tool and the new day each break the prefix, with a cause of the right class and the owner as a row id', () => {
+  it('under replace, the persona edit, the tool added and the new day each break the prefix, with a cause of the right class and the owner as a row id; the tool removed does not (its guidance kept)', () => {
     expect(replace.policy).to.equal('replace')
     expect(replace.format).to.equal('anthropic')
     const classes = replace.turns.flatMap((t) => t.breaks.map((b) => [t.turn, causeClass(b.cause), b.section]))
     expect(classes).to.deep.equal([
       [4, 'section text changed', 'deployment:persona'],
       [5, 'tool added', 'read'],
-      // The tool stays declared (inert); its guidance section leaves the one system prompt that replace keeps.
-      [6, 'section removed', 'tool:read'],
       [7, 'variable value changed', 'deployment:persona-suffix'],
     ])
+    // The tool stays declared (inert), and its guidance section stays as sent in the one system prompt replace keeps.
+    expect(replace.turns[5].toolChanges!.map((change) => [change.tool, change.handling, change.kept])).to.deep.equal([['read', 'inert', [{ section: 'tool:read', owner: 'dsh-plugin-filesystem' }]]])
     expect([4, 5, 7].map((turn) => replace.turns[turn - 1].breaks[0].owner)).to.deep.equal(['dsh-system-prompt', 'dsh-plugin-filesystem', 'dsh-system-prompt'])
     expect(replace.turns[6].breaks[0].cause).to.contain('({{date}})')
   })
@@ -147,13 +147,13 @@ describe('dsh-prompt replay: the command', () => {
     expect(out[6]).to.match(/ 1 {2}change dsh-system-prompt$/)
     const from = out.findIndex((line) => line.startsWith('breaks: '))
     const breaks = out.slice(from + 1, out.indexOf('', from))
-    expect(breaks).to.have.length(4)
+    expect(breaks).to.have.length(3)
     expect(breaks.every((line) => line.startsWith('  turn '))).to.equal(true)
     expect(breaks[0]).to.equal('  turn 4: section text changed: "deployment:persona" (section "deployment:persona", message 0, owner dsh-system-prompt, layer global)')
     const changed = out.indexOf('tool changes: 2 requests')
     expect(out.slice(changed + 1, changed + 3)).to.deep.equal([
       `  turn 5: "read" added (owner dsh-plugin-filesystem): declared now; breaks the prefix, ${out[changed + 1].match(/, ([\d,]+) tokens/)![1]} tokens no longer read (openai has no tool append path in dsh)`,
-      '  turn 6: "read" removed (owner dsh-plugin-filesystem): kept declared, inert (a call gets AGENT_TOOL_UNAVAILABLE); no break',
+      '  turn 6: "read" removed (owner dsh-plugin-filesystem): kept declared, inert (a call gets AGENT_TOOL_UNAVAILABLE); keeps section "tool:read" (owner dsh-plugin-filesystem) as sent until the next epoch; no break',
     ])
     expect(out[out.length - 1]).to.match(/^predicted cached: [\d,]+ of [\d,]+ request tokens \(\d+%\), openai caching rules, tokens by o200k_base$/)
   })
@@ -199,9 +199,9 @@ describe('dsh-prompt replay: the command', () => {
 
   it('--html writes the picture: one bar per request and one mark per break, each break\'s cause on it', () => {
     expect(runs.html.code, runs.html.stderr).to.equal(0)
-    expect(lines(runs.html.stdout)).to.deep.equal([`wrote ${page}: the picture of 7 requests, 4 breaks`])
+    expect(lines(runs.html.stdout)).to.deep.equal([`wrote ${page}: the picture of 7 requests, 3 breaks`])
     const html = readFileSync(page, 'utf8')
-    expect(html.match(/class="break"/g)).to.have.length(4)
+    expect(html.match(/class="break"/g)).to.have.length(3)
     expect(html).to.include('data-cause="section text changed: &quot;deployment:persona&quot;"')
   })
 
