@@ -1,5 +1,5 @@
 /**
- * An inert tool's guidance stays until the next epoch (issue 21, item 4; R-TOOLS-CHANGE-2). A tool
+ * An inert tool's guidance stays until the next epoch (issue 21, item 4; R-TOOL-12). A tool
  * whose plugin is disposed, or that a restriction hides, stays declared and inert until the next epoch
  * (`tool-changes.ts`); the sections shown with it (`tool:` sections, its guidance) stay in the system
  * prompt with it, as the last request rendered them, byte for byte, in their place. So the prompt does

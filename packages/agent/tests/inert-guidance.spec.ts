@@ -31,7 +31,7 @@ async function boot(): Promise<{ host: Context; lender: LoadedPlugin }> {
 
 const systemVersions = (agent: Agent) => agent.conversation.filter((item) => item.source === 'system-prompt').length
 
-describe('dsh-agent: an inert tool\'s guidance stays until the next epoch (issue 21, item 4; R-TOOLS-CHANGE-2)', () => {
+describe('dsh-agent: an inert tool\'s guidance stays until the next epoch (issue 21, item 4; R-TOOL-12)', () => {
   let host: Context
   let lender: LoadedPlugin
   let made = 0

@@ -20,9 +20,12 @@ const HANDLING: Readonly<Record<ToolChange['handling'], string>> = {
   'order-kept': 'declared in the previous order',
 }
 
-/** One change on a line: `"write" removed (owner lender): kept declared, inert ...; keeps section "tool:write" (owner lender) as sent until the next epoch; no break`. */
+/** One change on a line: `"write" removed (owner lender): kept declared, inert ...; keeps section "tool:write" as sent until the next epoch; no break`. */
 export function toolChangeLine(change: ToolChange, owner: string | null = change.owner): string {
   const cost = change.breaks ? `breaks the prefix, ${formatCount(change.cost)} tokens no longer read` : 'no break'
-  const kept = change.kept?.length ? `; keeps ${change.kept.map((section) => `section ${JSON.stringify(section.section)}${section.owner ? ` (owner ${section.owner})` : ''}`).join(', ')} as sent until the next epoch` : ''
+  // A kept section's owner is named when it is not the tool's (usually it is: the tool's own guidance).
+  const kept = change.kept?.length
+    ? `; keeps ${change.kept.map((section) => `section ${JSON.stringify(section.section)}${section.owner && section.owner !== change.owner ? ` (owner ${section.owner})` : ''}`).join(', ')} as sent until the next epoch`
+    : ''
   return `${JSON.stringify(change.tool)} ${change.kind}${owner ? ` (owner ${owner})` : ''}: ${HANDLING[change.handling]}${kept}; ${cost}${change.fallback ? ` (${change.fallback})` : ''}`
 }

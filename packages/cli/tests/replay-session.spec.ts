@@ -59,7 +59,7 @@ describe('dsh-prompt replay: the coding agent\'s whole session (examples/coding-
         expect(row.breaks, `request ${row.turn}`).to.deep.equal([])
         expect(row.predictedCachedTokens / row.requestTokens, `request ${row.turn}: ${row.predictedCachedTokens} of ${row.requestTokens}`).to.be.at.least(0.9)
       }
-      // The removed tools stay declared and inert with their guidance sections as last sent (R-TOOLS-CHANGE-2):
+      // The removed tools stay declared and inert with their guidance sections as last sent (R-TOOL-12):
       // the system prompt does not change, so the request extends the previous one with no version appended.
       const removed = rows.filter((row) => row.toolChanges?.some((change) => change.kind === 'removed' && change.handling === 'inert'))
       expect(removed.map((row) => row.toolChanges!.map((change) => [change.tool, change.kept]))).to.deep.equal([
