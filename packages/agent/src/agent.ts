@@ -21,7 +21,7 @@ import { ProviderTruth } from './provider-truth.js'
 import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { DEFAULT_TOOL_CHANGE, ToolDeclarations, toolOwners, unavailableCalls, type ToolChangeOption, type ToolChangePolicy, type UnavailableCall } from './tool-changes.js'
-import { InertGuidance } from './inert-guidance.js'
+import { InertGuidance, inertTools } from './inert-guidance.js'
 import { EpochLog, type LedgerItem } from './epoch-log.js'
 import type { Epoch, EpochMark, ReanchorPolicy } from './epoch.js'
 import { compactionSource, planCompaction, type CompactionHost, type CompactionOptions, type CompactionPlan, type CompactionSource, type CompactionSourceOptions } from './compaction.js'
@@ -598,12 +598,3 @@ export class Agent {
     return this.scope.dispose()
   }
 }
-
-/** The names of the `declared` tools that `live` does not offer (inert tools). */
-function inertTools(declared: readonly { readonly name: string }[], live: readonly { readonly name: string }[]): string[] {
-  if (declared.length === live.length && declared.every((tool, i) => tool.name === live[i].name)) return NO_NAMES
-  const offered = new Set(live.map((tool) => tool.name))
-  return declared.filter((tool) => !offered.has(tool.name)).map((tool) => tool.name)
-}
-
-const NO_NAMES: string[] = []

@@ -54,6 +54,13 @@ export function keptFor(section: AssembledSection): string | undefined {
   return KEPT_FOR.get(section)
 }
 
+/** The names of the `declared` tools that `live` does not offer: the inert ones. */
+export function inertTools(declared: readonly { readonly name: string }[], live: readonly { readonly name: string }[]): readonly string[] {
+  if (declared.length === live.length && declared.every((tool, i) => tool.name === live[i].name)) return NO_NAMES
+  const offered = new Set(live.map((tool) => tool.name))
+  return declared.filter((tool) => !offered.has(tool.name)).map((tool) => tool.name)
+}
+
 /** An agent's kept sections, request by request. */
 export class InertGuidance {
   private kept = new Map<string, readonly KeptSection[]>()
@@ -180,3 +187,4 @@ function bandRank(section: AssembledSection): number {
 }
 
 const NO_TOOLS: ReadonlyMap<string, string> = new Map()
+const NO_NAMES: readonly string[] = Object.freeze([])
