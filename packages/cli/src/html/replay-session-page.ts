@@ -43,19 +43,19 @@ export function sessionMarks(turn: SessionFacts): string {
   if (turn.epoch) {
     const epoch = turn.epoch
     const text = [`request ${turn.turn}: ${epochWords(epoch)}`, ...epoch.offered.map((price) => `offered ${offerWords(price, epoch)}`), costWords(epoch)].join('\n')
-    marks.push(mark('epoch', `E${epoch.epoch}`, text, {
+    marks.push(mark(turn.turn, 'epoch', `E${epoch.epoch}`, text, {
       'data-epoch': epoch.epoch, 'data-reanchor': epoch.reanchor, 'data-predicted': epoch.predicted.costNow, 'data-reported': epoch.reported?.costNow ?? undefined,
     }))
   }
   const side = sideWords(turn)
   if (side !== undefined) {
-    marks.push(mark(turn.subagent ? 'subagent' : 'fork', turn.subagent ? 'S' : 'F', `request ${turn.turn}: ${side}`, {
+    marks.push(mark(turn.turn, turn.subagent ? 'subagent' : 'fork', turn.subagent ? 'S' : 'F', `request ${turn.turn}: ${side}`, {
       'data-kind': turn.subagent ? 'subagent' : turn.fork!.kind, 'data-start': turn.subagent?.start, 'data-parity': turn.fork ? parityOf(turn.fork) : undefined,
     }))
   }
   if (turn.toolChanges?.length) {
     const text = [`request ${turn.turn}: ${turn.toolChanges.length === 1 ? '1 tool change' : `${turn.toolChanges.length} tool changes`}`, ...turn.toolChanges.map((change) => toolChangeLine(change))].join('\n')
-    marks.push(mark('tools', 'T', text, { 'data-tools': turn.toolChanges.map((change) => change.tool).join(' ') }))
+    marks.push(mark(turn.turn, 'tools', 'T', text, { 'data-tools': turn.toolChanges.map((change) => change.tool).join(' ') }))
   }
   return marks.join('')
 }
@@ -65,8 +65,8 @@ function parityOf(fork: ReplayFork): string {
   return fork.parity === null ? 'whole' : fork.parity.cause
 }
 
-function mark(kind: string, label: string, text: string, data: Record<string, string | number | undefined>): string {
-  return `<span${attributes({ class: `mark ${kind}`, tabindex: 0, title: text, 'data-detail': text, ...data })}>${escapeHtml(label)}</span>`
+function mark(turn: number, kind: string, label: string, text: string, data: Record<string, string | number | undefined>): string {
+  return `<span${attributes({ class: `mark ${kind}`, tabindex: 0, 'data-turn': turn, ...data, title: text, 'data-detail': text })}>${escapeHtml(label)}</span>`
 }
 
 /** The epochs, side requests and tool changes tables (each only when the replay has some). */
