@@ -61,10 +61,13 @@ export function offerWords(price: ReanchorPrice, epoch: Pick<ReplayEpoch, 'reanc
   return `${price.kind}: ${facts}${mark}`
 }
 
-/** The predicted cost against the reported one: `predicted 1,470.4 now, reported 1,402.1` or `..., reported: not recorded (...)`. */
-export function costWords(epoch: Pick<ReplayEpoch, 'predicted' | 'reported'>): string {
+/**
+ * The predicted cost against the reported one: `predicted 1,470.4 now, reported 1,402.1 (...)`, or
+ * `..., reported: ` and why there is none (`missing`: the replay's words by default).
+ */
+export function costWords(epoch: Pick<ReplayEpoch, 'predicted' | 'reported'>, missing = 'no usage recorded (the replay sends no request)'): string {
   const predicted = `predicted ${cost(epoch.predicted.costNow)} now`
-  if (epoch.reported === null) return `${predicted}, reported: no usage recorded (the replay sends no request)`
+  if (epoch.reported === null) return `${predicted}, reported: ${missing}`
   if (epoch.reported.costNow === null) return `${predicted}, reported: the usage lacks input or cached tokens`
   return `${predicted}, reported ${cost(epoch.reported.costNow)} (${count(epoch.reported.cachedTokens!)} of ${count(epoch.reported.inputTokens!)} input tokens cached)`
 }
