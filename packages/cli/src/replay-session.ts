@@ -87,10 +87,16 @@ export function sideWords(turn: { fork?: ReplayFork; subagent?: { id: string; st
   return `fork ${turn.fork.kind}: ${parity}; shares ${count(turn.reusableTokens)} tokens with it, ${credited}`
 }
 
-/** Where a break falls, in words: `section "persona" (owner x)`, `tool "bash"`, `message 3`, `the model`. */
+/** Where a break falls, in words: `section "persona"`, `tool "bash"`, `the model`, `message 3`. */
+export function placeOf(item: Pick<CacheBreak, 'section' | 'message'> & { kind: string }): string {
+  if (item.section !== null) return `${item.kind} ${JSON.stringify(item.section)}`
+  if (item.kind === 'model') return 'the model'
+  return item.message === null ? item.kind : `message ${item.message}`
+}
+
+/** {@link placeOf} with the owner: `section "persona" (owner x)`. */
 export function where(item: CacheBreak): string {
-  const place = item.section !== null ? `${item.kind} ${JSON.stringify(item.section)}` : item.kind === 'model' ? 'the model' : item.message === null ? item.kind : `message ${item.message}`
-  return item.owner === null ? place : `${place} (owner ${item.owner})`
+  return item.owner === null ? placeOf(item) : `${placeOf(item)} (owner ${item.owner})`
 }
 
 function plural(n: number, one: string, many: string): string {

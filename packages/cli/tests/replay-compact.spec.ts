@@ -74,8 +74,9 @@ describe('dsh-prompt replay: compact turns (issue 21)', () => {
       expect(text.stdout).to.contain(`  = the epoch's baseline, sent with this request (${epoch.baseline} entries, lines ${mark + 1}-${mark + epoch.baseline}):`)
       expect(text.stdout).to.contain('  < kept assistant reply (line')
       const json = await runInProcess(['history', file, '--json'])
-      const parsed = JSON.parse(json.stdout) as { lines: number; epochs: Array<{ epoch: number; reanchor: string; firstRequest: number; reported: unknown }> }
+      const parsed = JSON.parse(json.stdout) as { lines: number; epochs: Array<{ epoch: number; reanchor: string; firstRequest: number; reported: unknown }>; turns: Array<{ turn: number; carried?: Array<{ line: number }> }> }
       expect(parsed.lines).to.equal(lines)
+      expect(parsed.turns.flatMap((turn) => turn.carried ? [[turn.turn, turn.carried.map((item) => item.line)]] : [])).to.deep.equal([[4, Array.from({ length: epoch.baseline }, (_, i) => mark + 1 + i)]])
       expect(parsed.epochs.map((item) => [item.epoch, item.reanchor, item.firstRequest, item.reported])).to.deep.equal([[1, 'stable-opening', 4, { inputTokens: 1000, cachedTokens: 600, costNow: 560 }]])
     } finally {
       rmSync(dir, { recursive: true, force: true })

@@ -303,6 +303,7 @@ function historyJson(file: string, ledger: ParsedLedger, turns: HistoryTurn[], v
     turns: turns.map((turn) => ({
       turn: turn.turn,
       promptVersion: turn.promptVersion,
+      ...(turn.carried ? { carried: turn.carried.map(message) } : {}),
       added: turn.added.map(message),
       replies: turn.replies.map(message),
     })),

@@ -8,6 +8,7 @@
  */
 import type { CacheBreak, CacheReport } from 'dsh-wire'
 import { attributes, count, escapeHtml, ownerPalette, pageShell } from './page.js'
+import { placeOf } from '../replay-session.js'
 import { SESSION_CSS, sessionMarks, sessionTables, type SessionFacts } from './replay-session-page.js'
 
 /** A break as the page draws it (a `CacheBreak` of `dsh-wire`, its owner perhaps shown as a row id). */
@@ -72,7 +73,7 @@ export function replayPage(data: ReplayPageData, options: ReplayPageOptions = {}
   const palette = ownerPalette(data.turns.flatMap((turn) => turn.breaks.flatMap((item) => (item.owner === null ? [] : [item.owner]))))
   const bars = data.turns.map((turn, index) => turnHtml(turn, sizes[index], tallest, unit, palette)).join('\n')
   const axis = data.turns.map((turn) => `<span>${turn.turn}</span>`).join('')
-  const rows = data.turns.flatMap((turn) => turn.breaks.map((item) => `<tr class="break-row"${attributes({ 'data-turn': turn.turn })}><td class="num">${turn.turn}</td><td>${escapeHtml(item.cause)}</td><td class="mono">${escapeHtml(where(item))}</td><td>${escapeHtml(item.owner ?? '-')}</td><td>${escapeHtml(item.layer ?? '-')}</td></tr>`)).join('\n')
+  const rows = data.turns.flatMap((turn) => turn.breaks.map((item) => `<tr class="break-row"${attributes({ 'data-turn': turn.turn })}><td class="num">${turn.turn}</td><td>${escapeHtml(item.cause)}</td><td class="mono">${escapeHtml(placeOf(item))}</td><td>${escapeHtml(item.owner ?? '-')}</td><td>${escapeHtml(item.layer ?? '-')}</td></tr>`)).join('\n')
 
   // Side requests (forks, sub-agents) are drawn, but left out of the shares, as the text report leaves them out of its total.
   const own = data.turns.flatMap((turn, index) => turn.side ? [] : [{ turn, size: sizes[index] }])
@@ -121,7 +122,7 @@ function turnHtml(turn: ReplayTurn, size: { total: number; reused: number; fresh
   const marks = turn.breaks.map((item) => {
     const text = [
       `request ${turn.turn}: ${item.cause}`,
-      `at ${where(item)}${item.message === null ? '' : ` (message ${item.message})`}`,
+      `at ${placeOf(item)}${item.message === null ? '' : ` (message ${item.message})`}`,
       `owner ${item.owner ?? 'unknown'}, layer ${item.layer ?? 'unknown'}`,
     ].join('\n')
     return `<span${attributes({
@@ -135,11 +136,4 @@ function turnHtml(turn: ReplayTurn, size: { total: number; reused: number; fresh
     'data-predicted': turn.predictedCachedTokens, 'data-breaks': turn.breaks.length, 'data-side': turn.side?.kind, 'data-epoch': turn.epoch?.epoch, title: lines.join('\n'), 'data-detail': lines.join('\n'),
   })
   return `<div${attrs}><div class="breaks">${sessionMarks(turn)}${marks}</div><div class="stack" style="--f:${fraction}"><span class="seg new" style="--new:${size.fresh}"></span><span class="seg reused" style="--reused:${size.reused}"></span>${predicted ? `<span class="predicted" style="--p:${predicted}"></span>` : ''}</div></div>`
-}
-
-/** Where a break falls, in words: `section "persona"`, `tool "bash"`, `the model`, `message 3`. */
-function where(item: ReplayBreak): string {
-  if (item.section !== null) return `${item.kind} ${JSON.stringify(item.section)}`
-  if (item.kind === 'model') return 'the model'
-  return item.message === null ? item.kind : `message ${item.message}`
 }
