@@ -237,11 +237,11 @@ function agentOf(booted: BootedDeployment, id: string | undefined): Agent {
   return target.agent
 }
 
-/** The same agent (id, model, provider, cwd, preset, parent) under another `promptChange` policy: created anew before its first step. */
+/** The same agent (id, model, provider, cwd, preset, parent and start) under another `promptChange` policy: created anew before its first step. */
 async function withPolicy(booted: BootedDeployment, agent: Agent, policy: PromptChangePolicy): Promise<Agent> {
-  const { id, model, provider, cwd, preset, parent } = agent
+  const { id, model, provider, cwd, preset, parent, start } = agent
   await agent.dispose()
-  return booted.createAgent({ id, model, provider, cwd, preset, parent, promptChange: policy })
+  return booted.createAgent({ id, model, provider, cwd, preset, parent, promptChange: policy, ...(start === undefined ? {} : { start }) })
 }
 
 /**
