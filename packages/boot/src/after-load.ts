@@ -30,7 +30,7 @@ export interface HookState {
   problems: Problem[]
 }
 
-const AGENT_KEY_OF_CODE: ReadonlyMap<string, string> = new Map([['AGENT_UNKNOWN_PRESET', 'preset'], ['AGENT_INVALID_PROMPT_CHANGE', 'promptChange'], ['AGENT_INVALID_PROFILE', 'profile'], ['AGENT_INVALID_TOOL_CHANGE', 'toolChange'], ['AGENT_INVALID_WIRE', 'wire']])
+const AGENT_KEY_OF_CODE: ReadonlyMap<string, string> = new Map([['AGENT_UNKNOWN_PRESET', 'preset'], ['AGENT_INVALID_PROMPT_CHANGE', 'promptChange'], ['AGENT_INVALID_PROFILE', 'profile'], ['AGENT_INVALID_TOOL_CHANGE', 'toolChange'], ['AGENT_INVALID_WIRE', 'wire'], ['AGENT_INVALID_START', 'start']])
 
 /** The assembly errors reported after loading: an unregistered `toolOrder` name, a provider returning the reserved name. */
 const TOOL_ORDER = 'PROMPT_TOOL_ORDER_UNREGISTERED'

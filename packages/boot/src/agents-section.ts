@@ -7,13 +7,17 @@
  * @module
  */
 import z from 'schemastery'
-import { ToolChangeSchema, type AgentOptions } from 'dsh-agent'
+import { SUBAGENT_STARTS, ToolChangeSchema, type AgentOptions, type SubagentStart } from 'dsh-agent'
 import {
-  AGENT_KEYS, agentsNotList, duplicateAgentId, emptyAgentValue, invalidAgentRow, ownParent, parentNotBefore, unknownAgentKey,
+  AGENT_KEYS, agentsNotList, duplicateAgentId, emptyAgentValue, invalidAgentRow, ownParent, parentNotBefore, startParentOnRow, startWithoutParent, unknownAgentKey,
 } from './errors.js'
 
-/** One agent as declared in `agents:`: `agents.create()`'s options, the parent named by the id of an agent listed before. */
-export type AgentSpec = AgentOptions<string>
+/**
+ * One agent as declared in `agents:`: `agents.create()`'s options, the parent named by the id of an
+ * agent listed before, and how a sub-agent starts (`live` or `fresh`: `parent` needs a request the
+ * parent has not sent when the file loads).
+ */
+export type AgentSpec = AgentOptions<string> & { start?: SubagentStart }
 
 /** The schemastery schema of one `agents:` row; every key is described for config UIs. */
 export const AgentRow: z<AgentSpec> = z.object({
@@ -23,6 +27,7 @@ export const AgentRow: z<AgentSpec> = z.object({
   cwd: z.string().description('The working folder, offered as `{{cwd}}`. `${VAR:-default}` substitution applies.'),
   preset: z.string().description('A preset id defined by a plugin of the deployment (e.g. `dsh-presets`): its scope becomes the agent\'s parent scope.'),
   parent: z.string().description('The id of an agent listed before this one: this agent is its sub-agent and sees its registrations.'),
+  start: z.union(SUBAGENT_STARTS as SubagentStart[]).description('With `parent`: how the sub-agent starts (docs/sessions.md). `live` (default): its own scope rendered, sharing the parent\'s routing key; `fresh`: its own routing key under the parent\'s, claiming nothing of the parent\'s cache. `parent` is refused on a row (the parent has sent nothing when the file loads): use `agents.create({ parent, start: \'parent\' })`.'),
   promptChange: z.union(['append', 'replace'] as const).description('How a changed system prompt enters the requests; overrides the `dsh-agent` row\'s setting.'),
   profile: z.object({
     contextWindow: z.natural().min(1).description('Tokens the model attends to, input and output together.'),
@@ -77,8 +82,12 @@ export function validateAgents(value: unknown): { value: AgentSpec[] } | { issue
     if (first !== undefined) issues.push(issue(duplicateAgentId(index, row.id, first), [index, 'id']))
     else seen.set(row.id, index)
     if (row.parent !== undefined) {
+      // A parent must be listed before its child: an unknown parent, and any cycle, fail this check at the row that closes it.
       if (row.parent === row.id) issues.push(issue(ownParent(index, row.id), [index, 'parent']))
       else if (!seen.has(row.parent) || seen.get(row.parent)! >= index) issues.push(issue(parentNotBefore(index, row.id, row.parent), [index, 'parent']))
+      else if (row.start === 'parent') issues.push(issue(startParentOnRow(index, row.id, row.parent), [index, 'start']))
+    } else if (row.start !== undefined) {
+      issues.push(issue(startWithoutParent(index, row.id, row.start), [index, 'start']))
     }
     rows.push(row)
   })

@@ -40,7 +40,7 @@ export const inAssemblies = (cause: { code: string; message: string; details: ob
   ({ code: cause.code, message: `${cause.message} (in the assembly for ${where.join(', ')})`, details: { ...cause.details, where } })
 
 /** The keys an `agents:` row may have. */
-export const AGENT_KEYS = ['id', 'model', 'provider', 'cwd', 'preset', 'parent', 'promptChange', 'profile', 'toolChange', 'wire'] as const
+export const AGENT_KEYS = ['id', 'model', 'provider', 'cwd', 'preset', 'parent', 'start', 'promptChange', 'profile', 'toolChange', 'wire'] as const
 
 /** `agents:` is not a list. */
 export const agentsNotList = () =>
@@ -81,6 +81,23 @@ export const emptyAgentValue = (index: number, key: 'cwd' | 'provider') => ({
   code: 'AGENT_EMPTY_ROW_VALUE' as const,
   message: `$[${index}].${key} is empty, so {{${key}}} would render as nothing (set a value or leave ${key} out; a \${VAR} that is set but empty gives "", \${VAR:-default} falls back to the default)`,
   details: { index, key },
+})
+
+/** A `start` on a row without `parent`: how a sub-agent starts is measured against its parent, so a top-level agent has none. */
+export const startWithoutParent = (index: number, id: string, start: string) => ({
+  code: 'AGENT_START_WITHOUT_PARENT' as const,
+  message: `$[${index}].start ${JSON.stringify(start)} needs a parent: set parent to the id of an agent listed before ${JSON.stringify(id)}, or leave start out`,
+  details: { index, id, start },
+})
+
+/**
+ * `start: parent` on a row: the agents of `agents:` are created when the deployment loads, before any
+ * request, so there is no latest request of the parent to start from.
+ */
+export const startParentOnRow = (index: number, id: string, parent: string) => ({
+  code: 'AGENT_START_PARENT_ON_ROW' as const,
+  message: `$[${index}].start "parent" cannot start ${JSON.stringify(id)} from ${JSON.stringify(parent)}'s latest request: the agents of agents: are created when the deployment loads, before ${JSON.stringify(parent)} has sent one (use start "live" or "fresh" here, or create the sub-agent with agents.create({ parent, start: "parent" }) once its parent has sent a request)`,
+  details: { index, id, parent },
 })
 
 /** An agent naming itself as its parent. */

@@ -32,7 +32,7 @@ describe('the agents: section', () => {
     ])
     expect(result).to.deep.equal({
       issues: [
-        { code: 'AGENT_UNKNOWN_ROW_KEY', message: '$[0].modle is not a key of an agent (allowed: id, model, provider, cwd, preset, parent, promptChange, profile, toolChange, wire)', path: [0, 'modle'] },
+        { code: 'AGENT_UNKNOWN_ROW_KEY', message: '$[0].modle is not a key of an agent (allowed: id, model, provider, cwd, preset, parent, start, promptChange, profile, toolChange, wire)', path: [0, 'modle'] },
         { code: 'AGENT_INVALID_ROW', message: '$[1].model missing required value', path: [1, 'model'] },
         { code: 'AGENT_DUPLICATE_ROW_ID', message: '$[2].id "a" is already the id of agents[0] (agent ids are unique in the file)', path: [2, 'id'] },
         { code: 'AGENT_PARENT_NOT_BEFORE', message: '$[2].parent "c" is not an agent listed before "a" (list parents before their children)', path: [2, 'parent'] },

@@ -97,4 +97,28 @@ describe('bootDeployment: one call boots a deployment file for a harness', () =>
     expect(booted.agents).to.deep.equal([])
     expect(booted.problems.map((problem) => [problem.code, problem.line, problem.key])).to.deep.equal([['AGENT_UNKNOWN_PRESET', 8, 'agents[0].preset']])
   })
+
+  it('a sub-agent row says how it starts (issue 21): live shares its parent\'s routing key, fresh gets its own under it, no start is live', async () => {
+    booted = await bootDeployment(fixture('subagent-starts.yml'), { logLevel: 'silent' })
+    expect(booted.agents.map((agent) => [agent.id, agent.parent?.id, agent.start, agent.routingKey])).to.deep.equal([
+      ['main', undefined, undefined, 'main'], ['reviewer', 'main', 'live', 'main'], ['scratch', 'main', 'fresh', 'main/scratch'], ['helper', 'reviewer', 'live', 'main'],
+    ])
+    // The key reaches the requests: a fresh sub-agent's prompt_cache_key is its own.
+    const scratch = await booted.agent('scratch')!.stepDetailed('Hi.', { format: 'openai-responses' })
+    expect((scratch.request as { prompt_cache_key?: string }).prompt_cache_key).to.equal('main/scratch')
+  })
+
+  it('refuses a row\'s start without a parent, a parent start, a parent cycle, an unknown parent or start, each at its row and key (issue 21)', async () => {
+    const error = await rejection(bootDeployment(fixture('subagent-starts-bad.yml'), { logLevel: 'silent' }), DeploymentError)
+    expect(error.problems.map((problem) => [problem.code, problem.line, problem.key])).to.deep.equal([
+      ['AGENT_START_WITHOUT_PARENT', 7, 'agents[0].start'],
+      ['AGENT_START_PARENT_ON_ROW', 8, 'agents[1].start'],
+      ['AGENT_PARENT_NOT_BEFORE', 9, 'agents[2].parent'],
+      ['AGENT_PARENT_NOT_BEFORE', 11, 'agents[4].parent'],
+      ['AGENT_INVALID_ROW', 12, 'agents[5].start'],
+    ])
+    expect(error.problems[0].message).to.contain('$[0].start "fresh" needs a parent: set parent to the id of an agent listed before "main", or leave start out')
+    expect(error.problems[1].message).to.contain('$[1].start "parent" cannot start "copy" from "main"\'s latest request')
+  })
 })
+

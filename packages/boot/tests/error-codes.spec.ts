@@ -17,6 +17,8 @@ const messages = [
   BootErrors.parentNotBefore(2, 'a', 'c'),
   BootErrors.emptyAgentValue(0, 'cwd'),
   BootErrors.ownParent(3, 'c'),
+  BootErrors.startWithoutParent(0, 'main', 'fresh'),
+  BootErrors.startParentOnRow(1, 'copy', 'main'),
 ]
 
 describe('dsh-boot: the messages of a deployment file\'s agents carry a stable code and the fields they are about', () => {
@@ -32,6 +34,8 @@ describe('dsh-boot: the messages of a deployment file\'s agents carry a stable c
       { code: 'AGENT_PARENT_NOT_BEFORE', details: { index: 2, id: 'a', parent: 'c' } },
       { code: 'AGENT_EMPTY_ROW_VALUE', details: { index: 0, key: 'cwd' } },
       { code: 'AGENT_OWN_PARENT', details: { index: 3, id: 'c' } },
+      { code: 'AGENT_START_WITHOUT_PARENT', details: { index: 0, id: 'main', start: 'fresh' } },
+      { code: 'AGENT_START_PARENT_ON_ROW', details: { index: 1, id: 'copy', parent: 'main' } },
     ])
     expect(messages.map((m) => m.message)).to.deep.equal([
       'no plugin provides the systemPrompt service: add a row "- name: dsh-system-prompt" under plugins:',
@@ -39,11 +43,13 @@ describe('dsh-boot: the messages of a deployment file\'s agents carry a stable c
       'agent "main" could not be created: no',
       'expected a list of agents like "- { id: main, model: deepseek-chat }"',
       '$[1].model missing required value',
-      '$[0].modle is not a key of an agent (allowed: id, model, provider, cwd, preset, parent, promptChange, profile, toolChange, wire)',
+      '$[0].modle is not a key of an agent (allowed: id, model, provider, cwd, preset, parent, start, promptChange, profile, toolChange, wire)',
       '$[2].id "a" is already the id of agents[0] (agent ids are unique in the file)',
       '$[2].parent "c" is not an agent listed before "a" (list parents before their children)',
       '$[0].cwd is empty, so {{cwd}} would render as nothing (set a value or leave cwd out; a ${VAR} that is set but empty gives "", ${VAR:-default} falls back to the default)',
       '$[3].parent names the agent itself ("c")',
+      '$[0].start "fresh" needs a parent: set parent to the id of an agent listed before "main", or leave start out',
+      '$[1].start "parent" cannot start "copy" from "main"\'s latest request: the agents of agents: are created when the deployment loads, before "main" has sent one (use start "live" or "fresh" here, or create the sub-agent with agents.create({ parent, start: "parent" }) once its parent has sent a request)',
     ])
   })
 

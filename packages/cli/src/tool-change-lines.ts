@@ -13,7 +13,7 @@ export function toolPolicyLine(policy: ToolChangePolicy): string {
 }
 
 /** What a handling means, in words. */
-const HANDLING: Readonly<Record<ToolChange['handling'], string>> = {
+export const HANDLING: Readonly<Record<ToolChange['handling'], string>> = {
   declared: 'declared now',
   inert: 'kept declared, inert (a call gets AGENT_TOOL_UNAVAILABLE)',
   'next-epoch': 'announced, declared at the next epoch',

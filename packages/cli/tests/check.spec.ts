@@ -171,7 +171,7 @@ describe('dsh-prompt check', function () {
 
   it('reports every problem of the agents: list at once', () => {
     expect(lines(r.shape.stdout)).to.deep.equal([
-      'packages/cli/tests/fixtures/agents-shape.yml:5:48: invalid "agents": $[0].presett is not a key of an agent (allowed: id, model, provider, cwd, preset, parent, promptChange, profile, toolChange, wire)',
+      'packages/cli/tests/fixtures/agents-shape.yml:5:48: invalid "agents": $[0].presett is not a key of an agent (allowed: id, model, provider, cwd, preset, parent, start, promptChange, profile, toolChange, wire)',
       'packages/cli/tests/fixtures/agents-shape.yml:6:48: invalid "agents": $[1].parent "later" is not an agent listed before "child" (list parents before their children)',
       'packages/cli/tests/fixtures/agents-shape.yml:7:5: invalid "agents": $[2].model missing required value',
       'packages/cli/tests/fixtures/agents-shape.yml:8:11: invalid "agents": $[3].id "main" is already the id of agents[0] (agent ids are unique in the file)',

@@ -180,6 +180,18 @@ describe('dsh-prompt history <ledger>', () => {
       ])
     })
 
+    it('turnsOf gives an epoch\'s baseline (the kept turns\' replies among it) to the request that sends it, and counts no request twice', () => {
+      const line = (source: string, n: number) => ({ role: source === 'assistant' ? 'assistant' : 'user', source, content: 'x', promptVersion: 1, line: n, hash: '' }) as never
+      // Lines 2-5: the closed epoch; line 6 the mark; 7-11 the baseline (opening, summary, a kept turn and its reply); 12-13 the next request and its reply.
+      const entries = [line('system-prompt', 2), line('user', 3), line('assistant', 4), line('user', 5), line('system-prompt', 7), line('user', 8), line('user', 9), line('assistant', 10), line('tool', 11), line('user', 12), line('assistant', 13)]
+      const turns = turnsOf(entries, [{ at: 4, baseline: 5 }])
+      expect(turns.map((t) => [t.turn, (t.carried ?? []).map((c) => c.line), t.added.map((a) => a.line), t.replies.map((r) => r.line)])).to.deep.equal([
+        [1, [], [2, 3], [4]], [2, [], [5], []], [3, [7, 8, 9, 10, 11], [12], [13]],
+      ])
+      // A ledger that ends with the baseline: the request that will send it.
+      expect(turnsOf(entries.slice(0, 9), [{ at: 4, baseline: 5 }]).map((t) => [(t.carried ?? []).length, t.added.length])).to.deep.equal([[0, 2], [0, 1], [5, 0]])
+    })
+
     it('describeUsage says "not reported" for a figure the provider left out', () => {
       expect(describeUsage({ inputTokens: 1234, cachedReadTokens: 0, cacheWriteTokens: null, outputTokens: 5 })).to.equal('usage: input 1,234, cached read 0, cache write not reported, output 5')
     })

@@ -12,6 +12,9 @@ import { replayPage } from '../src/html/replay-page.js'
 import { cli, EXAMPLE, fixture, REPO, runBeforeAll } from './helpers.js'
 import { synthetic } from './replay-data.js'
 
+/** The coding agent's whole session (issue 21): a title fork, a sub-agent, a tool hidden, a plugin disposed, a compaction. */
+const SESSION = 'examples/coding-agent/session.yml'
+
 /**
  * Debian's chromium (`apt-get install -y chromium`; `scripts/dsh.sh test` installs it when missing),
  * found on PATH, or the file `DSH_CHROMIUM` names. Never a browser download.
@@ -98,6 +101,9 @@ describe('the pictures in a real headless browser (chromium driven by puppeteer-
     html: () => cli(['explain', EXAMPLE.coding, '--agent', 'reviewer', '--html', file('explain.html')]),
     edited: () => cli(['explain', fixture('editing-listener.yml'), '--html', file('edited.html')]),
     hostile: () => cli(['explain', fixture('html-hostile.yml'), '--html', file('hostile.html')]),
+    // 38 requests: bounded only to catch a hang, on a shared machine.
+    session: () => cli(['replay', EXAMPLE.coding, '--script', SESSION, '--html', file('session.html')], { timeout: 120_000 }),
+    sessionJson: () => cli(['replay', EXAMPLE.coding, '--script', SESSION, '--json'], { timeout: 120_000 }),
   })
   const replay = fortyRequests()
   let reports: CacheReport[] = []
@@ -271,6 +277,58 @@ describe('the pictures in a real headless browser (chromium driven by puppeteer-
     expect(await page.$$eval('.break-row td.mono', (cells) => cells.map((cell) => cell.textContent))).to.deep.equal([
       'section "deployment:persona"', `tool ${JSON.stringify('<script>window.__pwned = 1</script>"\'&')}`,
     ])
+    await page.close()
+  })
+
+  it('draws the session of session.yml: a mark and a table row per epoch, fork, sub-agent and tool change, with the figures of replay --json', async () => {
+    expect(runs.session.code, runs.session.stderr).to.equal(0)
+    expect(runs.sessionJson.code, runs.sessionJson.stderr).to.equal(0)
+    interface Price { kind: string; costNow: number; costPerRequest: number; total: number }
+    interface Turn {
+      turn: number; reusableTokens: number; predictedCachedTokens: number; side?: { kind: string }; fork?: { kind: string; parity: null | { cause: string } }
+      subagent?: { id: string; start: string }; epoch?: { epoch: number; reanchor: string; offered: Price[]; predicted: Price; reported: null | { costNow: number | null } }
+      toolChanges?: Array<{ tool: string; kind: string; owner: string | null; handling: string; breaks: boolean; cost: number }>
+    }
+    const turns = (JSON.parse(runs.sessionJson.stdout) as { turns: Turn[] }).turns
+    const { page, errors, failed, requests } = await visit('session.html', 1200)
+    expect({ errors, failed, requests }).to.deep.equal({ errors: [], failed: [], requests: [] })
+    const data = (selector: string, keys: string[]) => page.$$eval(selector, (found, names) => found.map((item) => names.map((name) => item.getAttribute(`data-${name}`))), keys)
+
+    // Epochs: the mark above the re-anchor's bar and the table, with both offers and predicted against reported cost.
+    const epochs = turns.filter((turn) => turn.epoch)
+    expect(epochs).to.have.length(1)
+    const expectedEpochs = epochs.map((turn) => [String(turn.turn), String(turn.epoch!.epoch), turn.epoch!.reanchor, String(turn.epoch!.predicted.costNow), null])
+    expect(await data('.mark.epoch', ['turn', 'epoch', 'reanchor', 'predicted', 'reported'])).to.deep.equal(expectedEpochs)
+    expect(await page.$$eval('.mark.epoch', (found) => found.map((mark) => mark.closest('.turn')!.getAttribute('data-turn')))).to.deep.equal(epochs.map((turn) => String(turn.turn)))
+    expect(await data('.epoch-row', ['turn', 'epoch', 'reanchor', 'predicted', 'reported'])).to.deep.equal(expectedEpochs)
+    expect(await data('.offer-row', ['turn', 'kind', 'chosen', 'cost-now', 'cost-per-request', 'total'])).to.deep.equal(epochs.flatMap((turn) => turn.epoch!.offered.map((price) =>
+      [String(turn.turn), price.kind, String(price.kind === turn.epoch!.reanchor), String(price.costNow), String(price.costPerRequest), String(price.total)])))
+
+    // Side requests: the fork and the sub-agent, hatched, with their parity or start and what they share.
+    const sides = turns.filter((turn) => turn.side)
+    expect(sides.map((turn) => turn.side!.kind)).to.deep.equal(['title', 'subagent'])
+    expect(await page.$$eval('.turn.side', (bars) => bars.map((bar) => bar.getAttribute('data-turn')))).to.deep.equal(sides.map((turn) => String(turn.turn)))
+    expect(await data('.side-row', ['turn', 'kind', 'start', 'parity', 'shared', 'predicted'])).to.deep.equal(sides.map((turn) => [
+      String(turn.turn), turn.subagent ? 'subagent' : turn.fork!.kind, turn.subagent?.start ?? null, turn.fork ? (turn.fork.parity === null ? 'whole' : turn.fork.parity.cause) : null,
+      String(turn.reusableTokens), String(turn.predictedCachedTokens),
+    ]))
+    expect(await data('.mark.fork, .mark.subagent', ['turn', 'kind'])).to.deep.equal(sides.map((turn) => [String(turn.turn), turn.subagent ? 'subagent' : turn.fork!.kind]))
+
+    // Tool changes: one row each (the inert ones too), and a mark above each request that has some.
+    const changes = turns.flatMap((turn) => (turn.toolChanges ?? []).map((change) => [String(turn.turn), change.tool, change.kind, change.handling, change.owner, String(change.breaks), String(change.cost)]))
+    expect(changes.some((change) => change[3] === 'inert')).to.equal(true)
+    expect(await data('.tool-row', ['turn', 'tool', 'kind', 'handling', 'owner', 'breaks', 'cost'])).to.deep.equal(changes)
+    expect(await data('.mark.tools', ['turn'])).to.deep.equal(turns.filter((turn) => turn.toolChanges?.length).map((turn) => [String(turn.turn)]))
+
+    // Hovering the epoch's mark shows both offers and the predicted against the reported cost.
+    await page.hover('.mark.epoch')
+    const detail = (await page.$eval('#details', (panel) => panel.textContent))!.split('\n')
+    expect(detail[0]).to.match(new RegExp(`^request ${epochs[0].turn}: epoch 1: ${epochs[0].epoch!.reanchor}, `))
+    expect(detail.slice(1, 3).map((line) => line.split(':')[0])).to.deep.equal(['offered stable-opening', 'offered new-opening'])
+    expect(detail[3]).to.match(/^predicted [\d,.]+ now, reported: no usage recorded/)
+    await page.hover('.mark.fork')
+    expect(await page.$eval('#details', (panel) => panel.textContent)).to.match(new RegExp(`^request ${sides[0].turn}: fork title: repeats the agent's latest request whole; `))
+    await screenshot(page, 'replay-session.png')
     await page.close()
   })
 })

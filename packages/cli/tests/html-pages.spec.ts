@@ -153,4 +153,16 @@ describe('the HTML pages (explain and replay pictures)', () => {
     expect(html).to.include('bar height in bytes (the report carries no request token counts)')
     expect(html).not.to.include('class="predicted"')
   })
+
+  it('draws a side request hatched and leaves it out of the summary\'s shares, as the text report leaves it out of its total', () => {
+    const data = synthetic()
+    const fork = { ...data.turns[1], turn: 4, side: { kind: 'title' }, fork: { kind: 'title', parity: null } }
+    const html = replayPage({ ...data, turns: [...data.turns, fork] })
+    const summary = (page: string) => /<p class="sub" id="summary"[^>]*>([\s\S]*?)<\/p>/.exec(page)![1]
+    expect(summary(html).split('; ')[1]).to.equal(summary(replayPage(data)).split('; ')[1])
+    expect(summary(html)).to.include('4 requests, 2 breaks, 1 side request (left out of the shares);')
+    const turns = tags(html, 'div').filter((tag) => attr(tag, 'class')?.startsWith('turn'))
+    expect(turns.map((tag) => [attr(tag, 'class'), attr(tag, 'data-side') ?? null])).to.deep.equal([['turn', null], ['turn', null], ['turn', null], ['turn side', 'title']])
+    expect(tags(html, 'tr').filter((tag) => attr(tag, 'class') === 'side-row').map((tag) => [attr(tag, 'data-turn'), attr(tag, 'data-kind'), attr(tag, 'data-parity')])).to.deep.equal([['4', 'title', 'whole']])
+  })
 })

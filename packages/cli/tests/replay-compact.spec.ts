@@ -47,8 +47,10 @@ describe('dsh-prompt replay: compact turns (issue 21)', () => {
     expect(problems?.map((p) => [p.code, p.line, p.details.key])).to.deep.equal([['CLI_REPLAY_WRONG_TYPE', 3, 'compact.summary'], ['CLI_REPLAY_WRONG_TYPE', 4, 'compact.keep']])
   })
 
-  it('history shows each epoch before the turn it starts, with its re-anchor and predicted cost, and lists the epochs in --json', async () => {
-    const result = await replayDeployment(DEPLOYMENT, parseReplayScript(SCRIPT, 's.yml'), { boot: QUIET, format: 'anthropic', ledger: true })
+  it('history shows each epoch before the request that sends its baseline, with its re-anchor, price, and predicted against reported cost, and lists the epochs in --json', async () => {
+    // Every request: 1,000 input tokens, 600 of them read from the cache; under Anthropic's prices (read 0.1, write 1.25) that is 560.
+    const send = async () => ({ usage: { prompt_tokens: 1000, completion_tokens: 5, total_tokens: 1005, prompt_tokens_details: { cached_tokens: 600 } }, shape: 'openai-chat' as const })
+    const result = await replayDeployment(DEPLOYMENT, parseReplayScript(`${SCRIPT}  - assistant: You are welcome.\n`, 's.yml'), { boot: QUIET, format: 'anthropic', ledger: true, send })
     const dir = mkdtempSync(join(tmpdir(), 'dsh-epochs-'))
     try {
       const file = join(dir, 'ledger.jsonl')
@@ -56,12 +58,26 @@ describe('dsh-prompt replay: compact turns (issue 21)', () => {
       const text = await runInProcess(['history', file])
       expect(text.code, text.stderr).to.equal(0)
       const lines = result.ledger!.trim().split('\n').length
+      // The ledger's requests are the replay's: the kept turns are sent again with the epoch's first request, not counted twice.
       expect(text.stdout).to.contain(`${lines} lines, hash chain intact`)
-      expect(text.stdout).to.match(/\nepoch 1: stable-opening, predicted [\d,.]+ now \(\+[\d,.]+\/request\) \(line \d+\): the summary replaced \d+ entries; the epoch starts with \d+ entries\n\nrequest \d+ /)
+      expect(text.stdout).to.match(new RegExp(`; ${result.turns.length} requests\n`))
+      const epoch = result.turns[3].epoch!
+      const mark = result.ledger!.split('\n').findIndex((line) => line.startsWith('{"epoch":1,')) + 1
+      const figure = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 2 })
+      expect(text.stdout).to.contain([
+        `epoch 1: stable-opening, predicted ${figure(epoch.predicted.costNow)} now (+${figure(epoch.predicted.costPerRequest)}/request), reported 560 (line ${mark}): the summary replaced ${epoch.summarised} entries; the epoch starts with ${epoch.baseline} entries, sent with request 4`,
+        `  re-anchor stable-opening, priced with ${epoch.provider}'s caching rules for anthropic in token-equivalents: reads ${figure(epoch.predicted.cachedTokens)}, writes ${figure(epoch.predicted.writtenTokens)} tokens now; +${figure(epoch.predicted.costPerRequest)} per later request (the ledger keeps the chosen re-anchor's price only)`,
+        `  predicted ${figure(epoch.predicted.costNow)} now, reported 560 (600 of 1,000 input tokens cached)`,
+        '',
+        `request 4 (lines ${mark + 1}-`,
+      ].join('\n'))
+      expect(text.stdout).to.contain(`  = the epoch's baseline, sent with this request (${epoch.baseline} entries, lines ${mark + 1}-${mark + epoch.baseline}):`)
+      expect(text.stdout).to.contain('  < kept assistant reply (line')
       const json = await runInProcess(['history', file, '--json'])
-      const parsed = JSON.parse(json.stdout) as { lines: number; epochs: Array<{ epoch: number; reanchor: string }> }
+      const parsed = JSON.parse(json.stdout) as { lines: number; epochs: Array<{ epoch: number; reanchor: string; firstRequest: number; reported: unknown }>; turns: Array<{ turn: number; carried?: Array<{ line: number }> }> }
       expect(parsed.lines).to.equal(lines)
-      expect(parsed.epochs.map((epoch) => [epoch.epoch, epoch.reanchor])).to.deep.equal([[1, 'stable-opening']])
+      expect(parsed.turns.flatMap((turn) => turn.carried ? [[turn.turn, turn.carried.map((item) => item.line)]] : [])).to.deep.equal([[4, Array.from({ length: epoch.baseline }, (_, i) => mark + 1 + i)]])
+      expect(parsed.epochs.map((item) => [item.epoch, item.reanchor, item.firstRequest, item.reported])).to.deep.equal([[1, 'stable-opening', 4, { inputTokens: 1000, cachedTokens: 600, costNow: 560 }]])
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -62,4 +62,12 @@ describe('dsh-prompt replay: subagent turns (issue 21)', () => {
     expect(early).to.deep.include({ code: 'CLI_REPLAY_TURN_FAILED' })
     expect((early as { details: { cause?: string } }).details.cause).to.equal('AGENT_START_NO_REQUEST')
   })
+
+  it('replays a sub-agent row of agents: under another policy with the start it was declared with (its ledger keeps start and routing key)', async () => {
+    const turns = parseReplayScript('turns:\n  - user: Hello.\n', 's.yml')
+    const result = await replayDeployment(fixture('subagent-rows.yml'), turns, { boot: QUIET, agent: 'scratch', policy: 'replace', ledger: true })
+    const header = JSON.parse(result.ledger!.split('\n')[0]) as { agent: string; promptChange: string; parent?: string; start?: string; routingKey?: string }
+    expect(header).to.deep.include({ agent: 'scratch', promptChange: 'replace', parent: 'main', start: 'fresh', routingKey: 'main/scratch' })
+  })
 })
+

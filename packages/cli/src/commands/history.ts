@@ -7,7 +7,7 @@
  * compared block by block at blank lines (a section with a blank line in it counts as several).
  * @module
  */
-import { epochLine, readLedger, type LedgerEpoch, type LedgerHeader, type LedgerLine, type ParsedLedger, type Usage } from 'dsh-agent'
+import { readLedger, type LedgerEpoch, type LedgerHeader, type LedgerLine, type ParsedLedger, type Usage } from 'dsh-agent'
 import { codeOf, DEFAULT_MAX_FILE_BYTES, readRegularFile, terminalSafe } from 'dsh-loader'
 import { boundedArrayDiff, boundedPatch, MAX_DIFF_EDITS } from '../bounded-diff.js'
 import { EXIT, ledgerNotRead, ledgerRefused, ledgerUnreadable } from '../errors.js'
@@ -15,6 +15,7 @@ import type { CommonOptions } from '../options.js'
 import type { Output } from '../output.js'
 import { formatCount } from '../table.js'
 import { colorPatch } from './diff.js'
+import { epochLines, epochReported } from './history-epochs.js'
 import { comparableByParts, describeOrigin, partChanges, versionBreak } from './history-parts.js'
 
 /** Options of `history`. */
@@ -33,6 +34,8 @@ export interface HistoryTurn {
   added: LedgerLine[]
   /** The assistant replies recorded after it. */
   replies: LedgerLine[]
+  /** On an epoch's first request: the entries of the epoch's baseline, sent with it (the kept turns' replies among them). */
+  carried?: LedgerLine[]
 }
 
 /** How one section (a blank-line-separated block) of a version relates to the version before it. */
@@ -55,22 +58,38 @@ export interface SectionChange {
   aligned?: 'position'
 }
 
-/** The turns of a ledger: a turn starts at the first entry after a reply (or at the start). */
-export function turnsOf(entries: readonly LedgerLine[]): HistoryTurn[] {
+/**
+ * The turns of a ledger: a turn starts at the first entry after a reply (or at the start). The
+ * entries an epoch starts with (its baseline: the opening, the re-anchor, the summary, the snapshot, the
+ * kept turns) were sent as one, with the epoch's first request: they are that turn's `carried`.
+ */
+export function turnsOf(entries: readonly LedgerLine[], epochs: ReadonlyArray<{ at: number; baseline: number }> = []): HistoryTurn[] {
+  const baseline = new Set(epochs.flatMap((epoch) => Array.from({ length: epoch.baseline }, (_, i) => epoch.at + i)))
   const turns: HistoryTurn[] = []
   let current: HistoryTurn | undefined
-  for (const item of entries) {
-    if (item.source !== 'assistant' && (!current || current.replies.length)) current = undefined
-    if (!current) {
-      current = { turn: turns.length + 1, promptVersion: item.promptVersion, added: [], replies: [] }
-      turns.push(current)
-    }
-    if (item.source === 'assistant') current.replies.push(item)
-    else {
-      current.added.push(item)
-      current.promptVersion = item.promptVersion
-    }
+  let carried: LedgerLine[] = []
+  const open = (promptVersion: number) => {
+    current = { turn: turns.length + 1, promptVersion, added: [], replies: [], ...(carried.length ? { carried } : {}) }
+    carried = []
+    turns.push(current)
+    return current
   }
+  entries.forEach((item, index) => {
+    if (baseline.has(index)) {
+      carried.push(item)
+      current = undefined
+      return
+    }
+    if (item.source !== 'assistant' && (!current || current.replies.length)) current = undefined
+    const turn = current ?? open(item.promptVersion)
+    if (item.source === 'assistant') turn.replies.push(item)
+    else {
+      turn.added.push(item)
+      turn.promptVersion = item.promptVersion
+    }
+  })
+  // A ledger that ends with a baseline: the epoch's first request is still to be sent.
+  if (carried.length) open(carried.at(-1)!.promptVersion)
   return turns
 }
 
@@ -141,7 +160,7 @@ export async function historyCommand(file: string, options: HistoryOptions, outp
   } catch (error) {
     throw ledgerRefused(file, error as Error)
   }
-  const turns = turnsOf(ledger.entries)
+  const turns = turnsOf(ledger.entries, ledger.epochs)
   const versions = ledger.entries.filter((item) => item.source === 'system-prompt')
   if (options.json) output.json(historyJson(file, ledger, turns, versions))
   else printHistory(output, file, ledger, turns, versions)
@@ -179,15 +198,18 @@ function printHistory(output: Output, file: string, ledger: ParsedLedger, turns:
     ? 'sections are compared by the parts each version records (name, owner, layer, byte range, hash)'
     : `this ledger carries no parts (format version ${ledger.header.version}): sections are compared at blank lines, since the render joins sections with one blank line and does not mark them, so a section with a blank line in it counts as several`)
   for (const turn of turns) {
-    const all = [...turn.added, ...turn.replies]
+    const all = [...turn.carried ?? [], ...turn.added, ...turn.replies]
     for (const epoch of all.flatMap((item) => opens.get(item) ?? [])) {
       output.line()
-      output.line(c.bold(`${epochLine(epoch)} (line ${epoch.line}): the summary replaced ${plural(epoch.summarised, 'entry', 'entries')}; the epoch starts with ${plural(epoch.baseline, 'entry', 'entries')}`))
+      for (const [index, line] of epochLines(ledger, epoch, turn.turn).entries()) output.line(index === 0 ? c.bold(safe(line)) : `  ${safe(line)}`)
     }
     output.line()
     output.line(c.bold(`request ${turn.turn} (${all.length === 1 ? `line ${all[0].line}` : `lines ${all[0].line}-${all.at(-1)!.line}`}), prompt version ${turn.promptVersion}`))
-    for (const item of turn.added) {
-      if (item.source === 'system-prompt') {
+    if (turn.carried) output.line(`  = the epoch's baseline, sent with this request (${plural(turn.carried.length, 'entry', 'entries')}, lines ${turn.carried[0].line}-${turn.carried.at(-1)!.line}):`)
+    for (const item of [...turn.carried ?? [], ...turn.added]) {
+      if (item.source === 'assistant') {
+        printReply(item, 'kept assistant reply')
+      } else if (item.source === 'system-prompt') {
         const content = item.content as string
         if (content === '') {
           output.line(`  + system prompt cleared (version ${item.promptVersion}, line ${item.line}): it renders no text, so no earlier version is sent any more`)
@@ -234,15 +256,17 @@ function printHistory(output: Output, file: string, ledger: ParsedLedger, turns:
         output.line(body(item.content as string))
       }
     }
-    for (const reply of turn.replies) {
-      output.line(`  < assistant reply (line ${reply.line}):`)
-      if (reply.content !== null) output.line(body(reply.content))
-      for (const call of reply.tool_calls ?? []) {
-        const [name, input] = call.type === 'custom' ? [call.custom.name, call.custom.input] : [call.function.name, call.function.arguments]
-        output.line(`      tool call ${safe(name)} (id ${safe(call.id)}): ${safe(input)}`)
-      }
-      if (reply.usage) output.line(c.dim(`      ${describeUsage(reply.usage)}`))
+    for (const reply of turn.replies) printReply(reply, 'assistant reply')
+  }
+
+  function printReply(reply: LedgerLine, what: string): void {
+    output.line(`  < ${what} (line ${reply.line}):`)
+    if (reply.content !== null) output.line(body(reply.content as string))
+    for (const call of reply.tool_calls ?? []) {
+      const [name, input] = call.type === 'custom' ? [call.custom.name, call.custom.input] : [call.function.name, call.function.arguments]
+      output.line(`      tool call ${safe(name)} (id ${safe(call.id)}): ${safe(input)}`)
     }
+    if (reply.usage) output.line(c.dim(`      ${describeUsage(reply.usage)}`))
   }
 }
 
@@ -255,7 +279,10 @@ function historyJson(file: string, ledger: ParsedLedger, turns: HistoryTurn[], v
     header: ledger.header,
     lines: ledger.entries.length + ledger.epochs.length + 1,
     head: ledger.head,
-    epochs: ledger.epochs.map(({ hash: _hash, ...epoch }) => epoch),
+    epochs: ledger.epochs.map(({ hash: _hash, ...epoch }) => {
+      const mark = epoch as LedgerEpoch
+      return { ...epoch, firstRequest: turns.find((turn) => turn.carried?.[0] === ledger.entries[mark.at])?.turn ?? null, reported: epochReported(ledger, mark) ?? null }
+    }),
     parts: ledger.parts,
     promptVersions: versions.map((item, index) => {
       const previous = index === 0 || versions[index - 1].content === '' || item.content === '' ? undefined : versions[index - 1]
@@ -276,6 +303,7 @@ function historyJson(file: string, ledger: ParsedLedger, turns: HistoryTurn[], v
     turns: turns.map((turn) => ({
       turn: turn.turn,
       promptVersion: turn.promptVersion,
+      ...(turn.carried ? { carried: turn.carried.map(message) } : {}),
       added: turn.added.map(message),
       replies: turn.replies.map(message),
     })),

@@ -10,13 +10,12 @@ import { writePage } from '../html/page.js'
 import { replayPage } from '../html/replay-page.js'
 import { writeFile } from 'node:fs/promises'
 import { isAbsolute, relative } from 'node:path'
-import { epochLine, exportLedger, WIRE_FORMATS, type Agent, type PromptChangePolicy, type WireFormat } from 'dsh-agent'
+import { epochLine, exportLedger, WIRE_FORMATS, type Agent, type Epoch, type PromptChangePolicy, type WireFormat } from 'dsh-agent'
 import { bootDeployment, type BootedDeployment, type BootOptions } from 'dsh-boot'
 import type { ToolRegistry } from 'dsh-tools'
 import { terminalSafe } from 'dsh-loader'
-import { normalizeUsage, type CacheBreak, type CacheProvider, type CacheReport, type ToolChange, type Usage, type UsageFormat } from 'dsh-wire'
+import { normalizeUsage, type CacheProvider, type CacheReport, type ToolChange, type Usage, type UsageFormat } from 'dsh-wire'
 import { mismatchReason } from 'dsh-wire/internal'
-import { toolChangeLine } from '../tool-change-lines.js'
 import {
   CliError, ledgerUnwritable, replayAgentGone, replayNeedsAgent, replayTurnFailed, scriptProblemLine, unknownFormat, type ScriptProblem,
 } from '../errors.js'
@@ -24,9 +23,13 @@ import { bootOptionsOf, type CommonOptions } from '../options.js'
 import type { Output } from '../output.js'
 import { withReplayClock } from '../replay-clock.js'
 import { readReplayScript, type ReplayScript, type ScriptTurn } from '../replay-script.js'
-import { formatCount, plural, renderTable } from '../table.js'
+import { replayEpoch, type ReplayEpoch, type ReplayFork } from '../replay-session.js'
+import { plural } from '../table.js'
 import { Owners } from '../owners.js'
 import { pickTarget } from '../view.js'
+import { printReplay } from './replay-print.js'
+
+export { printReplay }
 
 /** Options of {@link replayDeployment}. */
 export interface ReplayOptions {
@@ -78,8 +81,12 @@ export interface ReplayTurn extends Pick<CacheReport,
    * left out of the agent's figures, so the next request is compared with that latest request, not this one.
    */
   side?: { kind: string }
-  /** A sub-agent's first request (`subagent:` in the script; `side` is `{ kind: 'subagent' }`): its id and start. */
+  /** A fork's request: its kind and its parity with the agent's latest request (`Fork.parity()`, owners as row ids). */
+  fork?: ReplayFork
+  /** A sub-agent's first request (`subagent:` in the script; `side` is `{ kind: 'subagent' }`): its id and start; its report is measured against the parent's latest request. */
   subagent?: { id: string; start: string }
+  /** The first request of an epoch (after a `compact:` turn): the re-anchor chosen, both offers priced, predicted and reported cost. */
+  epoch?: ReplayEpoch
   /** The tool changes the request's report names (owners as row ids), when there are any. */
   toolChanges?: ToolChange[]
   /** With `send`: the cached tokens the provider reported (`null`: its usage has no such figure). */
@@ -122,12 +129,21 @@ export async function replayDeployment(file: string, script: ReplayScript, optio
       // With `send`: the usage the provider reported for the latest request, recorded with the script's next reply.
       let reported: Usage | undefined
       const rules = options.cacheRules === undefined ? {} : { cacheRules: options.cacheRules }
+      // The epochs opened, by the report of their first request: their reported cost is read once the script has played.
+      const epochs = new Map<ReplayTurn, Epoch>()
       const request = async (turn: ScriptTurn, input?: string) => {
-        const step = turn.kind === 'fork' ? (await agent.fork({ kind: turn.fork, instruction: turn.instruction, format })).result
+        const fork = turn.kind === 'fork' ? await agent.fork({ kind: turn.fork, instruction: turn.instruction, format }) : undefined
+        const step = fork ? fork.result
           : turn.kind === 'subagent' ? await subagentStep(agent, turn, format) : await agent.stepDetailed(input, { format, ...rules })
         // Owners as explain shows them: the row id of the plugin (rows may have come and gone since the boot).
         const owners = new Owners(booted.ctx, booted.deployment)
-        const report = turnReport(step.report, result.turns.length + 1, turn, changes, (owner) => owner === null ? null : owners.plugin(owner))
+        const owner = (name: string | null) => name === null ? null : owners.plugin(name)
+        const report = turnReport(step.report, result.turns.length + 1, turn, changes, owner)
+        if (fork) {
+          const parity = fork.parity()
+          report.fork = { kind: fork.kind, parity: parity === null ? null : { ...parity, owner: owner(parity.owner) } }
+        }
+        if (step.epoch) epochs.set(report, step.epoch)
         result.turns.push(report)
         // What changed before a fork or a sub-agent still comes before the agent's own next request.
         const side = turn.kind === 'fork' || turn.kind === 'subagent'
@@ -194,6 +210,7 @@ export async function replayDeployment(file: string, script: ReplayScript, optio
         }
         if (agent.disposed) throw replayAgentGone(place, item, agent.id)
       }
+      for (const [report, epoch] of epochs) report.epoch = replayEpoch(epoch)
       if (options.ledger) result.ledger = exportLedger(agent)
       return result
     } finally {
@@ -220,11 +237,11 @@ function agentOf(booted: BootedDeployment, id: string | undefined): Agent {
   return target.agent
 }
 
-/** The same agent (id, model, provider, cwd, preset, parent) under another `promptChange` policy: created anew before its first step. */
+/** The same agent (id, model, provider, cwd, preset, parent and start) under another `promptChange` policy: created anew before its first step. */
 async function withPolicy(booted: BootedDeployment, agent: Agent, policy: PromptChangePolicy): Promise<Agent> {
-  const { id, model, provider, cwd, preset, parent } = agent
+  const { id, model, provider, cwd, preset, parent, start } = agent
   await agent.dispose()
-  return booted.createAgent({ id, model, provider, cwd, preset, parent, promptChange: policy })
+  return booted.createAgent({ id, model, provider, cwd, preset, parent, promptChange: policy, ...(start === undefined ? {} : { start }) })
 }
 
 /**
@@ -326,56 +343,6 @@ export async function replayCommand(file: string, options: ReplayCommandOptions,
     if (options.ledger !== undefined) output.line(`ledger: ${terminalSafe(shownPath(options.ledger))} (${plural(lines, 'line')}; read it with dsh-prompt history)`)
   }
   return 0
-}
-
-/** The text report: a header, one table row per request, then each break on a line of its own. */
-export function printReplay(output: Output, result: ReplayResult): void {
-  const c = output.colors
-  output.line(c.bold(`# ${terminalSafe(result.file)}: agent ${terminalSafe(JSON.stringify(result.agent))}, ${result.format}, promptChange ${result.policy}; script ${terminalSafe(result.script)}: ${plural(result.turns.length, 'request')}`))
-  output.line()
-  const columns = [
-    { header: 'turn', align: 'right' as const }, { header: 'requestBytes', align: 'right' as const }, { header: 'reusableBytes', align: 'right' as const },
-    { header: 'reusableTokens', align: 'right' as const }, { header: 'predictedCachedTokens', align: 'right' as const }, { header: 'cached', align: 'right' as const },
-    { header: 'breaks', align: 'right' as const }, { header: 'before this request' },
-  ]
-  const rows = result.turns.map((t) => [
-    String(t.turn), formatCount(t.requestBytes), formatCount(t.reusableBytes), formatCount(t.reusableTokens), formatCount(t.predictedCachedTokens),
-    share(t.predictedCachedTokens, t.requestTokens), String(t.breaks.length), [...t.subagent ? [`subagent ${t.subagent.id} (${t.subagent.start})`] : t.side ? [`fork ${t.side.kind}`] : [], ...t.changes].join('; '),
-  ])
-  output.line(renderTable(columns, rows, { header: c.bold }))
-  const broken = result.turns.filter((t) => t.breaks.length)
-  output.line()
-  output.line(c.bold(broken.length ? `breaks: ${plural(broken.length, 'request')} of ${formatCount(result.turns.length)}` : 'breaks: none (every request extends the previous one)'))
-  for (const t of broken) {
-    for (const b of t.breaks) {
-      const where = [b.section !== null ? `${b.kind} ${JSON.stringify(b.section)}` : b.kind, b.message !== null ? `message ${b.message}` : '', b.owner ? `owner ${b.owner}` : '', b.layer ? `layer ${b.layer}` : '']
-      output.line(`  turn ${t.turn}: ${terminalSafe(b.cause)} (${terminalSafe(where.filter(Boolean).join(', '))})`)
-    }
-  }
-  const changed = result.turns.filter((t) => t.toolChanges?.length)
-  if (changed.length) {
-    output.line()
-    output.line(c.bold(`tool changes: ${plural(changed.length, 'request')}`))
-    for (const t of changed) for (const change of t.toolChanges!) output.line(`  turn ${t.turn}: ${terminalSafe(toolChangeLine(change))}`)
-  }
-  // A prefix that did not break can still miss the cache (a TTL ran out, a minimum): each such request with its rule.
-  const missed = result.turns.filter((t) => t.limit !== undefined && !t.breaks.length && t.predictedCachedTokens < t.reusableTokens * 0.9)
-  if (missed.length) {
-    output.line()
-    output.line(c.bold(`served less than the shared prefix: ${plural(missed.length, 'request')}`))
-    for (const t of missed) output.line(`  turn ${t.turn}: ${formatCount(t.predictedCachedTokens)} of ${formatCount(t.reusableTokens)} shared tokens: ${terminalSafe(t.limit!)}`)
-  }
-  // Side requests (forks, sub-agents) are listed but left out of the conversation's totals.
-  const own = result.turns.filter((t) => !t.side)
-  const requestTokens = own.reduce((sum, t) => sum + t.requestTokens, 0)
-  const cached = own.reduce((sum, t) => sum + t.predictedCachedTokens, 0)
-  output.line()
-  output.line(`predicted cached: ${formatCount(cached)} of ${formatCount(requestTokens)} request tokens (${share(cached, requestTokens)}), ${result.turns[0]?.provider ?? 'no'} caching rules, tokens by ${result.turns[0]?.tokenizer ?? '(none)'}`)
-}
-
-/** `part` of `whole` as a whole percentage (`-` when `whole` is 0). */
-function share(part: number, whole: number): string {
-  return whole > 0 ? `${Math.round((part / whole) * 100)}%` : '-'
 }
 
 /** Writes the ledger text to `file` (replacing it); a file that cannot be written is `CLI_REPLAY_LEDGER_UNWRITABLE`. */
