@@ -12,7 +12,6 @@
  * @module
  */
 import type { ConversationEntry, WireTool } from 'dsh-wire'
-import type { Agent } from './agent.js'
 import { ledgerBadLine } from './errors.js'
 
 const toolsOfEntry = new WeakMap<ConversationEntry, readonly WireTool[]>()
@@ -30,16 +29,17 @@ interface ToolsLedgered {
   pending?: readonly WireTool[]
 }
 
-const ledgered = new WeakMap<Agent, ToolsLedgered>()
+/** By agent (keyed as an object, so this file names no agent type). */
+const ledgered = new WeakMap<object, ToolsLedgered>()
 
-function stateOf(agent: Agent): ToolsLedgered {
+function stateOf(agent: object): ToolsLedgered {
   let state = ledgered.get(agent)
   if (!state) ledgered.set(agent, state = { json: '[]' })
   return state
 }
 
 /** A step's request declared `tools` and added `added` to the record: the first added entry carries the list when it changed. */
-export function ledgerToolsSent(agent: Agent, tools: readonly WireTool[], added: readonly ConversationEntry[]): void {
+export function ledgerToolsSent(agent: object, tools: readonly WireTool[], added: readonly ConversationEntry[]): void {
   const state = stateOf(agent)
   const json = JSON.stringify(tools)
   if (json === state.json) {
@@ -51,13 +51,13 @@ export function ledgerToolsSent(agent: Agent, tools: readonly WireTool[], added:
 }
 
 /** `entry` was recorded (a reply, a tool result): it carries a declaration still waiting. */
-export function ledgerToolsRecorded(agent: Agent, entry: ConversationEntry): void {
+export function ledgerToolsRecorded(agent: object, entry: ConversationEntry): void {
   const state = ledgered.get(agent)
   if (state?.pending) carry(state, entry)
 }
 
 /** @internal A restore put `entry` back with the tools its line recorded. */
-export function restoreEntryTools(agent: Agent, entry: ConversationEntry, tools: readonly WireTool[]): void {
+export function restoreEntryTools(agent: object, entry: ConversationEntry, tools: readonly WireTool[]): void {
   toolsOfEntry.set(entry, tools)
   stateOf(agent).json = JSON.stringify(tools)
 }
