@@ -1,5 +1,5 @@
 /**
- * Texts stored once (R-STORE-6): parts of an entry's line are cut out and kept by SHA-256 in a table
+ * Texts stored once (R-STORE-8): parts of an entry's line are cut out and kept by SHA-256 in a table
  * of their own; the entry keeps the rest of its bytes and where each cut text goes back. Three cuts:
  * - a prompt version's **sections**: a line whose `content` string is cut into its parts by the line's
  *   own `sections` (dsh-agent's ledger, R-LEDGER-7: byte ranges joined by one blank line) has each

@@ -1,5 +1,5 @@
 /**
- * Section texts and tool schemas stored once (R-STORE-6), on a real PostgreSQL server: ledgers written
+ * Section texts and tool schemas stored once (R-STORE-8), on a real PostgreSQL server: ledgers written
  * by real agents, shared between conversations, collected on delete; a schema of version 1 upgraded in
  * place; and the storage figures of a 1,000-turn conversation with 20 prompt versions, whole versions
  * against sections, against the file ledger (`DSH_STORE_FIGURES=1` prints them).
@@ -37,7 +37,7 @@ async function conversation(id: string, turns: number, every: number, versions: 
 /** The ledger's entry lines (a store keeps the header too: all lines). */
 const linesOf = (agent: Agent) => exportLedger(agent).trimEnd().split('\n')
 
-describe('dsh-store-postgres: section texts and tool schemas stored once (R-STORE-6)', function () {
+describe('dsh-store-postgres: section texts and tool schemas stored once (R-STORE-8)', function () {
   this.timeout(300_000)
   let pool: pg.Pool
   let schema: string
