@@ -2,7 +2,9 @@
  * Conversation stores (issue 22): loading and resuming 1,000 and 10,000 ledger entries, and appending
  * one turn, from PostgreSQL (a scratch server on a Unix socket, started with scripts/postgres.sh unless
  * DSH_POSTGRES_SOCKET names one) and PGlite, against the file store, in the same run. "resume" is load
- * plus `agents.restore()`; the ledger is a real agent's (a persona edit every 500 turns).
+ * plus `agents.restore()`; the ledger is a real agent's (a section added every 500 turns). Then the
+ * bytes the 10,000-entry conversation takes in PostgreSQL with prompt versions stored whole and
+ * section by section (R-STORE-6), against the file.
  *
  *   node --conditions=source --import tsx/esm bench/store.ts
  */
@@ -74,6 +76,18 @@ async function main(): Promise<void> {
   const header = ['measurement', 'file', 'postgres', 'pglite', 'postgres / file', 'pglite / file']
   const widths = header.map((cell, index) => Math.max(cell.length, ...rows.map((row) => row[index].length)))
   for (const row of [header, ...rows]) console.log(row.map((cell, index) => (index ? cell.padStart(widths[index]) : cell.padEnd(widths[index]))).join('  '))
+  console.log(`\nstorage of the ${all.length.toLocaleString('en')}-entry conversation (${all.filter((line) => line.includes('"source":"system-prompt"')).length} prompt versions): file ${Buffer.byteLength(all.map((line) => line + '\n').join('')).toLocaleString('en')} B`)
+  for (const [name, sectionBlobs] of [['whole versions', false], ['sections', true]] as const) {
+    const schema = `bench_${process.pid}_${sectionBlobs ? 'sections' : 'whole'}`
+    const store = PostgresConversationStore.fromPool(pool, { schema, sectionBlobs })
+    await store.setup()
+    let head = ''
+    for (let at = 0; at < all.length; at += 500) head = (await store.append({ conversation: 'all' }, all.slice(at, at + 500), { expectedHead: head })).head
+    const counts = await store.counts()
+    const load = await median(5, () => loadAll(store, { conversation: 'all' }))
+    console.log(`  postgres, ${name}: ${counts.entryBytes.toLocaleString('en')} B of entries + ${counts.blobBytes.toLocaleString('en')} B in ${counts.blobs} stored texts; load all ${ms(load)}`)
+    await pool.query(`DROP SCHEMA "${schema}" CASCADE`)
+  }
   await embedded.close()
   await pool.query(`DROP SCHEMA "bench_${process.pid}" CASCADE`)
   await pool.end()

@@ -26,6 +26,7 @@ import { EpochLog, type LedgerItem } from './epoch-log.js'
 import type { Epoch, EpochMark, ReanchorPolicy } from './epoch.js'
 import { compactionSource, planCompaction, type CompactionHost, type CompactionOptions, type CompactionPlan, type CompactionSource, type CompactionSourceOptions } from './compaction.js'
 import { entryParts, keepEntryParts, partText, promptParts } from './ledger-parts.js'
+import { ledgerToolsRecorded, ledgerToolsSent } from './ledger-tools.js'
 import type { ResumeGuard } from './resume-guard.js'
 import { DeferredMeasures, type StepMeasures } from './deferred-measures.js'
 import { agentDisposed, invalidInput, invalidStepTimeout, stepListenerFailed, stepTimedOut, unknownCacheRules, usageListenerFailed } from './errors.js'
@@ -348,6 +349,8 @@ export class Agent {
       this.record_.length = before
       throw error
     }
+    // The ledger records the declared tools where they change (ledger-tools.ts).
+    ledgerToolsSent(this, tools.declared, added)
     const { conversationId, maxTokens, breakpoints } = options
     if (asked === undefined) this.diagnosed.delete(format)
     else this.diagnosed.add(format)
@@ -558,6 +561,7 @@ export class Agent {
       shape: usageShapeFor(latest ?? 'openai-chat', this.provider), diagnosed: latest !== undefined && this.diagnosed.has(latest),
     })
     this.record_.push(item)
+    ledgerToolsRecorded(this, item)
     if (item.source === 'assistant') this.replies++
     const unavailable = unavailableCalls(this.id, item, this.tools_.unavailable)
     // Each in step order, after the measurements still waiting (deferred-measures.ts).

@@ -44,6 +44,7 @@ export { exportLedger, LEDGER_FORMAT, LEDGER_VERSION, LEDGER_VERSIONS, ledgerLin
 export type { LedgerEntryFields, LedgerHeader, LedgerVersion } from './ledger-format.js'
 export { firstSectionBreak, partText } from './ledger-parts.js'
 export type { PromptPart, SectionBreak } from './ledger-parts.js'
+export { declaredTools, entryTools } from './ledger-tools.js'
 export { RESUME_POLICIES } from './resume-guard.js'
 export type { ResumePolicy, ResumeReport } from './resume-guard.js'
 export type { ResumeListener } from './resume-event.js'

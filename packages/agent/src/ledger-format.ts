@@ -8,15 +8,17 @@
  * line's hash followed by the JSON of the line's other fields; the header's hash (previous hash: the
  * empty string) starts the chain. The same record always exports the same bytes. Since format version 2 a
  * system-prompt line also records its parts (`sections`: each section's name, owner, layer, byte range
- * and hashes, `ledger-parts.ts`); a ledger of version 1 is still read, and an agent restored from one
- * goes on writing version 1. Pure and Cordis-free.
+ * and hashes, `ledger-parts.ts`); since version 3 a line may record the tools the requests declare from
+ * it on (`tools`, where the declaration changes: `ledger-tools.ts`). Ledgers of versions 1 and 2 are
+ * still read, and an agent restored from one goes on writing its version. Pure and Cordis-free.
  * @module
  */
 import { createHash } from 'node:crypto'
 import type { Agent } from './agent.js'
 import type { SubagentStart } from './subagent-start.js'
 import { entryParts, type PromptPart } from './ledger-parts.js'
-import type { ContentPart, ConversationEntry, EntrySource, PromptChangePolicy, ReplyFacts, ReplyPart, ToolCall, Usage } from 'dsh-wire'
+import { entryTools } from './ledger-tools.js'
+import type { ContentPart, ConversationEntry, EntrySource, PromptChangePolicy, ReplyFacts, ReplyPart, ToolCall, Usage, WireTool } from 'dsh-wire'
 import type { EpochMark } from './epoch.js'
 import { isEpochMark, type LedgerItem } from './epoch-log.js'
 
@@ -24,13 +26,13 @@ import { isEpochMark, type LedgerItem } from './epoch-log.js'
 export const LEDGER_FORMAT = 'dsh-ledger'
 
 /** The format version this package writes (it reads this one and {@link LEDGER_VERSIONS}). */
-export const LEDGER_VERSION = 2
+export const LEDGER_VERSION = 3
 
-/** The format versions this package reads: 1 (no parts) and 2 (system-prompt lines record their parts). */
-export const LEDGER_VERSIONS: readonly LedgerVersion[] = [1, 2]
+/** The format versions this package reads: 1 (no parts), 2 (system-prompt lines record their parts), 3 (lines record the declared tools where they change). */
+export const LEDGER_VERSIONS: readonly LedgerVersion[] = [1, 2, 3]
 
 /** A ledger format version this package reads. */
-export type LedgerVersion = 1 | 2
+export type LedgerVersion = 1 | 2 | 3
 
 /** Line 1 of a ledger: the agent's facts, as `agents.create()` takes them. */
 export interface LedgerHeader {
@@ -67,6 +69,8 @@ export interface LedgerEntryFields {
   sections?: PromptPart[]
   /** A reply's id and the provider's cache diagnosis (the diagnostics bridge), as recorded. */
   reply?: ReplyFacts
+  /** The tool schemas the requests declare from this line on, where the declaration changed (format version 3). */
+  tools?: WireTool[]
   /** How many system-prompt entries the record holds up to and including this one (0 before the first). */
   promptVersion: number
 }
@@ -119,9 +123,10 @@ export function canonicalHeader(facts: LedgerHeader): LedgerHeader {
 
 /**
  * The line fields of one conversation entry sent under prompt version `promptVersion`; `sections`, a
- * system-prompt version's parts (written in format version 2 when they are known).
+ * system-prompt version's parts (written from format version 2 when they are known); `tools`, the
+ * declaration that changed at this entry (written from format version 3).
  */
-export function entryFields(item: ConversationEntry, promptVersion: number, sections?: readonly PromptPart[]): LedgerEntryFields {
+export function entryFields(item: ConversationEntry, promptVersion: number, sections?: readonly PromptPart[], tools?: readonly WireTool[]): LedgerEntryFields {
   const fields: LedgerEntryFields = { role: item.role, source: item.source, promptVersion, content: item.content }
   if (item.role === 'system' && item.reanchor !== undefined) fields.reanchor = item.reanchor
   if (sections !== undefined) fields.sections = sections as PromptPart[]
@@ -133,6 +138,7 @@ export function entryFields(item: ConversationEntry, promptVersion: number, sect
   if (item.role !== 'system' && item.parts !== undefined) fields.parts = item.parts
   if (item.usage !== undefined) fields.usage = item.usage
   if (item.reply !== undefined) fields.reply = item.reply
+  if (tools !== undefined) fields.tools = tools as WireTool[]
   return fields
 }
 
@@ -164,7 +170,7 @@ export class LedgerChain {
   promptVersion = 0
   /** How many lines have been written. */
   lines = 0
-  /** The format version of the header written (parts are written from version 2). */
+  /** The format version of the header written (parts are written from version 2, tools from version 3). */
   version: LedgerVersion = LEDGER_VERSION
 
   /** The header line. */
@@ -176,9 +182,10 @@ export class LedgerChain {
   /** The line of the next entry, or of an epoch's mark. */
   entry(item: LedgerItem): string {
     if (isEpochMark(item)) return this.push(epochFields(item))
-    if (item.source !== 'system-prompt') return this.push(entryFields(item, this.promptVersion))
+    const tools = this.version >= 3 ? entryTools(item) : undefined
+    if (item.source !== 'system-prompt') return this.push(entryFields(item, this.promptVersion, undefined, tools))
     this.promptVersion++
-    return this.push(entryFields(item, this.promptVersion, this.version >= 2 ? entryParts(item) : undefined))
+    return this.push(entryFields(item, this.promptVersion, this.version >= 2 ? entryParts(item) : undefined, tools))
   }
 
   private push(fields: object): string {

@@ -16,6 +16,7 @@ import {
   canonicalHeader, entryFields, LEDGER_FORMAT, LEDGER_VERSIONS, lineHash, writeLine, type LedgerEntryFields, type LedgerHeader, type LedgerVersion,
 } from './ledger-format.js'
 import { checkSections } from './ledger-parts-read.js'
+import { checkTools } from './ledger-tools.js'
 
 /** A ledger as text (JSON Lines, each line ending with a line break) or as its lines (a store's rows). */
 export type LedgerInput = string | readonly string[]
@@ -43,6 +44,12 @@ export interface ParsedLedger {
    * `false` for a ledger of version 1, whose versions are text only).
    */
   parts: boolean
+  /**
+   * Whether the ledger's format records the tools the requests declared (format version 3; `false` for
+   * versions 1 and 2, which carry no tools). The last line's `tools` (`declaredTools(entries)`) is what
+   * the last request declared.
+   */
+  tools: boolean
   entries: LedgerLine[]
   /** The epoch marks, each with the index in `entries` of the first entry of its baseline. */
   epochs: LedgerEpoch[]
@@ -127,7 +134,8 @@ export function readLedger(input: LedgerInput, options: ReadLedgerOptions = {}):
     if (fields.source === 'system-prompt') promptVersion++
     const checked = checkEntry(line, fields, promptVersion, header!.version)
     const sections = checked.sections === undefined ? undefined : checkSections(line, checked.sections, checked.content as string)
-    const canonical = entryFields(recordedEntry(line, checked), promptVersion, sections)
+    const tools = checked.tools === undefined ? undefined : checkTools(line, checked.tools)
+    const canonical = entryFields(recordedEntry(line, checked), promptVersion, sections, tools)
     checkCanonical(line, fields, canonical)
     entries.push({ ...canonical, line, hash })
   })
@@ -138,7 +146,7 @@ export function readLedger(input: LedgerInput, options: ReadLedgerOptions = {}):
   if (options.head !== undefined && !hashes.includes(options.head)) {
     throw ledgerMissingLines(lines.length + 1, options.head)
   }
-  return { header: header!, parts: header!.version >= 2, entries, epochs, head: previous }
+  return { header: header!, parts: header!.version >= 2, tools: header!.version >= 3, entries, epochs, head: previous }
 }
 
 function checkHeader(fields: Record<string, unknown>): LedgerHeader {
@@ -162,7 +170,8 @@ function checkHeader(fields: Record<string, unknown>): LedgerHeader {
 
 function checkEntry(line: number, fields: Record<string, unknown>, promptVersion: number, version: LedgerVersion): LedgerEntryFields {
   const { source, role } = fields
-  const allowed = typeof source === 'string' && Object.hasOwn(ENTRY_KEYS, source) ? (source === 'system-prompt' && version >= 2 ? SYSTEM_KEYS_V2 : ENTRY_KEYS[source]) : undefined
+  const known = typeof source === 'string' && Object.hasOwn(ENTRY_KEYS, source) ? (source === 'system-prompt' && version >= 2 ? SYSTEM_KEYS_V2 : ENTRY_KEYS[source]) : undefined
+  const allowed = known && version >= 3 ? { has: (key: string) => key === 'tools' || known.has(key) } : known
   if (!allowed) throw ledgerBadLine(line, `unknown source ${JSON.stringify(source)} (expected one of ${Object.keys(ENTRY_KEYS).join(', ')})`)
   if (role !== ROLE_OF[source as string]) throw ledgerBadLine(line, `a ${source} entry has role "${ROLE_OF[source as string]}", found ${JSON.stringify(role)}`)
   for (const key of Object.keys(fields)) if (!allowed.has(key)) throw ledgerBadLine(line, `a ${source} entry has no key ${JSON.stringify(key)}`)

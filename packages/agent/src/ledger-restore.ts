@@ -4,13 +4,14 @@
  * system-prompt versions, user input and runtime-context snapshots are appended as `step()` made them.
  * @module
  */
-import { entry, type ContentPart } from 'dsh-wire'
+import { entry, type ContentPart, type ConversationEntry } from 'dsh-wire'
 import type { Agent, RecordedMessage } from './agent.js'
 import { ledgerInvalidEntry } from './errors.js'
 import type { LedgerEpoch } from './ledger-epoch.js'
 import type { LedgerLine } from './ledger-read.js'
 import { recordedEntry } from './recorded-entry.js'
 import { keepEntryParts } from './ledger-parts.js'
+import { restoreEntryTools } from './ledger-tools.js'
 
 /**
  * Appends `entries` to `agent`'s (empty) record, opening each epoch of `epochs` before its baseline
@@ -36,6 +37,8 @@ export function replayEntries(agent: Agent, entries: readonly LedgerLine[], epoc
       } catch (error) {
         throw ledgerInvalidEntry(line.line, error as Error)
       }
+      // The declared tools the line recorded: a writer writes them again, and the agent's next change is measured from them.
+      if (line.tools !== undefined) restoreEntryTools(agent, agent.ledgerItems(agent.ledgerLength - 1)[0] as ConversationEntry, line.tools)
     } else {
       // Read (and its user input's parts checked) by readLedger, through entry-shape.ts.
       const item = entry(line.parts === undefined
@@ -43,6 +46,7 @@ export function replayEntries(agent: Agent, entries: readonly LedgerLine[], epoc
         : { role: 'user', content: line.content as string, parts: line.parts as ContentPart[] }, line.source)
       // A version's sections (checked against its text by readLedger): a writer writes them again as they were.
       if (line.sections !== undefined) keepEntryParts(item, line.sections)
+      if (line.tools !== undefined) restoreEntryTools(agent, item, line.tools)
       agent.restoreEntry(item)
     }
   })

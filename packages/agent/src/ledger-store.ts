@@ -6,6 +6,7 @@
  */
 import { appendFile, open, readFile, truncate } from 'node:fs/promises'
 import { resolve } from 'node:path'
+import { storedHash } from 'dsh-store'
 import type { Agent } from './agent.js'
 import {
   ledgerBlankLine, ledgerCutShort, ledgerInvalidStored, ledgerLineBreak, ledgerStoreMismatch, ledgerWriterExists, ledgerWriterNeedsStored,
@@ -222,21 +223,11 @@ export class LedgerWriter {
    */
   private async checkStore(): Promise<void> {
     const stored = await this.store.read()
-    const last = stored.length ? hashOf(stored[stored.length - 1]) : ''
+    const last = stored.length ? storedHash(stored[stored.length - 1]) ?? '(unreadable)' : ''
     if (stored.length !== this.written || last !== this.chain.head) {
       throw ledgerStoreMismatch(this.agent.id, { lines: this.written, head: this.chain.head }, { lines: stored.length, head: last })
     }
     this.checked = true
-  }
-}
-
-/** The `hash` of a stored line (`'(unreadable)'` for one that is not a JSON object with a string hash). */
-function hashOf(line: string): string {
-  try {
-    const hash = (JSON.parse(line) as { hash?: unknown } | null)?.hash
-    return typeof hash === 'string' ? hash : '(unreadable)'
-  } catch {
-    return '(unreadable)'
   }
 }
 

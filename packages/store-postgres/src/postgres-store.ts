@@ -3,8 +3,9 @@
  * in-process (`PostgresConversationStore.embedded(folder)`) for a single harness; the same SQL on both.
  * An append locks its key's row, compares the head and writes every entry in one transaction, so two
  * workers at the same head get one win and one `STORE_CONFLICT`, and a worker that dies mid-append
- * leaves nothing. Entries keep their exact bytes (text, never JSONB); their large texts are stored
- * once by hash, and deleting a conversation removes the texts no other entry refers to.
+ * leaves nothing. Entries keep their exact bytes (text, never JSONB); a prompt version's section texts,
+ * each tool schema and other long texts are stored once by hash (`blobs.ts`), and deleting a
+ * conversation removes the texts no other entry refers to.
  * @module
  */
 import { PGlite } from '@electric-sql/pglite'
@@ -13,7 +14,7 @@ import {
   checkConversation, checkEntries, checkExpectedHead, checkFrom, checkKey, StoreErrors, type AppendOptions, type ConversationStore,
   type ConversationSummary, type LoadOptions, type StoreHead, type StoreKey,
 } from 'dsh-store'
-import { BLOB_FIELDS, joinEntry, MIN_BLOB_LENGTH, splitEntry } from './blobs.js'
+import { DEFAULT_BLOB_RULES, joinEntry, splitEntry, type BlobRules } from './blobs.js'
 import { missingBlob, notSetUp } from './errors.js'
 import { setupSchema, tablesOf, type Tables } from './schema.js'
 import { pgDriver, pgliteDriver, type SqlDriver, type SqlQueryable } from './sql-driver.js'
@@ -22,10 +23,14 @@ import { pgDriver, pgliteDriver, type SqlDriver, type SqlQueryable } from './sql
 export interface PostgresStoreOptions {
   /** The schema the tables live in (default `public`); created by `setup()`. */
   schema?: string
-  /** Top-level entry fields whose values are stored once by hash (default `content`, `tools`). */
+  /** Top-level entry fields whose whole value is stored once by hash when it is long (default `content`). */
   blobFields?: readonly string[]
-  /** The shortest value stored apart, in UTF-16 units of its JSON text (default 256). */
+  /** The shortest whole value stored apart, in UTF-16 units of its JSON text (default 256). */
   minBlobLength?: number
+  /** Top-level array fields each of whose elements is stored once by hash (default `tools`: one tool schema each). */
+  blobElements?: readonly string[]
+  /** Whether a prompt version (`content` with `sections`) is stored section by section (default `true`; `false` stores it whole, as schema version 1 did). */
+  sectionBlobs?: boolean
   /** Entries read per query while loading (default 500). */
   pageSize?: number
 }
@@ -35,19 +40,21 @@ interface EntryRow {
   body: string
   blob_at: number[]
   blob_hash: string[]
+  blob_string: boolean[]
 }
 
 /** A conversation store on PostgreSQL or PGlite. Call `setup()` once per database and schema. */
 export class PostgresConversationStore implements ConversationStore {
   private readonly tables: Tables
-  private readonly blobFields: readonly string[]
-  private readonly minBlobLength: number
+  private readonly blobRules: BlobRules
   private readonly pageSize: number
 
   constructor(readonly driver: SqlDriver, options: PostgresStoreOptions = {}) {
     this.tables = tablesOf(options.schema ?? 'public')
-    this.blobFields = options.blobFields ?? BLOB_FIELDS
-    this.minBlobLength = options.minBlobLength ?? MIN_BLOB_LENGTH
+    this.blobRules = {
+      fields: options.blobFields ?? DEFAULT_BLOB_RULES.fields, minLength: options.minBlobLength ?? DEFAULT_BLOB_RULES.minLength,
+      elements: options.blobElements ?? DEFAULT_BLOB_RULES.elements, sections: options.sectionBlobs ?? DEFAULT_BLOB_RULES.sections,
+    }
     this.pageSize = options.pageSize ?? 500
   }
 
@@ -71,7 +78,7 @@ export class PostgresConversationStore implements ConversationStore {
     const { conversation, sub } = checkKey(key)
     const expected = checkExpectedHead(options)
     const { hashes, values } = checkEntries(conversation, sub, entries)
-    const split = entries.map((line, index) => splitEntry(line, values[index], this.blobFields, this.minBlobLength))
+    const split = entries.map((line, index) => splitEntry(line, values[index], this.blobRules))
     const t = this.tables
     return this.run(() => this.driver.transaction(async (tx) => {
       const subKey = sub ?? ''
@@ -90,11 +97,11 @@ export class PostgresConversationStore implements ConversationStore {
         const rows = split.slice(start, start + 1000)
         const params: unknown[] = [conversation, subKey]
         const values = rows.map((entry, offset) => {
-          params.push(length + start + offset, hashes[start + offset], entry.body, entry.at, entry.hashes)
+          params.push(length + start + offset, hashes[start + offset], entry.body, entry.at, entry.hashes, entry.strings)
           const n = params.length
-          return `($1, $2, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}::integer[], $${n}::text[])`
+          return `($1, $2, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}::integer[], $${n - 1}::text[], $${n}::boolean[])`
         })
-        await tx.query(`INSERT INTO ${t.entries} (conversation, sub, seq, hash, body, blob_at, blob_hash) VALUES ${values.join(', ')}`, params)
+        await tx.query(`INSERT INTO ${t.entries} (conversation, sub, seq, hash, body, blob_at, blob_hash, blob_string) VALUES ${values.join(', ')}`, params)
       }
       const next = { head: hashes[hashes.length - 1], length: length + entries.length }
       await tx.query(`UPDATE ${t.conversations} SET head = $3, length = $4, updated_at = now() WHERE conversation = $1 AND sub = $2`, [conversation, subKey, next.head, next.length])
@@ -112,7 +119,7 @@ export class PostgresConversationStore implements ConversationStore {
     const texts = new Map<string, string>()
     for (let at = from; at < end; at += this.pageSize) {
       const { rows } = await this.run(() => this.driver.query<EntryRow>(
-        `SELECT seq, body, blob_at, blob_hash FROM ${t.entries} WHERE conversation = $1 AND sub = $2 AND seq >= $3 AND seq < $4 ORDER BY seq`,
+        `SELECT seq, body, blob_at, blob_hash, blob_string FROM ${t.entries} WHERE conversation = $1 AND sub = $2 AND seq >= $3 AND seq < $4 ORDER BY seq`,
         [conversation, subKey, at, Math.min(end, at + this.pageSize)],
       ))
       const wanted = [...new Set(rows.flatMap((row) => row.blob_hash))].filter((hash) => !texts.has(hash))
@@ -122,7 +129,7 @@ export class PostgresConversationStore implements ConversationStore {
       }
       for (const row of rows) {
         const parts = row.blob_hash.map((hash) => texts.get(hash) ?? missing(conversation, sub, row.seq, hash))
-        yield joinEntry(row.body, row.blob_at, parts)
+        yield joinEntry(row.body, row.blob_at, parts, row.blob_string)
       }
       // A conversation deleted while it was read ends the read.
       if (rows.length < Math.min(end, at + this.pageSize) - at) return

@@ -32,7 +32,9 @@ export function tablesOf(schema: string): Tables {
 /**
  * The migrations, in order: version n is `MIGRATIONS[n - 1]`. Never edit one that has shipped; add
  * the next. A key's own ledger has `sub` '' (sub-keys are non-empty). An entry's `body` is its line
- * with its stored texts cut out (`blob_at`, `blob_hash`: where they go back, and which).
+ * with its stored texts cut out (`blob_at`, `blob_hash`: where they go back, and which). Version 2 adds
+ * `blob_string`: whether each text goes back as the inside of a JSON string (a prompt version's
+ * section, stored as its own text); rows of version 1 have none, so all theirs go back as they are.
  */
 export const MIGRATIONS: readonly ((t: Tables) => string)[] = [
   (t) => `
@@ -60,6 +62,8 @@ export const MIGRATIONS: readonly ((t: Tables) => string)[] = [
       hash text PRIMARY KEY,
       body text NOT NULL
     );`,
+  (t) => `
+    ALTER TABLE ${t.entries} ADD COLUMN blob_string boolean[] NOT NULL DEFAULT '{}'`,
 ]
 
 /** Creates the schema and applies the migrations it lacks; resolves to the version it is at. */

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { FileConversationStore, loadAll, MemoryConversationStore, type ConversationStore, type StoreKey } from 'dsh-store'
-import { joinEntry, PostgresConversationStore, splitEntry } from 'dsh-store-postgres'
+import { joinEntry, PostgresConversationStore, splitEntry, textHash } from 'dsh-store-postgres'
 import type pg from 'pg'
 import { testPool } from './server.js'
 
@@ -23,6 +23,30 @@ const line = fc.record({
   let text = JSON.stringify({ ...value, hash: 'h' }, null, spaced ? 1 : undefined).replace(/\n/g, '')
   if (escaped) text = text.replace(/e/g, (match, offset: number) => (insideString(text, offset) ? '\\u0065' : match))
   return text
+})
+
+/**
+ * A prompt version's line as dsh-agent's ledger writes it: random sections (any characters, blank lines
+ * in them, some repeated) joined by a blank line, their byte ranges in `sections`, a tool list; sometimes
+ * spelled with an escape `JSON.stringify` does not write (then it must still come back, cut or not).
+ */
+const versionLine = fc.record({
+  sections: fc.array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 60 }), fc.constantFrom('Shared rules.\n\nKeep it short.', 'é and 😀', '"quoted" \\ \t', '')), { minLength: 1, maxLength: 8 }),
+  tools: fc.array(fc.record({ name: fc.string({ minLength: 1, maxLength: 8 }), description: fc.string({ maxLength: 40 }) }), { maxLength: 3 }),
+  escaped: fc.boolean(),
+}).map(({ sections: drawn, tools, escaped }) => {
+  // The escaped spelling writes the first section's leading space as \u0020: the same value, spelled otherwise.
+  const sections = escaped ? [` ${drawn[0]}`, ...drawn.slice(1)] : drawn
+  let start = 0
+  const parts = sections.map((section, index) => {
+    const end = start + Buffer.byteLength(section, 'utf8')
+    const part = { name: `s${index}`, start, end, hash: textHash(section) }
+    start = end + 2
+    return part
+  })
+  let text = JSON.stringify({ role: 'system', source: 'system-prompt', promptVersion: 1, content: sections.join('\n\n'), sections: parts, tools, hash: 'h' })
+  if (escaped) text = text.replace('"content":" ', '"content":"\\u0020')
+  return { text, sections, canonical: !escaped }
 })
 
 /** Whether `offset` of the JSON text `text` is inside a string literal (not a key's quotes, not an escape). */
@@ -78,10 +102,25 @@ describe('dsh-store-postgres: stores against the plain memory store (model)', fu
   after(async () => { await pool?.end() })
 
   it('joinEntry(splitEntry(line)) is the line, byte for byte, for lines spelled any way JSON allows', () => {
-    fc.assert(fc.property(line, fc.integer({ min: 0, max: 64 }), (text, minLength) => {
-      const split = splitEntry(text, JSON.parse(text), ['content', 'tools'], minLength)
-      expect(joinEntry(split.body, split.at, split.hashes.map((hash) => split.texts.get(hash)!))).to.equal(text)
+    fc.assert(fc.property(line, fc.integer({ min: 0, max: 64 }), fc.boolean(), (text, minLength, sections) => {
+      const split = splitEntry(text, JSON.parse(text), { fields: ['content', 'tools'], minLength, elements: ['tools', 'x'], sections })
+      expect(joinEntry(split.body, split.at, split.hashes.map((hash) => split.texts.get(hash)!), split.strings)).to.equal(text)
     }), { numRuns: 2000 })
+  })
+
+  it('a prompt version of random sections is stored section by section (each distinct text once, by its SHA-256) and joined back byte for byte', () => {
+    fc.assert(fc.property(versionLine, ({ text, sections, canonical }) => {
+      const split = splitEntry(text, JSON.parse(text))
+      expect(joinEntry(split.body, split.at, split.hashes.map((hash) => split.texts.get(hash)!), split.strings)).to.equal(text)
+      if (!canonical) return
+      // Each section's text is a stored text of its own, under its own hash; the body keeps the blank lines between them.
+      const texts = sections.filter(Boolean)
+      expect(split.strings.filter(Boolean)).to.have.length(texts.length)
+      expect([...split.texts.values()].filter((stored) => texts.includes(stored)).sort()).to.deep.equal([...new Set(texts)].sort())
+      for (const section of texts) expect(split.texts.get(textHash(section))).to.equal(section)
+      for (const tool of JSON.parse(text).tools as object[]) expect(split.texts.get(textHash(JSON.stringify(tool)))).to.equal(JSON.stringify(tool))
+      expect(split.body).to.contain(`"content":"${'\\n\\n'.repeat(sections.length - 1)}"`)
+    }), { numRuns: 1000 })
   })
 
   it('random programs of appends (some at stale heads), deletes and loads give the memory store\'s outcomes on a PostgreSQL server and in files', async () => {

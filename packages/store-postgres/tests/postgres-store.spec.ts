@@ -32,12 +32,12 @@ describe('dsh-store-postgres: PostgresConversationStore (R-STORE)', function () 
 
   it('splitEntry cuts a long top-level field out and joinEntry puts it back byte for byte; a non-canonical spelling is kept whole', () => {
     const line = promptLine(0, 1, 'h')
-    const split = splitEntry(line, JSON.parse(line), ['content'], 256)
+    const split = splitEntry(line, JSON.parse(line))
     expect(split.hashes).to.have.length(1)
     expect(split.body).to.equal('{"role":"system","source":"system-prompt","promptVersion":1,"content":,"hash":"h"}')
-    expect(joinEntry(split.body, split.at, [...split.texts.values()])).to.equal(line)
+    expect(joinEntry(split.body, split.at, [...split.texts.values()], split.strings)).to.equal(line)
     const escaped = line.replace('Prompt', '\\u0050rompt')
-    expect(splitEntry(escaped, JSON.parse(escaped), ['content'], 256).hashes).to.deep.equal([])
+    expect(splitEntry(escaped, JSON.parse(escaped)).hashes).to.deep.equal([])
   })
 
   it('a 1,000-turn conversation with 20 prompt versions stores each distinct prompt text once', async () => {
@@ -79,9 +79,9 @@ describe('dsh-store-postgres: PostgresConversationStore (R-STORE)', function () 
     const fresh = `spec_setup_${process.pid}_${schemas}`
     try {
       const versions = await Promise.all([0, 1, 2].map(() => PostgresConversationStore.fromPool(pool, { schema: fresh }).setup()))
-      expect(versions).to.deep.equal([1, 1, 1])
+      expect(versions).to.deep.equal([2, 2, 2])
       const { rows } = await pool.query(`SELECT count(*)::int AS n FROM "${fresh}".dsh_store_migrations`)
-      expect(rows[0].n).to.equal(1)
+      expect(rows[0].n).to.equal(2)
     } finally {
       await pool.query(`DROP SCHEMA IF EXISTS "${fresh}" CASCADE`)
     }
@@ -98,7 +98,7 @@ describe('dsh-store-postgres: PostgresConversationStore (R-STORE)', function () 
     await pool.query(`INSERT INTO "${schema}".dsh_store_migrations (version) VALUES (99)`)
     const error = await rejection(store.setup())
     expect(error.code).to.equal('PGSTORE_NEWER_SCHEMA')
-    expect(error.details).to.deep.equal({ schema, found: 99, known: 1 })
+    expect(error.details).to.deep.equal({ schema, found: 99, known: 2 })
   })
 
   it('embedded: a PGlite database in a folder keeps the conversation after it is closed and opened again', async () => {

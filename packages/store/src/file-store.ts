@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path'
 import { conflict, lostEntries, unreadableCommit } from './errors.js'
 import { compare } from './memory-store.js'
 import {
-  checkConversation, checkEntries, checkExpectedHead, checkFrom, checkKey, type AppendOptions, type ConversationStore, type ConversationSummary,
+  checkConversation, checkEntries, checkExpectedHead, checkFrom, checkKey, storedHash, type AppendOptions, type ConversationStore, type ConversationSummary,
   type LoadOptions, type StoreHead, type StoreKey,
 } from './store.js'
 
@@ -170,17 +170,7 @@ async function plainCommit(file: string): Promise<Commit> {
     length++
     last = line
   }
-  return { bytes, length, head: last === undefined ? '' : hashOf(last) }
-}
-
-/** The `hash` of a stored line (`'(unreadable)'` when it has none: no expected head matches it). */
-function hashOf(line: string): string {
-  try {
-    const hash = (JSON.parse(line) as { hash?: unknown } | null)?.hash
-    return typeof hash === 'string' ? hash : '(unreadable)'
-  } catch {
-    return '(unreadable)'
-  }
+  return { bytes, length, head: last === undefined ? '' : storedHash(last) ?? '(unreadable)' }
 }
 
 /** Replaces the commit record: written beside it, then renamed over it (a reader sees the old or the new one). */

@@ -6,7 +6,7 @@
  * `dsh-store-postgres`.
  * @module
  */
-export { checkConversation, checkEntries, checkExpectedHead, checkFrom, checkKey, loadAll } from './store.js'
+export { checkConversation, checkEntries, checkExpectedHead, checkFrom, checkKey, loadAll, storedHash } from './store.js'
 export type { AppendOptions, ConversationStore, ConversationSummary, LoadOptions, StoreHead, StoreKey } from './store.js'
 export { compare, MemoryConversationStore } from './memory-store.js'
 export type { MemoryLedger, MemoryStorage } from './memory-store.js'

@@ -5,7 +5,7 @@
  * Structurally typed: dsh-store does not depend on dsh-agent.
  * @module
  */
-import { loadAll, type ConversationStore, type StoreKey } from './store.js'
+import { loadAll, storedHash, type ConversationStore, type StoreKey } from './store.js'
 
 /** The `LedgerStore` shape (dsh-agent) over one key of a store. */
 export interface KeyLedger {
@@ -28,18 +28,8 @@ export function ledgerStore(store: ConversationStore, key: StoreKey): KeyLedger 
     },
     async read() {
       const lines = await loadAll(store, key)
-      known = lines.length ? lastHash(lines[lines.length - 1]) : ''
+      known = lines.length ? storedHash(lines[lines.length - 1]) : ''
       return lines
     },
-  }
-}
-
-/** The `hash` of a line read back (stores check it on append; an old ledger file's unreadable line has none). */
-function lastHash(line: string): string | undefined {
-  try {
-    const hash = (JSON.parse(line) as { hash?: unknown } | null)?.hash
-    return typeof hash === 'string' ? hash : undefined
-  } catch {
-    return undefined
   }
 }

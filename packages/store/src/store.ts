@@ -124,6 +124,20 @@ export function checkEntries(conversation: string, sub: string | undefined, entr
   return { hashes, values }
 }
 
+/**
+ * The `hash` of a stored line: the chain's head after it, or `undefined` for a line that is not a JSON
+ * object with a string `hash` (an old ledger file's damaged line). The one reading of a line's hash that
+ * stores, `ledgerStore()` and dsh-agent's `LedgerWriter` share.
+ */
+export function storedHash(line: string): string | undefined {
+  try {
+    const hash = (JSON.parse(line) as { hash?: unknown } | null)?.hash
+    return typeof hash === 'string' ? hash : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** Every entry of `key`, in one array: for a caller that needs them all (`agents.restore()`). */
 export async function loadAll(store: ConversationStore, key: StoreKey, options?: LoadOptions): Promise<string[]> {
   const lines: string[] = []

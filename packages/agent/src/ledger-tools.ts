@@ -1,0 +1,95 @@
+/**
+ * The tools a ledger records (format version 3, R-LEDGER-9): what the requests declared, written on a
+ * line only when it changes. A line's `tools` is the whole list of tool schemas (as the request sent
+ * them, in order) that every request from that line on declared, until the next line with `tools`. It
+ * goes on the first entry a step adds; a step that adds no entry (a request right after tool results)
+ * leaves it for the next entry recorded (the reply to that request). An agent that never declared a
+ * tool writes none. So the ledger alone says which tools the last request declared, and a store can
+ * keep each schema once (dsh-store-postgres).
+ *
+ * The tools of an entry are kept beside the record (a `WeakMap` keyed by the frozen entry), as its
+ * parts are (`ledger-parts.ts`). Cordis-free.
+ * @module
+ */
+import type { ConversationEntry, WireTool } from 'dsh-wire'
+import { ledgerBadLine } from './errors.js'
+
+const toolsOfEntry = new WeakMap<ConversationEntry, readonly WireTool[]>()
+
+/** The tool list recorded with `entry` (the declaration that changed there), or `undefined`. */
+export function entryTools(entry: ConversationEntry): readonly WireTool[] | undefined {
+  return toolsOfEntry.get(entry)
+}
+
+/** What one agent's ledger has declared so far, and a declaration still waiting for an entry to carry it. */
+interface ToolsLedgered {
+  /** The JSON of the last list the ledger records (`[]` before any). */
+  json: string
+  /** The list the latest request declared, when no entry carries it yet. */
+  pending?: readonly WireTool[]
+}
+
+/** By agent (keyed as an object, so this file names no agent type). */
+const ledgered = new WeakMap<object, ToolsLedgered>()
+
+function stateOf(agent: object): ToolsLedgered {
+  let state = ledgered.get(agent)
+  if (!state) ledgered.set(agent, state = { json: '[]' })
+  return state
+}
+
+/** A step's request declared `tools` and added `added` to the record: the first added entry carries the list when it changed. */
+export function ledgerToolsSent(agent: object, tools: readonly WireTool[], added: readonly ConversationEntry[]): void {
+  const state = stateOf(agent)
+  const json = JSON.stringify(tools)
+  if (json === state.json) {
+    state.pending = undefined
+    return
+  }
+  state.pending = Object.freeze([...tools])
+  if (added.length) carry(state, added[0])
+}
+
+/** `entry` was recorded (a reply, a tool result): it carries a declaration still waiting. */
+export function ledgerToolsRecorded(agent: object, entry: ConversationEntry): void {
+  const state = ledgered.get(agent)
+  if (state?.pending) carry(state, entry)
+}
+
+/** @internal A restore put `entry` back with the tools its line recorded. */
+export function restoreEntryTools(agent: object, entry: ConversationEntry, tools: readonly WireTool[]): void {
+  toolsOfEntry.set(entry, tools)
+  stateOf(agent).json = JSON.stringify(tools)
+}
+
+function carry(state: ToolsLedgered, entry: ConversationEntry): void {
+  toolsOfEntry.set(entry, state.pending!)
+  state.json = JSON.stringify(state.pending)
+  state.pending = undefined
+}
+
+/** The checked, frozen copy of a line's `tools` (`AGENT_LEDGER_BAD_LINE` naming the line and the tool). */
+export function checkTools(line: number, value: unknown): WireTool[] {
+  const problem = (text: string): never => { throw ledgerBadLine(line, `tools: ${text}`) }
+  if (!Array.isArray(value)) problem('must be an array of tool schemas ({ name, description?, parameters? })')
+  const names = new Set<string>()
+  return Object.freeze((value as unknown[]).map((tool, index) => {
+    const at = `tool ${index + 1}`
+    if (typeof tool !== 'object' || tool === null || Array.isArray(tool)) problem(`${at} must be an object`)
+    const { name, description, parameters } = tool as Record<string, unknown>
+    if (typeof name !== 'string' || !name) problem(`${at}: "name" must be a non-empty string`)
+    if (names.has(name as string)) problem(`${at}: the tool "${name}" is declared twice`)
+    names.add(name as string)
+    if (description !== undefined && typeof description !== 'string') problem(`${at} ("${name}"): "description" must be a string when given`)
+    if (parameters !== undefined && (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters))) {
+      problem(`${at} ("${name}"): "parameters" must be an object (a JSON Schema) when given`)
+    }
+    return tool as WireTool
+  })) as WireTool[]
+}
+
+/** The tools the last request recorded in `lines` declared: the last `tools` a line carries (`[]` when none does). */
+export function declaredTools(lines: readonly { tools?: readonly WireTool[] }[]): readonly WireTool[] {
+  for (let i = lines.length - 1; i >= 0; i--) if (lines[i].tools !== undefined) return lines[i].tools!
+  return []
+}
