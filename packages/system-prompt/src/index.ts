@@ -29,7 +29,7 @@ export { PromptError, VARIABLE_NAME, isVariableName } from './errors.js'
 export { providerFailures } from './provider-failures.js'
 export type { CodedError } from './errors.js'
 export { publishedAssembly } from './published-shape.js'
-export type { PublishedAssembly, PublishedSection } from './published-shape.js'
+export type { PublishedAssembly, PublishedContext, PublishedSection } from './published-shape.js'
 export type { Inspection, InspectedText, InspectedVariable, EntryOrigin } from './registry.js'
 export type {
   PromptSection, SectionBand, Volatility, CompactionSurvival, VariableOptions, PromptContext, PromptText, AssembleContext, AssembledSection, AssembledContext, ToolSchema,
