@@ -55,7 +55,8 @@ describe('dsh: plugins written for the published packages, mounted through the Y
     const step = await booted.agents[0].stepDetailed('Hi.')
     expect(step.assembly.sections[0]).to.include({ owner: 'dsh-system-prompt' })
     expect(sectionSnapshot.seen.at(-1)).to.deep.equal({
-      sections: [{ name: 'deployment:persona', order: 0, text: 'You work in the shop.' }, { name: 'deployment:persona-suffix', order: 10200, text: '' }],
+      sections: [{ name: 'deployment:persona', text: 'You work in the shop.' }, { name: 'deployment:persona-suffix', text: '' }],
+      contexts: [],
       tools: [],
       variables: { cwd: undefined, model: 'm', provider: undefined },
     })

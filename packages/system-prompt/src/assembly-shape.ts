@@ -5,7 +5,7 @@
  * hand-off that passed, see `hand-off.ts`), and only the rest is looked at. Pure.
  * @module
  */
-import { describe } from './errors.js'
+import { VARIABLE_NAME_RULE, describe, isVariableName } from './errors.js'
 import type { AssembledSection, ToolSchema } from './types.js'
 
 /** The three named lists of an assembly. */
@@ -27,10 +27,14 @@ export function listProblem(list: readonly unknown[], key: ListKey, from: number
   if (twice !== undefined) return `${key} contain ${JSON.stringify(twice)} twice`
 }
 
-/** Variables are checked like a variable provider's values: each a string or `undefined`. */
+/**
+ * Variables are checked like registered ones: each name one a template can reference (as
+ * `variable()` requires), each value a string or `undefined` (as a provider's value).
+ */
 export function variablesProblem(variables: unknown): string | undefined {
   if (typeof variables !== 'object' || variables === null) return 'variables is not an object'
   for (const name in variables) {
+    if (!isVariableName(name)) return `variables has ${JSON.stringify(name)}, a name no template can reference (variable names match ${VARIABLE_NAME_RULE})`
     const value = (variables as Record<string, unknown>)[name]
     if (value !== undefined && typeof value !== 'string') return `variables.${name} is ${describe(value)}; expected a string or undefined`
   }

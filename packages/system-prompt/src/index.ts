@@ -9,7 +9,8 @@ import { SystemPrompt } from './system-prompt.js'
 export { SystemPrompt, ASSEMBLE_EVENT, DEPLOYMENT_LOADED } from './system-prompt.js'
 export { Config, DEFAULT_IDENTITY, type ResolvedConfig } from './config.js'
 export {
-  PERSONA_SECTION, PERSONA_ORDER, PERSONA_SUFFIX_SECTION, PERSONA_SUFFIX_ORDER, IDENTITY_SECTION,
+  PERSONA_SECTION, PERSONA_PREFIX_SECTION, PERSONA_ORDER, PERSONA_SUFFIX_SECTION, PERSONA_SUFFIX_ORDER, IDENTITY_SECTION,
+  SECTION_NAME_ALIASES,
   SECTION_PLACEMENTS, CONTEXT_PLACEMENTS, SECTION_PLACEMENT_ALIASES, CONTEXT_PLACEMENT_ALIASES,
   type SectionPlacementName, type ContextPlacementName,
 } from './placements.js'
@@ -29,7 +30,7 @@ export { PromptError, VARIABLE_NAME, isVariableName } from './errors.js'
 export { providerFailures } from './provider-failures.js'
 export type { CodedError } from './errors.js'
 export { publishedAssembly } from './published-shape.js'
-export type { PublishedAssembly, PublishedSection } from './published-shape.js'
+export type { PublishedAssembly, PublishedContext, PublishedSection } from './published-shape.js'
 export type { Inspection, InspectedText, InspectedVariable, EntryOrigin } from './registry.js'
 export type {
   PromptSection, SectionBand, Volatility, CompactionSurvival, VariableOptions, PromptContext, PromptText, AssembleContext, AssembledSection, AssembledContext, ToolSchema,

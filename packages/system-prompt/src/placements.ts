@@ -10,6 +10,11 @@ import type { SectionBand } from './types.js'
 
 /** The persona prefix section's name. */
 export const PERSONA_SECTION = 'deployment:persona'
+/**
+ * The persona prefix section's name under the published 0.2 package's constant: the same section, so a
+ * plugin that shadows the persona by this constant replaces it.
+ */
+export const PERSONA_PREFIX_SECTION = PERSONA_SECTION
 /** The persona prefix section's order. */
 export const PERSONA_ORDER = 0
 /** The persona suffix section: registered in band `last`, so it renders after every other section. */
@@ -119,6 +124,19 @@ export const SECTION_PLACEMENT_ALIASES = Object.freeze({
   DELIVERABLE_FILE_REFERENCES: 'deliverable:file-references',
   STRUCTURED_OUTPUT: 'tool:structured_output',
 } as const)
+
+/**
+ * Section names of the published packages that name a dsh section: a section registered under one is
+ * registered under the dsh name (0.2 calls the persona prefix `deployment:persona-prefix`).
+ */
+export const SECTION_NAME_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  'deployment:persona-prefix': PERSONA_SECTION,
+})
+
+/** The dsh name of a section registered as `name` (`name` itself unless it is a published alias). */
+export function sectionName(name: string): string {
+  return Object.hasOwn(SECTION_NAME_ALIASES, name) ? SECTION_NAME_ALIASES[name] : name
+}
 
 /** The published package's constant names of runtime-context placements. */
 export const CONTEXT_PLACEMENT_ALIASES = Object.freeze({

@@ -14,7 +14,7 @@ import {
   changeListenerFailed, changeVetoed, isOldBandOrder, oldBandOrder, duplicateGlobal, invalidVolatility, VOLATILITIES, duplicateScoped, invalidBand, invalidName, invalidProvider, invalidSectionTool, invalidSectionCompaction, invalidText,
   invalidVariableName, isVariableName, nonFiniteOrder, type TextKind,
 } from './errors.js'
-import { placementBand } from './placements.js'
+import { placementBand, sectionName } from './placements.js'
 import { PromptRegistry, type Entry, type Inspection } from './registry.js'
 import type {
   AssembleContext, AssembleListener, PromptAssembly, PromptChangeEvent, PromptContext, PromptSection, ToolProvider,
@@ -118,7 +118,8 @@ export class PromptCore {
 
   private registerText(ctx: Context, kind: TextKind, input: PromptSection | PromptContext, complete: boolean): () => void {
     if (typeof input !== 'object' || input === null) throw invalidName(kind, input)
-    const { name, order, text } = input
+    const { order, text } = input
+    const name = kind === 'section' && typeof input.name === 'string' ? sectionName(input.name) : input.name
     if (typeof name !== 'string' || !name || CONTROL.test(name)) throw invalidName(kind, name)
     if (typeof order !== 'number' || !Number.isFinite(order)) throw nonFiniteOrder(kind, name)
     if (typeof text !== 'string' && typeof text !== 'function') throw invalidText(kind, name, text)

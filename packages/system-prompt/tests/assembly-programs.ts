@@ -139,7 +139,7 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ edit: fc.constant<'spread'>('spread'), list: listKey, index, text: word }) },
   { weight: 1, arbitrary: fc.record({ edit: fc.constant<'parameters'>('parameters'), index, title: fc.constantFrom('p', 'r') }) },
   { weight: 1, arbitrary: fc.record({ edit: fc.constant<'deep-write'>('deep-write'), index }) },
-  { weight: 1, arbitrary: fc.record({ edit: fc.constant<'variable'>('variable'), name: fc.constantFrom('v0', 'v1', 'w'), value: fc.constantFrom<string | number | undefined>('set', 7, undefined) }) },
+  { weight: 1, arbitrary: fc.record({ edit: fc.constant<'variable'>('variable'), name: fc.constantFrom('v0', 'v1', 'w', 'W'), value: fc.constantFrom<string | number | undefined>('set', 7, undefined) }) },
   { weight: 1, arbitrary: fc.record({ edit: fc.constant<'delete-variable'>('delete-variable'), name: variableName }) },
   { weight: 1, arbitrary: fc.record({ edit: fc.constant<'break'>('break'), list: listKey, index, how: fc.constantFrom<'text' | 'order' | 'name'>('text', 'order', 'name') }) },
   { weight: 1, arbitrary: fc.record({ edit: fc.constant<'throw'>('throw') }) },

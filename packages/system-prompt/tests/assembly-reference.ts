@@ -238,6 +238,7 @@ function problemOf(assembly: PromptAssembly, kept: PromptAssembly['contexts']): 
     if (twice !== undefined) return `${key} contain ${JSON.stringify(twice)} twice`
   }
   for (const [name, value] of Object.entries(assembly.variables)) {
+    if (!/^[a-z][a-z0-9_]*$/.test(name)) return `variables has ${JSON.stringify(name)}, a name no template can reference (variable names match /^[a-z][a-z0-9_]*$/)`
     if (value !== undefined && typeof value !== 'string') return `variables.${name} is a ${typeof value} (${String(value)}); expected a string or undefined`
   }
 }

@@ -130,5 +130,12 @@ describe('dsh-system-prompt: hostile values name their plugin', () => {
         await fails(`system-prompt/assemble listener of plugin "bad-plugin" returned a malformed assembly: variables.w is ${described}; expected a string or undefined`)
       })
     }
+    for (const name of ['Bad', 'has-dash', '']) {
+      it(`refuses a listener that adds a variable named ${JSON.stringify(name)}, which no template can reference`, async () => {
+        plugin.on('system-prompt/assemble', (assembly, _context, next) => next({ ...assembly, variables: { ...assembly.variables, [name]: 'x' } }))
+        const error = await fails(`system-prompt/assemble listener of plugin "bad-plugin" returned a malformed assembly: variables has ${JSON.stringify(name)}, a name no template can reference (variable names match /^[a-z][a-z0-9_]*$/)`)
+        expect((error as PromptError & { code: string }).code).to.equal('PROMPT_MALFORMED_ASSEMBLY')
+      })
+    }
   })
 })

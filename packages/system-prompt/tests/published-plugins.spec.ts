@@ -1,13 +1,14 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
 import SystemPrompt, { renderAssembly, type Config } from 'dsh-system-prompt'
-import { bootApp, rejection } from 'dsh-testing'
+import { bootApp, promptText, rejection, scope } from 'dsh-testing'
 import { BARE } from './helpers.js'
 import * as afterSuffix from './fixtures/published/after-suffix.js'
 import * as auditListener from './fixtures/published/audit-listener.js'
 import * as badOrderListener from './fixtures/published/bad-order-listener.js'
 import * as betaTools from './fixtures/published/beta-tools.js'
 import * as placementNames from './fixtures/published/placement-names.js'
+import * as personaPrefixShadow from './fixtures/published/persona-prefix-shadow.js'
 import * as nullContexts from './fixtures/published/null-contexts.js'
 import * as teamNotes from './fixtures/published/team-notes.js'
 import * as teamNotesHanded from './fixtures/published/team-notes-handed.js'
@@ -26,6 +27,21 @@ describe('dsh-system-prompt: plugins written for the published package run uncha
     const rendered = renderAssembly(assembly)
     expect(rendered.sections.at(-1)?.name).to.equal('audit')
     expect(rendered.snapshot.endsWith('Clock.\n\nAudit window: open.')).to.equal(true)
+  })
+
+  for (const literal of [false, true]) {
+    it(`lets a scope replace the persona under the 0.2 name of its section (${literal ? 'the literal "deployment:persona-prefix"' : 'PERSONA_PREFIX_SECTION'}), as a 0.2 agent preset does`, async () => {
+      ({ app } = await bootApp({ systemPrompt: { ...BARE, persona: 'Deployment persona.' } }))
+      const preset = scope(app, 'preset')
+      await preset.ctx.plugin(personaPrefixShadow, { text: 'Preset persona.', literal })
+      expect(await promptText(app, { scope: preset.key })).to.equal('Preset persona.')
+      expect(await promptText(app)).to.equal('Deployment persona.')
+    })
+  }
+
+  it('refuses a second global persona under the 0.2 name: the service owns the section, as in 0.2', async () => {
+    const error = await rejection(Promise.resolve().then(() => app.systemPrompt.section({ name: 'deployment:persona-prefix', order: 0, text: 'x' })))
+    expect((error as Error & { code: string }).code).to.equal('PROMPT_ALREADY_REGISTERED')
   })
 
   it('places sections by the published constant names and falls back with ?? for an unknown one', async () => {

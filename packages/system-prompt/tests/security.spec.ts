@@ -48,18 +48,26 @@ describe('dsh-system-prompt: security against hostile names, values and texts', 
       }
     })
 
-    it('a listener returning variables and tool schemas with own __proto__ keys pollutes nothing', async () => {
+    it('a listener returning a variable named constructor and a tool schema with an own __proto__ key pollutes nothing', async () => {
       plugin.on('system-prompt/assemble', (assembly) => ({
         ...assembly,
         // A string value: listener-set variables are checked like provider values (an object is refused).
-        variables: JSON.parse('{"__proto__": "variables", "constructor": "c"}'),
+        variables: JSON.parse('{"constructor": "c"}'),
         tools: [JSON.parse('{"name": "__proto__", "parameters": {"__proto__": {"polluted": "schema"}}}')],
       }))
       const assembly = await app.systemPrompt.assemble()
       expect(Object.getPrototypeOf(assembly.variables)).to.equal(Object.prototype)
-      expect(Object.hasOwn(assembly.variables, '__proto__')).to.equal(true)
+      expect(Object.hasOwn(assembly.variables, 'constructor')).to.equal(true)
       expect(assembly.tools.map((t) => t.name)).to.deep.equal(['__proto__'])
       expect(Object.isFrozen(assembly.tools[0].parameters)).to.equal(true)
+    })
+
+    it('a listener returning an own __proto__ variable is refused (no template can name it) and pollutes nothing', async () => {
+      plugin.on('system-prompt/assemble', (assembly) => ({ ...assembly, variables: JSON.parse('{"__proto__": {"polluted": "variables"}}') }))
+      const error = await rejection(app.systemPrompt.assemble(), PromptError) as PromptError & { code: string }
+      expect(error.code).to.equal('PROMPT_MALFORMED_ASSEMBLY')
+      expect(error.message).to.include('variables has "__proto__", a name no template can reference')
+      expect(({} as Record<string, unknown>).polluted).to.equal(undefined)
     })
 
     it('a tool provider offering a tool named __proto__ or constructor gets it listed like any other', async () => {
