@@ -93,7 +93,8 @@ export class StampedLayers<V, M = unknown> {
 
   /**
    * `compute()` memoised for `chain` (nearest first; `[]` for the global layer alone): recomputed only
-   * when a layer on the chain, or the global layer, changed since the last call for the same chain head.
+   * when a layer on the chain, or the global layer, changed since the last call for the same chain head,
+   * or when that call's chain was another (a parent link moved by a binding), compared key by key.
    */
   memo(chain: readonly ScopeKey[], compute: () => M): M {
     const head = chain.length ? chain[0] : this.globalMemo
