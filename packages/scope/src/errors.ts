@@ -27,6 +27,16 @@ export function parentAlreadySet(label: string) {
   })
 }
 
+/**
+ * Thrown by `bindScopeParent` for a key that already has a parent (bound, set or given at `createScope`):
+ * only the binding returned by the key's first bind may move its link.
+ */
+export function parentAlreadyBound(label: string) {
+  return Object.assign(new Error(`scope "${label}" is already bound to a parent; only the binding returned by its first bindScopeParent can rebind it`), {
+    code: 'SCOPE_PARENT_ALREADY_BOUND' as const, details: { label },
+  })
+}
+
 /** Thrown when a parent link would make a scope its own ancestor. */
 export function parentCycle(label: string) {
   return Object.assign(new Error(`scope "${label}" cannot take this parent: the parent chain would form a cycle`), {

@@ -1,6 +1,6 @@
 import type { Context } from 'cordis'
 import { appState, GLOBAL, scopeOf, type AppState, type ScopedListener, type ScopeKey } from './state.js'
-import { chainIn } from './parents.js'
+import { scopeChainOf } from './parents.js'
 import { ownEffect, ownerName } from './effect.js'
 
 /** Options of {@link onScoped}, the same as Cordis's `ctx.on` options. */
@@ -90,7 +90,7 @@ export function listenersFor<F extends (...args: any[]) => any>(
   ctx: Context, name: string, scope: ScopeKey | undefined,
 ): ScopedListener<F>[] {
   const state = appState(ctx)
-  return listenersIn<F>(state, name, chainIn(state, scope))
+  return listenersIn<F>(state, name, scopeChainOf(scope))
 }
 
 /**
@@ -109,7 +109,7 @@ export interface ScopeIndex {
 export function scopeIndex(ctx: Context): ScopeIndex {
   const state = appState(ctx)
   return {
-    chain: (key) => chainIn(state, key),
+    chain: scopeChainOf,
     listeners: (name, chain) => listenersIn(state, name, chain),
   }
 }

@@ -1,7 +1,7 @@
 import type { Context } from 'cordis'
 import { scopeOf, type ScopeKey } from './state.js'
 import { ownEffect, ownerName } from './effect.js'
-import { ScopedLayers } from './layers.js'
+import { StampedLayers } from './stamped-layers.js'
 
 /**
  * What every entry of a {@link ScopedRegistry} carries. `kind` separates name spaces (a section and a
@@ -72,7 +72,7 @@ interface Attached<E> {
 }
 
 /**
- * The scoped registry every dsh registry is built on: entries filed in a {@link ScopedLayers} by the
+ * The scoped registry every dsh registry is built on: entries filed in a {@link StampedLayers} by the
  * layer of the registering context, owned like any dsh registration (through `ownEffect`: disposed with
  * the registering plugin or scope, last-in first-out with its other effects), each with its disposer.
  *
@@ -114,7 +114,7 @@ interface Attached<E> {
  */
 export class ScopedRegistry<E extends RegistryEntry, M = unknown> {
   /** Every filed entry, by layer; read it for views (`memo(scopeChain(ctx, scope), ...)`, memoising an `M`) and lookups. */
-  readonly layers = new ScopedLayers<E, M>()
+  readonly layers = new StampedLayers<E, M>()
   private ids = 0
   private readonly prefixes = new Map<string, string>()
   /** The one teardown every plain registration shares (a registration costs one closure, its disposer). */

@@ -4,9 +4,9 @@ import { invalidScopeKey, scopeAlreadyActive, scopeDisposed, teardownFailed } fr
 import { ownEffect } from './effect.js'
 import { ScopeRun, throwCollected } from './buckets.js'
 import { liveEffects } from './cordis-effects.js'
-import { forgetScopeMemos } from './layers.js'
+import { forgetScopeMemos } from './stamped-layers.js'
 import { onScoped, type ScopedListenerOptions } from './events.js'
-import { checkParent, isKey } from './parents.js'
+import { checkParent, isKey, nameKey, setScopeParent } from './parents.js'
 
 /** Options of {@link createScope}. */
 export interface CreateScopeOptions {
@@ -24,6 +24,16 @@ export interface ScopeHandle {
   readonly ctx: Context
   /** Disposes the scope and everything registered through it. Idempotent; resolves when all is gone. */
   dispose(): Promise<void>
+}
+
+/** What `createScope` returns: a {@link ScopeHandle} with the published `rawDispose`. */
+export interface Scope extends ScopeHandle {
+  /**
+   * The scope's disposer as one function of fixed identity (every read returns the same function), for
+   * a composite `ctx.effect` to yield: the scope then ends at that position of the composite's teardown.
+   * Calling it is calling `dispose()` (the same promise).
+   */
+  readonly rawDispose: () => Promise<void>
 }
 
 // Cordis calls that create effects: through a scope context they are routed to the scope's own child
@@ -58,13 +68,13 @@ for (const name of ROUTED) {
  * ordinary events, `ctx.plugin`, ...) through a child fiber made the first time one is needed.
  * The scope context reads services exactly like `ctx`, so `ctx` should inject what the scope uses.
  */
-export function createScope(ctx: Context, key: ScopeKey, options: CreateScopeOptions = {}): ScopeHandle {
+export function createScope(ctx: Context, key: ScopeKey, options: CreateScopeOptions = {}): Scope {
   if (!isKey(key)) throw invalidScopeKey(key)
   const state = appState(ctx)
   const label = options.label ?? 'scope'
   const existing = state.live.get(key)
   if (existing) throw scopeAlreadyActive(existing.label)
-  if (options.parent !== undefined) checkParent(state, key, options.parent, label)
+  if (options.parent !== undefined) checkParent(key, options.parent, label)
 
   const record: ScopeRecord = { key, label, teardowns: new ScopeRun(), disposed: false }
   // Inside a Cordis service method the context may be the service's shadow of the caller's context;
@@ -76,14 +86,17 @@ export function createScope(ctx: Context, key: ScopeKey, options: CreateScopeOpt
     [kScope]: { value: key, enumerable: true },
     [kOwner]: { value: record },
   }) as Context
-  if (options.parent !== undefined) state.parents.set(key, options.parent)
+  nameKey(key, label)
+  if (options.parent !== undefined) setScopeParent(undefined, key, options.parent)
   state.labels.set(key, label)
   state.live.set(key, record)
   return new Handle(key, scopeCtx, record, detach)
 }
 
-/** A scope handle; a class, so a scope costs no closure for its `dispose`. */
-class Handle implements ScopeHandle {
+/** A scope handle; a class, so a scope costs no closure for its `dispose` (nor for `rawDispose` until read). */
+class Handle implements Scope {
+  private raw?: () => Promise<void>
+
   constructor(
     readonly key: ScopeKey,
     readonly ctx: Context,
@@ -98,6 +111,10 @@ class Handle implements ScopeHandle {
     this.record.handedOut = true
     this.detach()
     return done
+  }
+
+  get rawDispose(): () => Promise<void> {
+    return this.raw ??= () => this.dispose()
   }
 }
 

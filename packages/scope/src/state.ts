@@ -35,14 +35,12 @@ export interface ScopeRecord {
 }
 
 /**
- * Per-app bookkeeping shared by every helper of this package: live scopes, parent links and the
- * scoped-listener index. One instance per Cordis root, found through {@link appState}.
+ * Per-app bookkeeping shared by every helper of this package: live scopes, labels and the
+ * scoped-listener index (parent links are per process: `parents.ts`). One instance per Cordis root, found through {@link appState}.
  */
 export interface AppState {
   /** Live scopes by key. */
   live: Map<ScopeKey, ScopeRecord>
-  /** Parent links; they outlive the scopes so a disposed middle scope still passes its chain on. */
-  parents: WeakMap<ScopeKey, ScopeKey>
   /** Labels for error messages, kept for keys that have had a scope. */
   labels: WeakMap<ScopeKey, string>
   /** Scoped listeners by event name, then by the scope they were registered through. */
@@ -77,7 +75,7 @@ export function appState(ctx: Context): AppState {
   const root = ctx.root as object
   let state = states.get(root)
   if (!state) {
-    state = { live: new Map(), parents: new WeakMap(), labels: new WeakMap(), listeners: new Map(), scopedEvents: new Map(), seq: { append: 0, prepend: 0 } }
+    state = { live: new Map(), labels: new WeakMap(), listeners: new Map(), scopedEvents: new Map(), seq: { append: 0, prepend: 0 } }
     states.set(root, state)
   }
   return state

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { createScope, ownEffect, ScopeErrors, setScopeParent } from 'dsh-scope'
+import { bindScopeParent, createScope, ownEffect, ScopeErrors, setScopeParent } from 'dsh-scope'
 import { bootApp, rejection, thrown } from 'dsh-testing'
 import { scopeEndingWithCreator } from './helpers.js'
 
@@ -25,6 +25,16 @@ describe('dsh-scope: errors carry a stable code and the fields they are about', 
     expect(described(thrown(() => setScopeParent(host, child.key, {})))).to.deep.equal({
       name: 'Error', code: 'SCOPE_PARENT_ALREADY_SET', details: { label: 'agent:child' },
       message: 'scope "agent:child" already has a parent; a parent link is set once',
+    })
+  })
+
+  it('SCOPE_PARENT_ALREADY_BOUND names the scope a second bind tried to link', async () => {
+    const { host } = await bootApp()
+    const child = createScope(host, {}, { label: 'agent:bound' })
+    bindScopeParent(child.key, {})
+    expect(described(thrown(() => bindScopeParent(child.key, {})))).to.deep.equal({
+      name: 'Error', code: 'SCOPE_PARENT_ALREADY_BOUND', details: { label: 'agent:bound' },
+      message: 'scope "agent:bound" is already bound to a parent; only the binding returned by its first bindScopeParent can rebind it',
     })
   })
 

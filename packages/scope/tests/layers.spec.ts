@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
-import { ScopedLayers } from 'dsh-scope'
+import { StampedLayers } from 'dsh-scope'
 
 /** A memo probe: counts how often `compute` ran. */
 function counter() {
@@ -11,17 +11,17 @@ function counter() {
   }
 }
 
-describe('dsh-scope: ScopedLayers', () => {
+describe('dsh-scope: StampedLayers', () => {
   describe('add / has / get / remove', () => {
     it('files a value in the global layer when the scope is undefined', () => {
-      const layers = new ScopedLayers<string>()
+      const layers = new StampedLayers<string>()
       expect(layers.add(undefined, 'k', 'global')).to.equal(true)
       expect(layers.has(undefined, 'k')).to.equal(true)
       expect(layers.get(undefined, 'k')).to.equal('global')
     })
 
     it('keeps each scope\'s layer apart from the global layer and from other scopes', () => {
-      const layers = new ScopedLayers<string>()
+      const layers = new StampedLayers<string>()
       const a = {}
       const b = {}
       layers.add(a, 'k', 'a')
@@ -35,7 +35,7 @@ describe('dsh-scope: ScopedLayers', () => {
     })
 
     it('refuses a key already taken in the same layer and keeps the first value', () => {
-      const layers = new ScopedLayers<string>()
+      const layers = new StampedLayers<string>()
       const a = {}
       layers.add(a, 'k', 'first')
       expect(layers.add(a, 'k', 'second')).to.equal(false)
@@ -46,7 +46,7 @@ describe('dsh-scope: ScopedLayers', () => {
     })
 
     it('removes only when the layer still holds that very value', () => {
-      const layers = new ScopedLayers<{ id: number }>()
+      const layers = new StampedLayers<{ id: number }>()
       const a = {}
       const first = { id: 1 }
       const second = { id: 2 }
@@ -61,7 +61,7 @@ describe('dsh-scope: ScopedLayers', () => {
     })
 
     it('lists the entries of exactly one layer in insertion order', () => {
-      const layers = new ScopedLayers<number>()
+      const layers = new StampedLayers<number>()
       const a = {}
       layers.add(a, 'z', 1)
       layers.add(a, 'a', 2)
@@ -74,11 +74,11 @@ describe('dsh-scope: ScopedLayers', () => {
 
   describe('reclamation (stats)', () => {
     it('starts empty', () => {
-      expect(new ScopedLayers().stats()).to.deep.equal({ layers: 0, scopeLayers: 0, entries: 0 })
+      expect(new StampedLayers().stats()).to.deep.equal({ layers: 0, scopeLayers: 0, entries: 0 })
     })
 
     it('reclaims a scope layer when its last entry is removed', () => {
-      const layers = new ScopedLayers<string>()
+      const layers = new StampedLayers<string>()
       const a = {}
       const b = {}
       layers.add(a, 'x', 'ax')
@@ -94,7 +94,7 @@ describe('dsh-scope: ScopedLayers', () => {
     })
 
     it('keeps the global layer once it exists, even when empty', () => {
-      const layers = new ScopedLayers<string>()
+      const layers = new StampedLayers<string>()
       layers.add(undefined, 'g', 'g')
       layers.remove(undefined, 'g', 'g')
       expect(layers.stats()).to.deep.equal({ layers: 1, scopeLayers: 0, entries: 0 })
@@ -104,7 +104,7 @@ describe('dsh-scope: ScopedLayers', () => {
       const scopes = [{}, {}, {}]
       const op = fc.record({ scope: fc.integer({ min: -1, max: 2 }), key: fc.constantFrom('a', 'b', 'c') })
       fc.assert(fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
-        const layers = new ScopedLayers<object>()
+        const layers = new StampedLayers<object>()
         const filed: [object | undefined, string, object][] = []
         for (const { scope, key } of ops) {
           const at = scope < 0 ? undefined : scopes[scope]
@@ -121,7 +121,7 @@ describe('dsh-scope: ScopedLayers', () => {
 
   describe('resolve()', () => {
     it('lets the nearest layer win a key and reports the layer it came from', () => {
-      const layers = new ScopedLayers<string>()
+      const layers = new StampedLayers<string>()
       const preset = {}
       const agent = {}
       layers.add(undefined, 'persona', 'global persona')
@@ -140,7 +140,7 @@ describe('dsh-scope: ScopedLayers', () => {
     })
 
     it('reads the global layer alone for an empty chain and never a scope off the chain', () => {
-      const layers = new ScopedLayers<string>()
+      const layers = new StampedLayers<string>()
       const sibling = {}
       layers.add(undefined, 'k', 'global')
       layers.add(sibling, 'k', 'sibling')
@@ -150,7 +150,7 @@ describe('dsh-scope: ScopedLayers', () => {
     })
 
     it('falls back to the wider value once the nearer one is removed', () => {
-      const layers = new ScopedLayers<string>()
+      const layers = new StampedLayers<string>()
       const agent = {}
       layers.add(undefined, 'persona', 'global')
       layers.add(agent, 'persona', 'agent')
@@ -161,7 +161,7 @@ describe('dsh-scope: ScopedLayers', () => {
 
   describe('memo()', () => {
     it('computes once and reuses the value while nothing on the chain changes', () => {
-      const layers = new ScopedLayers<string>()
+      const layers = new StampedLayers<string>()
       const agent = {}
       layers.add(agent, 'k', 'v')
       const probe = counter()
@@ -172,7 +172,7 @@ describe('dsh-scope: ScopedLayers', () => {
     })
 
     it('recomputes after an add or a remove in a layer of the chain', () => {
-      const layers = new ScopedLayers<string>()
+      const layers = new StampedLayers<string>()
       const preset = {}
       const agent = {}
       const chain = [agent, preset]
@@ -189,7 +189,7 @@ describe('dsh-scope: ScopedLayers', () => {
     })
 
     it('recomputes after a change in the global layer, for every chain', () => {
-      const layers = new ScopedLayers<string>()
+      const layers = new StampedLayers<string>()
       const a = {}
       const probe = counter()
       layers.memo([a], probe.compute('a0'))
@@ -201,7 +201,7 @@ describe('dsh-scope: ScopedLayers', () => {
     })
 
     it('does not recompute for a change in a scope off the chain', () => {
-      const layers = new ScopedLayers<string>()
+      const layers = new StampedLayers<string>()
       const agent = {}
       const sibling = {}
       const probe = counter()
@@ -214,7 +214,7 @@ describe('dsh-scope: ScopedLayers', () => {
     })
 
     it('does not recompute after a refused add or a refused remove', () => {
-      const layers = new ScopedLayers<string>()
+      const layers = new StampedLayers<string>()
       const agent = {}
       layers.add(agent, 'k', 'v')
       const probe = counter()
@@ -226,7 +226,7 @@ describe('dsh-scope: ScopedLayers', () => {
     })
 
     it('recomputes when a reclaimed layer comes back with new content', () => {
-      const layers = new ScopedLayers<string>()
+      const layers = new StampedLayers<string>()
       const agent = {}
       layers.add(agent, 'k', 'old')
       const probe = counter()
@@ -238,7 +238,7 @@ describe('dsh-scope: ScopedLayers', () => {
     })
 
     it('keeps one memo per chain head: two heads alternate without recomputing', () => {
-      const layers = new ScopedLayers<string>()
+      const layers = new StampedLayers<string>()
       const preset = {}
       const a = {}
       const b = {}
@@ -256,7 +256,7 @@ describe('dsh-scope: ScopedLayers', () => {
     })
 
     it('keys the memo by chain head: a different chain under the same head replaces it', () => {
-      const layers = new ScopedLayers<string>()
+      const layers = new StampedLayers<string>()
       const agent = {}
       const preset = {}
       const probe = counter()
@@ -268,7 +268,7 @@ describe('dsh-scope: ScopedLayers', () => {
     })
 
     it('keeps the global-only memo apart from scoped ones', () => {
-      const layers = new ScopedLayers<string>()
+      const layers = new StampedLayers<string>()
       const a = {}
       const probe = counter()
       layers.memo([], probe.compute('global'))
@@ -286,7 +286,7 @@ describe('dsh-scope: ScopedLayers', () => {
         fc.record({ kind: fc.constant('read' as const), chain: fc.constantFrom([], [0], [1, 0], [2], [2, 1, 0]) }),
       )
       fc.assert(fc.property(fc.array(op, { maxLength: 50 }), (ops) => {
-        const layers = new ScopedLayers<string>()
+        const layers = new StampedLayers<string>()
         const filed: [object | undefined, string, string][] = []
         let serial = 0
         const snapshot = (chain: readonly object[]) =>

@@ -56,7 +56,7 @@ describe('dsh-scope: its files depend on each other one way', () => {
     expect(Object.keys(scope)).to.include.members([
       'createScope', 'scopeOf', 'scopeLabel', 'scopeStats', 'isScopeActive', 'setScopeParent', 'parentOf', 'scopeChain',
       'ownEffect', 'ownerName', 'ownerScope', 'onScoped', 'defineScopedEvent', 'listenersFor', 'scopedListenerStats',
-      'ScopedLayers', 'kScope', 'kOwner', 'GLOBAL', 'ScopeErrors',
+      'ScopedLayers', 'StampedLayers', 'NamedEntries', 'AnonymousEntries', 'bindScopeParent', 'scopeParentOf', 'scopeChainOf', 'scopeTarget', 'isScopeCarrier', 'carrierKeyOf', 'kScope', 'kOwner', 'GLOBAL', 'ScopeErrors',
     ])
   })
 })

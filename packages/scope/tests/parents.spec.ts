@@ -49,14 +49,15 @@ describe('dsh-scope: parent chains', () => {
       expect(seen).to.deep.equal(['g'])
     })
 
-    it('keeps links per app', async () => {
+    it('keeps one relation per process: a link set through one app is the link in every app (issue 24)', async () => {
       const one = await bootApp()
       const two = await bootApp()
       const parent = {}
       const key = {}
       setScopeParent(one.app, key, parent)
       expect(scopeChain(one.app, key)).to.deep.equal([key, parent])
-      expect(scopeChain(two.app, key)).to.deep.equal([key])
+      expect(scopeChain(two.app, key)).to.deep.equal([key, parent])
+      expect(() => setScopeParent(two.app, key, {})).to.throw('scope "scope" already has a parent; a parent link is set once')
     })
   })
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { Context } from 'cordis'
-import { createScope, ownEffect, ScopedLayers, scopeStats } from 'dsh-scope'
+import { createScope, ownEffect, StampedLayers, scopeStats } from 'dsh-scope'
 import { bootApp, loadPlugin, rejection } from 'dsh-testing'
 import { scopeEndingWithCreator } from './helpers.js'
 
@@ -48,7 +48,7 @@ describe('dsh-scope: teardowns that throw', () => {
 describe('dsh-scope: memos are released with their scope', () => {
   it('drops the memo of a disposed scope, so memo tables do not grow with scopes that come and go', async () => {
     const { host } = await bootApp()
-    const layers = new ScopedLayers<string>()
+    const layers = new StampedLayers<string>()
     const scopes = Array.from({ length: 50 }, () => createScope(host, {}))
     for (const scope of scopes) layers.memo([scope.key], () => 'view')
     expect(layers.memoStats()).to.deep.equal({ scopeMemos: 50 })
@@ -60,7 +60,7 @@ describe('dsh-scope: memos are released with their scope', () => {
 
   it('keeps counting a memo once when it is recomputed for the same scope', async () => {
     const { host } = await bootApp()
-    const layers = new ScopedLayers<string>()
+    const layers = new StampedLayers<string>()
     const scope = createScope(host, {})
     layers.memo([scope.key], () => 'first')
     layers.add(scope.key, 'a', 'x')

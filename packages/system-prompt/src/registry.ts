@@ -3,7 +3,7 @@
  * (nearest layer wins a name; sorted once, reused until a layer on the chain changes).
  * @module
  */
-import { ScopedRegistry, type ScopedLayers, type ScopedRegistryOptions, type ScopeKey } from 'dsh-scope'
+import { ScopedRegistry, type StampedLayers, type ScopedRegistryOptions, type ScopeKey } from 'dsh-scope'
 import { compareCodeUnits } from './tool-order.js'
 import { CompiledView } from './compiled-view.js'
 import type { CompactionSurvival, PromptText, SectionBand, ToolProvider, VariableProvider, Volatility } from './types.js'
@@ -144,7 +144,7 @@ export class PromptRegistry {
   }
 
   /** The layers the entries are filed in. */
-  get layers(): ScopedLayers<Entry, ResolvedView> {
+  get layers(): StampedLayers<Entry, ResolvedView> {
     return this.store.layers
   }
 

@@ -1,3 +1,8 @@
+/**
+ * `StampedLayers`: dsh's layer store, with a memo per chain validated by stamps (what `ScopedRegistry`
+ * and every dsh registry read their views through).
+ * @module
+ */
 import { GLOBAL, type ScopeKey } from './state.js'
 
 /** A resolved entry: the value and the layer it came from (`undefined` for the global layer). */
@@ -22,7 +27,7 @@ interface Memo<T> {
 // that come and go by the thousand would keep every table at its high-water mark. See forgetScopeMemos.
 const memoCleanups = new WeakMap<object, Array<() => void>>()
 
-/** Drops the memos of every {@link ScopedLayers} whose chain starts at `key`; called when `key`'s scope is disposed. */
+/** Drops the memos of every {@link StampedLayers} whose chain starts at `key`; called when `key`'s scope is disposed. */
 export function forgetScopeMemos(key: ScopeKey): void {
   const cleanups = memoCleanups.get(key)
   if (!cleanups) return
@@ -35,9 +40,11 @@ export function forgetScopeMemos(key: ScopeKey): void {
  * layer exists only while it holds something. Reading for a scope chain merges the layers, nearest
  * first, so a scope shadows its ancestors and the global layer by key. Every layer carries a stamp that
  * changes with each edit, so the one value `M` its owner derives from a chain (its view) can be memoised
- * until one of the chain's layers changes.
+ * until one of the chain's layers changes, or the chain itself does (a parent link moved by a
+ * `ScopeParentBinding`): the memo keeps the chain it was made for and compares it with the one it is
+ * asked for. dsh's own layer store, with a memo; the published `ScopedLayers` is another contract.
  */
-export class ScopedLayers<V, M = unknown> {
+export class StampedLayers<V, M = unknown> {
   private readonly layers = new Map<ScopeKey | typeof GLOBAL, Layer<V>>()
   private readonly memos = new WeakMap<object, Memo<M>>()
   private readonly globalMemo: object = {}
@@ -86,7 +93,8 @@ export class ScopedLayers<V, M = unknown> {
 
   /**
    * `compute()` memoised for `chain` (nearest first; `[]` for the global layer alone): recomputed only
-   * when a layer on the chain, or the global layer, changed since the last call for the same chain head.
+   * when a layer on the chain, or the global layer, changed since the last call for the same chain head,
+   * or when that call's chain was another (a parent link moved by a binding), compared key by key.
    */
   memo(chain: readonly ScopeKey[], compute: () => M): M {
     const head = chain.length ? chain[0] : this.globalMemo
