@@ -19,11 +19,13 @@ const SCRIPT = [
 
 describe('dsh-prompt replay: tools turns hide and show tools (issue 21)', () => {
   for (const format of ['openai-chat', 'anthropic'] as const) {
-    it(`a hidden tool stays declared and inert, with no break; shown again it is declared as before (${format})`, async () => {
+    it(`a hidden tool stays declared and inert with its guidance kept, with no break; shown again it is declared as before (${format})`, async () => {
       const result = await replayDeployment(DEPLOYMENT, parseReplayScript(SCRIPT, 's.yml'), { boot: QUIET, format })
       expect(result.turns.map((t) => t.changes)).to.deep.equal([[], ['hide bash'], ['show bash']])
       expect(result.turns.map((t) => t.breaks.length)).to.deep.equal([0, 0, 0])
-      expect(result.turns[1].toolChanges).to.deep.equal([{ tool: 'bash', kind: 'removed', owner: 'dsh-plugin-shell', handling: 'inert', breaks: false, cost: 0 }])
+      expect(result.turns[1].toolChanges).to.deep.equal([{ tool: 'bash', kind: 'removed', owner: 'dsh-plugin-shell', handling: 'inert', breaks: false, cost: 0,
+        kept: [{ section: 'tool:bash', owner: 'dsh-plugin-shell' }],
+      }])
       expect(result.turns[2].toolChanges).to.equal(undefined)
     })
   }
