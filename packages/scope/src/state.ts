@@ -36,12 +36,13 @@ export interface ScopeRecord {
 
 /**
  * Per-app bookkeeping shared by every helper of this package: live scopes, labels and the
- * scoped-listener index (parent links are per process: `parents.ts`). One instance per Cordis root, found through {@link appState}.
+ * scoped-listener index (parent links are per process: `parents.ts`). One instance per Cordis root,
+ * found through {@link appState}.
  */
 export interface AppState {
   /** Live scopes by key. */
   live: Map<ScopeKey, ScopeRecord>
-  /** Labels for error messages, kept for keys that have had a scope. */
+  /** Labels of the keys that have had a scope in this app (what `scopeLabel` answers). */
   labels: WeakMap<ScopeKey, string>
   /** Scoped listeners by event name, then by the scope they were registered through. */
   listeners: Map<string, Map<ScopeKey | typeof GLOBAL, ScopedListener[]>>
