@@ -27,6 +27,8 @@ interface ToolsLedgered {
   json: string
   /** The list the latest request declared, when no entry carries it yet. */
   pending?: readonly WireTool[]
+  /** The list object the latest request declared (an unchanged declaration is the same object: no JSON to compare). */
+  seen?: readonly WireTool[]
 }
 
 /** By agent (keyed as an object, so this file names no agent type). */
@@ -41,7 +43,18 @@ function stateOf(agent: object): ToolsLedgered {
 /** A step's request declared `tools` and added `added` to the record: the first added entry carries the list when it changed. */
 export function ledgerToolsSent(agent: object, tools: readonly WireTool[], added: readonly ConversationEntry[]): void {
   const state = stateOf(agent)
-  const json = JSON.stringify(tools)
+  if (tools === state.seen) {
+    if (state.pending && added.length) carry(state, added[0])
+    return
+  }
+  let json: string
+  try {
+    json = JSON.stringify(tools)
+  } catch {
+    // A list with no JSON (a throwing `toJSON`): its request body fails to serialise, and the caller hears it from there.
+    return
+  }
+  state.seen = tools
   if (json === state.json) {
     state.pending = undefined
     return

@@ -6,7 +6,7 @@ import { rechain } from './helpers.js'
 
 const objects = (text: string) => text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
 /** The ledger scenario as format version 2 wrote it (parts, no tools; kept as it was). */
-const V2_LEDGER = readFileSync(new URL('../../cli/tests/fixtures/ledger/conversation-parts.jsonl', import.meta.url), 'utf8')
+const V2_LEDGER = readFileSync(new URL('../../cli/tests/fixtures/ledger/conversation-v2.jsonl', import.meta.url), 'utf8')
 
 /** An app with the tool `read`. */
 async function app() {

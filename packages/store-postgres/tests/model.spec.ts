@@ -27,11 +27,11 @@ const line = fc.record({
 
 /**
  * A prompt version's line as dsh-agent's ledger writes it: random sections (any characters, blank lines
- * in them, some repeated) joined by a blank line, their byte ranges in `sections`, a tool list; sometimes
+ * in them, some repeated, some with lone surrogates) joined by a blank line, their byte ranges in `sections`, a tool list; sometimes
  * spelled with an escape `JSON.stringify` does not write (then it must still come back, cut or not).
  */
 const versionLine = fc.record({
-  sections: fc.array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 60 }), fc.constantFrom('Shared rules.\n\nKeep it short.', 'é and 😀', '"quoted" \\ \t', '')), { minLength: 1, maxLength: 8 }),
+  sections: fc.array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 12 }), fc.constantFrom('Shared rules.\n\nKeep it short.', 'é and 😀', '"quoted" \\ \t', '')), { minLength: 1, maxLength: 8 }),
   tools: fc.array(fc.record({ name: fc.string({ minLength: 1, maxLength: 8 }), description: fc.string({ maxLength: 40 }) }), { maxLength: 3 }),
   escaped: fc.boolean(),
 }).map(({ sections: drawn, tools, escaped }) => {
@@ -46,7 +46,8 @@ const versionLine = fc.record({
   })
   let text = JSON.stringify({ role: 'system', source: 'system-prompt', promptVersion: 1, content: sections.join('\n\n'), sections: parts, tools, hash: 'h' })
   if (escaped) text = text.replace('"content":" ', '"content":"\\u0020')
-  return { text, sections, canonical: !escaped }
+  // A lone surrogate has no UTF-8 bytes of its own: such a version is not cut into sections (it is stored whole), and still comes back.
+  return { text, sections, canonical: !escaped && sections.every((section) => !/\p{Cs}/u.test(section)) }
 })
 
 /** Whether `offset` of the JSON text `text` is inside a string literal (not a key's quotes, not an escape). */
