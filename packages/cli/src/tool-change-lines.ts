@@ -18,10 +18,12 @@ const HANDLING: Readonly<Record<ToolChange['handling'], string>> = {
   inert: 'kept declared, inert (a call gets AGENT_TOOL_UNAVAILABLE)',
   'next-epoch': 'announced, declared at the next epoch',
   'order-kept': 'declared in the previous order',
+  appended: 'offered from here on through the append path, the declared tools unchanged',
 }
 
 /** One change on a line: `"write" removed (owner lender): kept declared, inert ...; no break`. */
 export function toolChangeLine(change: ToolChange, owner: string | null = change.owner): string {
   const cost = change.breaks ? `breaks the prefix, ${formatCount(change.cost)} tokens no longer read` : 'no break'
-  return `${JSON.stringify(change.tool)} ${change.kind}${owner ? ` (owner ${owner})` : ''}: ${HANDLING[change.handling]}; ${cost}${change.fallback ? ` (${change.fallback})` : ''}`
+  const why = change.fallback ?? change.via
+  return `${JSON.stringify(change.tool)} ${change.kind}${owner ? ` (owner ${owner})` : ''}: ${HANDLING[change.handling]}; ${cost}${why ? ` (${why})` : ''}`
 }
