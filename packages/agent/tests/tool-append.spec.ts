@@ -6,8 +6,9 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
 import type { Agent, StepResult } from 'dsh-agent'
-import { TOOL_CHANGE_NOTE_MARKER } from 'dsh-agent'
+import { exportLedger, TOOL_CHANGE_NOTE_MARKER } from 'dsh-agent'
 import { bootApp, loadPlugin, tool, type LoadedPlugin } from 'dsh-testing'
+import { readFileSync, writeFileSync } from 'node:fs'
 
 const LONG = 'Follow the house style for every change you make to the code base. '.repeat(160)
 const BETA = { 'anthropic-beta': 'inline-tools-2026-09-15' }
@@ -59,6 +60,20 @@ describe('dsh-agent: a tool added through the provider\'s append path (issue 21,
     })
     expect(first.headers).to.deep.equal({})
     expect(second.headers).to.deep.equal(BETA)
+  })
+
+  it('golden: the three Anthropic bodies of a conversation whose tool is added through the path, pinned byte for byte (golden/tool-additions.json)', async () => {
+    const agent = await agentFor('claude-opus-5')
+    const bodies: unknown[] = [await agent.step('Hi.', { format: 'anthropic', breakpoints: { minTokens: 0 } })]
+    agent.record({ role: 'assistant', content: 'Hello.' })
+    helper.ctx.tools.register(tool('grep', { description: 'Searches files.' }))
+    bodies.push(await agent.step('Search.', { format: 'anthropic', breakpoints: { minTokens: 0 } }))
+    agent.record({ role: 'assistant', content: 'Searching.' })
+    bodies.push(await agent.step('Go on.', { format: 'anthropic', breakpoints: { minTokens: 0 } }))
+    const file = new URL('./golden/tool-additions.json', import.meta.url)
+    const text = `${JSON.stringify(bodies, null, 2).replaceAll(LONG.trim(), '<LONG>')}\n`
+    if (process.env.DSH_UPDATE_GOLDEN === '1') writeFileSync(file, text)
+    expect(text).to.equal(readFileSync(file, 'utf8'))
   })
 
   it('Anthropic: later requests keep the tool appended, send the beta header, report nothing again and predict at least 90% cached; a call to it is an ordinary call', async () => {
@@ -128,6 +143,22 @@ describe('dsh-agent: a tool added through the provider\'s append path (issue 21,
     host.tools.register(tool('grep'))
     const [change] = (await bare.stepDetailed('Search.', { format: 'anthropic' })).report.toolChanges!
     expect(change.fallback).to.match(/^anthropic's append path needs at least one declared tool/)
+  })
+
+  it('the ledger keeps the note\'s toolAdditions: a restored agent holds them and exports the same lines', async () => {
+    const agent = await agentFor('claude-opus-5')
+    await agent.stepDetailed('Hi.', { format: 'anthropic' })
+    helper.ctx.tools.register(tool('grep', { description: 'Searches files.' }))
+    const added = await agent.stepDetailed('Search.', { format: 'anthropic' })
+    agent.record({ role: 'assistant', content: 'Searching.' })
+    const ledger = exportLedger(agent)
+    expect(ledger).to.include('"toolAdditions":[{"name":"grep"')
+    const { host } = await bootApp({ systemPrompt: { persona: `Persona. ${LONG}` }, tools: true, agents: true })
+    const restored = await host.agents.restore(ledger)
+    expect(exportLedger(restored)).to.equal(ledger)
+    const note = restored.conversation.find((item) => item.role === 'user' && item.toolAdditions)!
+    expect(note.role === 'user' && note.toolAdditions!.map((item) => item.name)).to.deep.equal(['grep'])
+    expect(added.report.toolChanges![0].handling).to.equal('appended')
   })
 
   it('a request of a format without the path declares the appended tools after the others, reported as a break with that format\'s reason', async () => {
