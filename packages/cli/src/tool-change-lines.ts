@@ -5,11 +5,19 @@
  * @module
  */
 import type { ToolChange, ToolChangePolicy } from 'dsh-agent'
+import type { ToolAppendChoice } from 'dsh-wire'
 import { formatCount } from './table.js'
 
 /** `tool changes: removed inert, added append-path, edited immediate, reordered keep`. */
 export function toolPolicyLine(policy: ToolChangePolicy): string {
   return `tool changes: removed ${policy.removed}, added ${policy.added}, edited ${policy.edited}, reordered ${policy.reordered} (docs/sessions.md)`
+}
+
+/** How a tool added mid-conversation enters the next request (`explain --format`, R-TOOL-12): the append path, or declared now and why. */
+export function toolAppendLine(choice: ToolAppendChoice): string {
+  return 'via' in choice
+    ? `an added tool: through the append path, no break (${choice.via}${choice.header ? `; header ${choice.header.name}: ${choice.header.value}` : ''})`
+    : `an added tool: declared now, a predicted break (${choice.fallback})`
 }
 
 /** What a handling means, in words. */
