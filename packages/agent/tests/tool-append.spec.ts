@@ -60,6 +60,9 @@ describe('dsh-agent: a tool added through the provider\'s append path (issue 21,
     })
     expect(first.headers).to.deep.equal({})
     expect(second.headers).to.deep.equal(BETA)
+    const fork = await agent.fork({ kind: 'title', instruction: 'Name this conversation.', format: 'anthropic' })
+    expect(fork.headers).to.deep.equal(BETA)
+    expect(fork.parity()).to.equal(null)
   })
 
   it('golden: the three Anthropic bodies of a conversation whose tool is added through the path, pinned byte for byte (golden/tool-additions.json)', async () => {
