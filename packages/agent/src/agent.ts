@@ -3,7 +3,7 @@ import { listenersFor, type ScopeHandle, type ScopeKey } from 'dsh-scope'
 import { renderAssembly, waitingListener, type SystemPrompt } from 'dsh-system-prompt'
 import { abortable, deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
 import {
-  buildMessages, checkContentParts, entry, WireSession, type SessionBuild, isProvider, providerNames, usageShapeFor, wireFormat,
+  buildMessages, checkContentParts, entry, requestHeaders, toolAppendChoice, WireSession, type SessionBuild, isProvider, providerNames, usageShapeFor, wireFormat,
   type ChatRequestMessage, type ContentPart, type RequestBodies, type CacheReport,
   type WireFormat, type ModelProfile, type ModelProfileOverride, type Usage,
 } from 'dsh-wire'
@@ -290,7 +290,12 @@ export class Agent {
     const assembly = await this.bounded(options, (signal) => this.assembleOwn(signal))
     // The registration behind each tool, read once: the tool plan names owners with it, and the report keeps it.
     const origins = this.toolOrigins()
-    const tools = this.tools_.plan(assembly.tools, toolOwners(origins, assembly), `${provider} has no tool append path in dsh`)
+    // An added tool's way in: the format's append path when it is open for this request (R-TOOL-13), else declared now.
+    const module = wireFormat(format)
+    const appendPath = (declaredTools: number) => toolAppendChoice(module, {
+      model: this.model, enabled: this.wire?.toolAdditions === true, declaredTools, ...(this.wire?.promptUpdates === undefined ? {} : { promptUpdates: this.wire.promptUpdates }),
+    })
+    const tools = this.tools_.plan(assembly.tools, toolOwners(origins, assembly), appendPath)
     // An inert tool's sections stay as last sent (the tools it declares that the assembly no longer offers).
     const guidance = this.guidance.step(assembly, inertTools(tools.declared, assembly.tools))
     guidance.annotate(tools.changes)
@@ -323,7 +328,8 @@ export class Agent {
     const system = resume?.system ?? rendered.system
     const { snapshot } = rendered
     const added = stepEntries(this.record_, system, userInput, snapshot, this.latest())
-    if (tools.note !== undefined) added.push(entry({ role: 'user', content: tools.note }, 'user'))
+    // The note goes last: a format's append path sends its additions right after it (R-TOOL-13).
+    if (tools.note !== undefined) added.push(entry(tools.additions.length ? { role: 'user', content: tools.note, toolAdditions: [...tools.additions] } : { role: 'user', content: tools.note }, 'user'))
     // A new version keeps its parts (the ledger writes them; ledger-parts.ts).
     if (added[0]?.source === 'system-prompt' && system === rendered.system) keepEntryParts(added[0], promptParts(rendered, assembly, layerOf))
     // The step appends, lowers only what is new (the session keeps the rest), and takes it all back if
@@ -366,7 +372,7 @@ export class Agent {
     if (resume) this.resumeGuard!.commit(resume)
     // The report and budget are measured on first read, so a harness that reads no count loads no tokenizer.
     const result: StepResult<F> = {
-      get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added,
+      get request() { return build.request }, get body() { return build.body }, get headers() { return requestHeaders(format, build.request) }, assembly, rendered, system, snapshot, added,
       get report() { return measured().report }, get budget() { return measured().budget }, ...(resume?.report ? { resume: resume.report } : {}),
     }
     const epoch = this.epochs_.stepped()

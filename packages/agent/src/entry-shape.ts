@@ -9,7 +9,7 @@
  * @module
  */
 import {
-  checkContentParts, checkReplyParts, type AssistantMessage, type ContentPart, type ProviderMiss, type ReplyFacts, type ReplyPart, type ToolCall, type ToolMessage, type Usage,
+  checkContentParts, checkReplyParts, type AssistantMessage, type ContentPart, type ProviderMiss, type ReplyFacts, type ReplyPart, type ToolCall, type ToolMessage, type Usage, type WireTool,
 } from 'dsh-wire'
 
 /**
@@ -88,6 +88,23 @@ export function userInputShape(message: { content?: unknown; parts?: unknown }):
   const input: { role: 'user'; content: string; parts?: ContentPart[] } = { role: 'user', content: message.content as string }
   if (message.parts !== undefined) input.parts = partsShape(message.parts, (parts) => checkContentParts(parts, input.content)) as ContentPart[]
   return input
+}
+
+/**
+ * A tool-change note's `toolAdditions` (R-TOOL-13) as the record keeps them: an array of tools, each a
+ * name with an optional description and an optional parameters object, copied as frozen JSON data.
+ */
+export function toolAdditionsShape(value: unknown): WireTool[] {
+  const copy = jsonData(value, 'toolAdditions', 0)
+  if (!Array.isArray(copy) || !copy.length) fail('toolAdditions must be a non-empty array of tools')
+  for (const [i, item] of (copy as unknown[]).entries()) {
+    const tool = item as Record<string, unknown>
+    if (typeof tool !== 'object' || tool === null || Array.isArray(tool) || typeof tool.name !== 'string') fail(`toolAdditions[${i}] must be a tool with a string name`)
+    for (const key of Object.keys(tool)) if (key !== 'name' && key !== 'description' && key !== 'parameters') fail(`toolAdditions[${i}] has no key ${JSON.stringify(key)}`)
+    if (tool.description !== undefined && typeof tool.description !== 'string') fail(`toolAdditions[${i}].description must be a string`)
+    if (tool.parameters !== undefined && (typeof tool.parameters !== 'object' || tool.parameters === null || Array.isArray(tool.parameters))) fail(`toolAdditions[${i}].parameters must be an object`)
+  }
+  return copy as WireTool[]
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import type { PromptAssembly } from 'dsh-system-prompt'
 import { renderAssembly } from 'dsh-system-prompt'
-import { entry, type CacheBreak, type CacheProvider, type ContentPart, type TokenCounter, type WireFormat, type WireInput, type WireSession, type WireTool } from 'dsh-wire'
+import { entry, requestHeaders, type CacheBreak, type CacheProvider, type ContentPart, type TokenCounter, type WireFormat, type WireInput, type WireSession, type WireTool } from 'dsh-wire'
 import type { ProviderReply, RecordedMessage, RecordOptions, StepResult } from './step-types.js'
 import type { BudgetTracker } from './budget.js'
 import type { ReuseTracker } from './cache-report.js'
@@ -104,6 +104,11 @@ export class Fork<F extends WireFormat = WireFormat> {
     return this.result.body
   }
 
+  /** The HTTP headers the fork's request needs beside the body (the agent's latest request's: R-TOOL-13). */
+  get headers(): Readonly<Record<string, string>> {
+    return this.result.headers
+  }
+
   /** The reuse report, measured against the agent's latest request of the format (`side: { kind }`). */
   get report(): StepResult<F>['report'] {
     return this.result.report
@@ -165,8 +170,8 @@ export async function makeFork<F extends WireFormat>(source: ForkSource<F>, opti
   const divergence = report.breaks[0] ?? changedBefore(changed, () => source.reuse.sectionChange(format, rendered, assembly))
   const budget = source.budget.measureSide(report.requestTokens, report.tokenizer)
   const result: StepResult<F> = {
-    get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot: rendered.snapshot,
-    added, report, budget, side,
+    get request() { return build.request }, get body() { return build.body }, get headers() { return requestHeaders(format, build.request) },
+    assembly, rendered, system, snapshot: rendered.snapshot, added, report, budget, side,
   }
   source.emit(result)
   return new Fork(agent, kind, tools, result, divergence, source.replies())

@@ -64,6 +64,8 @@ export interface LedgerEntryFields {
   name?: string
   /** A reply's parts (reasoning state, images, their order) or a tool result's (images, documents), as recorded. */
   parts?: ReplyPart[] | ContentPart[]
+  /** A tool-change note's tools added through the format's append path (R-TOOL-13), as recorded. */
+  toolAdditions?: WireTool[]
   usage?: Usage
   /** A system-prompt version's parts (format version 2; absent when the version was recorded without them). */
   sections?: PromptPart[]
@@ -136,6 +138,7 @@ export function entryFields(item: ConversationEntry, promptVersion: number, sect
     if (item.name !== undefined) fields.name = item.name
   }
   if (item.role !== 'system' && item.parts !== undefined) fields.parts = item.parts
+  if (item.role === 'user' && item.toolAdditions !== undefined) fields.toolAdditions = item.toolAdditions
   if (item.usage !== undefined) fields.usage = item.usage
   if (item.reply !== undefined) fields.reply = item.reply
   if (tools !== undefined) fields.tools = tools as WireTool[]

@@ -5,7 +5,7 @@
  * @module
  */
 import { entry, type ConversationEntry, type EntrySource } from 'dsh-wire'
-import { EntryShapeError, fail, replyFactsShape, replyShape, toolResultShape, usageShape, userInputShape } from './entry-shape.js'
+import { EntryShapeError, fail, replyFactsShape, replyShape, toolAdditionsShape, toolResultShape, usageShape, userInputShape } from './entry-shape.js'
 import { SUBAGENT_STARTS, type SubagentStart } from './subagent-start.js'
 import {
   ledgerBadHeader, ledgerBadLine, ledgerBlankLine, ledgerCutShort, ledgerHashMismatch, ledgerInvalidEntry, ledgerMissingLines, ledgerNotCanonical,
@@ -61,7 +61,7 @@ const HEADER_KEYS = new Set(['format', 'version', 'agent', 'model', 'promptChang
 const OPTIONAL_HEADER_KEYS = ['provider', 'cwd', 'preset', 'parent', 'routingKey'] as const
 const ENTRY_KEYS: Record<string, ReadonlySet<string>> = {
   'system-prompt': new Set(['role', 'source', 'content', 'reanchor', 'promptVersion', 'hash']),
-  user: new Set(['role', 'source', 'content', 'parts', 'promptVersion', 'hash']),
+  user: new Set(['role', 'source', 'content', 'parts', 'toolAdditions', 'promptVersion', 'hash']),
   'runtime-context': new Set(['role', 'source', 'content', 'promptVersion', 'hash']),
   assistant: new Set(['role', 'source', 'content', 'tool_calls', 'parts', 'usage', 'reply', 'promptVersion', 'hash']),
   // `usage` is let through so that record() refuses it with its own words (usage belongs to a reply).
@@ -195,7 +195,7 @@ function recordedEntry(line: number, fields: LedgerEntryFields): ConversationEnt
       if (fields.usage !== undefined) fail('usage belongs to an assistant reply, not a tool result')
       return entry(toolResultShape(fields), 'tool')
     }
-    if (fields.source === 'user') return entry(userInputShape(fields), 'user')
+    if (fields.source === 'user') return entry(fields.toolAdditions === undefined ? userInputShape(fields) : { ...userInputShape(fields), toolAdditions: toolAdditionsShape(fields.toolAdditions) }, 'user')
   } catch (error) {
     if (error instanceof EntryShapeError) throw ledgerInvalidEntry(line, error)
     throw error

@@ -41,9 +41,11 @@ export function replayEntries(agent: Agent, entries: readonly LedgerLine[], epoc
       if (line.tools !== undefined) restoreEntryTools(agent, agent.ledgerItems(agent.ledgerLength - 1)[0] as ConversationEntry, line.tools)
     } else {
       // Read (and its user input's parts checked) by readLedger, through entry-shape.ts.
+      // A tool-change note keeps the tools it added through an append path (R-TOOL-13).
+      const added = line.toolAdditions === undefined ? {} : { toolAdditions: line.toolAdditions }
       const item = entry(line.parts === undefined
-        ? { role: line.role as 'system' | 'user', content: line.content as string, ...(line.reanchor === undefined ? {} : { reanchor: line.reanchor }) }
-        : { role: 'user', content: line.content as string, parts: line.parts as ContentPart[] }, line.source)
+        ? { role: line.role as 'system' | 'user', content: line.content as string, ...(line.reanchor === undefined ? {} : { reanchor: line.reanchor }), ...added }
+        : { role: 'user', content: line.content as string, parts: line.parts as ContentPart[], ...added }, line.source)
       // A version's sections (checked against its text by readLedger): a writer writes them again as they were.
       if (line.sections !== undefined) keepEntryParts(item, line.sections)
       if (line.tools !== undefined) restoreEntryTools(agent, item, line.tools)

@@ -104,6 +104,12 @@ export interface StepResult<F extends WireFormat = 'openai-chat'> {
    * again: a harness that sends raw bodies pays for what is new (made on first read, then kept).
    */
   readonly body: string
+  /**
+   * The HTTP headers the request needs beside the body (`requestHeaders` of dsh-wire): a beta header a
+   * format's append path calls for on this and every later request that carries its element (R-TOOL-13);
+   * `{}` for none.
+   */
+  readonly headers: Readonly<Record<string, string>>
   /** The entries this step appended to the record. */
   added: readonly ConversationEntry[]
   /**

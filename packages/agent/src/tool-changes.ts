@@ -6,9 +6,12 @@
  * handled by the agent's tool-change policy, per kind:
  * - `removed`: `inert` (default) keeps the tool declared, byte for byte, until the next epoch; a call
  *   to it gets a coded `AGENT_TOOL_UNAVAILABLE` result, and the model is told once in an appended note.
- * - `added`: `append-path` (default) uses the provider's documented append path where dsh implements
- *   one (none yet), else declares the tool at once after the others and reports the break; `epoch`
- *   announces it in an appended note and declares it at the next epoch.
+ * - `added`: `append-path` (default) uses the format's documented append path when it is open for the
+ *   request (`toolAppendChoice` of dsh-wire, R-TOOL-13: Anthropic's `tool_addition`, with
+ *   `wire.toolAdditions`): the declared tools stay as they were, the note names the tool and carries its
+ *   definition (`toolAdditions`), no break. Else it declares the tool at once after the others and
+ *   reports the break with the reason (`fallback`); `epoch` announces it in an appended note and
+ *   declares it at the next epoch.
  * - `edited`: `immediate` (default) declares the new definition; `epoch` keeps the old one declared,
  *   announces the new one and declares it at the next epoch.
  * - `reordered`: `keep` (default) keeps the declared order.
@@ -17,7 +20,7 @@
  * @module
  */
 import { assemblyNotes, type PromptAssembly } from 'dsh-system-prompt'
-import type { CacheReport, ConversationEntry, ToolChange, ToolChangeKind, ToolMessage, WireFormat, WireTool } from 'dsh-wire'
+import type { CacheReport, ConversationEntry, ToolAppendChoice, ToolChange, ToolChangeKind, ToolMessage, WireFormat, WireTool } from 'dsh-wire'
 import { toolUnavailable } from './errors.js'
 import { IMMEDIATE_TOOL_CHANGE, type ToolChangePolicy } from './tool-change-policy.js'
 
@@ -56,6 +59,8 @@ export interface ToolPlan {
   readonly declared: readonly WireTool[]
   readonly changes: ToolChange[]
   readonly note: string | undefined
+  /** The tools the note offers through the format's append path (the note entry's `toolAdditions`); empty for none. */
+  readonly additions: readonly WireTool[]
   /** Keeps what the request declared (once it is built): the next request's plan starts from it. */
   commit(): void
   /** Adds the changes and their cost to the request's report, when it is measured (in step order). */
@@ -68,6 +73,8 @@ export const TOOL_CHANGE_NOTE_MARKER = '[tools changed: the list of tools you we
 /** An agent's declared tools, request by request, under its policy. */
 export class ToolDeclarations {
   private declared: readonly WireTool[] | undefined
+  /** The tools offered through an append path since the last epoch, in order: not in `declared`, and still offered. */
+  private appended: readonly WireTool[] = NO_TOOLS
   private owners = new Map<string, string | null>()
   private unavailable_ = new Map<string, UnavailableTool>()
   private told = new Set<string>()
@@ -89,19 +96,28 @@ export class ToolDeclarations {
   }
 
   /**
-   * What the next request declares, given the `live` tools and their owners. `noAppendPath`: the
-   * words a change carries as `fallback` when an `append-path` tool is declared at once.
+   * What the next request declares, given the `live` tools and their owners. `appendPath`: how an added
+   * tool may enter this request, given how many tools it declares (`toolAppendChoice`); a string is the
+   * `fallback` of a request with no append path.
    */
-  plan(live: readonly WireTool[], ownerOf: (name: string) => string | null, noAppendPath: string): ToolPlan {
-    const previous = this.declared
+  plan(live: readonly WireTool[], ownerOf: (name: string) => string | null, appendPath: string | ((declared: number) => ToolAppendChoice)): ToolPlan {
     const policy = this.reset ? IMMEDIATE_TOOL_CHANGE : this.policy
+    const choose = typeof appendPath === 'string' ? () => ({ fallback: appendPath }) : appendPath
+    // Tools appended earlier stay out of the tools list while the request can read the notes that added
+    // them; a request that cannot (another format, a model without the path) declares them after the others.
+    const open = this.appended.length > 0 && !this.reset ? choose(this.declared?.length ?? 0) : undefined
+    const fold = open && 'fallback' in open ? open : undefined
+    const base = fold ? [...this.declared!, ...this.appended] : this.declared
+    const appendedBefore = fold ? NO_TOOLS : this.appended
+    const previous = base && appendedBefore.length ? [...base, ...appendedBefore] : base
     // The common case, nothing changed: one pass, no classification.
     const unchanged = previous !== undefined && previous.length === live.length && previous.every((tool, i) => sameTool(tool, live[i]))
-    // Nothing changed, nothing stands (no inert or announced tool, nothing told): the previous
-    // declaration again, and only what the full pass would leave behind (no standing change, the owners).
-    if (previous !== undefined && unchanged && !this.reset && this.unavailable_.size === 0 && this.told.size === 0) {
+    // Nothing changed, nothing stands (no inert or announced tool, nothing told, no appended tool to
+    // declare now): the previous declaration again, and only what the full pass would leave behind (no
+    // standing change, the owners; the appended tools stay appended).
+    if (base !== undefined && unchanged && !this.reset && this.unavailable_.size === 0 && this.told.size === 0 && !fold) {
       return {
-        declared: previous, changes: [], note: undefined,
+        declared: base, changes: [], note: undefined, additions: NO_TOOLS,
         commit: () => {
           this.standing = NOTHING_STANDS
           for (const tool of live) this.owners.set(tool.name, ownerOf(tool.name))
@@ -124,10 +140,17 @@ export class ToolDeclarations {
       lines.push(line)
     }
     let declared: WireTool[]
+    // What the next plan starts from: the tools appended by now, and those this request's note adds.
+    let appended: readonly WireTool[] = NO_TOOLS
+    const additions: WireTool[] = []
+    // A tool appended earlier and now declared at once (`fold`): a break, reported with its reason.
+    if (fold) for (const tool of this.appended) changes.push({ tool: tool.name, kind: 'added', owner: owner(tool.name), handling: 'declared', breaks: true, cost: 0, fallback: fold.fallback })
     if (!previous || policy === IMMEDIATE_TOOL_CHANGE || isImmediate(policy)) {
       declared = [...live]
       for (const row of classes) if (row.kind !== 'same') changes.push({ tool: row.tool, kind: row.kind, owner: owner(row.tool), handling: 'declared', breaks: true, cost: 0 })
     } else {
+      const wasAppended = new Set(appendedBefore.map((tool) => tool.name))
+      const keptAppended: WireTool[] = []
       const kept: WireTool[] = []
       const inert: WireTool[] = []
       const kind = new Map(classes.map((row) => [row.tool, row.kind]))
@@ -136,13 +159,29 @@ export class ToolDeclarations {
       for (const tool of previous) {
         const now = liveByName.get(tool.name)
         const rowKind = kind.get(tool.name)
+        if (wasAppended.has(tool.name)) {
+          // An appended tool keeps its place among the appended ones; a new definition goes by the path again.
+          keptAppended.push(now && rowKind === 'edited' && policy.edited === 'immediate' ? now : tool)
+          if (now && rowKind === 'edited' && policy.edited === 'immediate') {
+            additions.push(now)
+            change(tool.name, 'appended', false, viaOf(choose(declaredCount(previous, wasAppended))))
+            tell(`appended:${tool.name}:${JSON.stringify(toolJson(now))}`, `- "${tool.name}" has changed: its new definition applies from now on.`)
+          }
+        }
         if (!now) {
-          if (policy.removed === 'immediate') { change(tool.name, 'declared', true); continue }
-          inert.push(tool)
+          // An appended tool cannot leave the tools list (it is not in it): it stays offered, inert, until the epoch.
+          if (policy.removed === 'immediate' && !wasAppended.has(tool.name)) { change(tool.name, 'declared', true); continue }
+          if (!wasAppended.has(tool.name)) inert.push(tool)
           unavailable.set(tool.name, { owner: owner(tool.name), reason: 'removed' })
           change(tool.name, 'inert', false)
           const from = owner(tool.name)
           tell(`removed:${tool.name}`, `- "${tool.name}"${from ? ` (from ${from})` : ''} is no longer available: it stays in your list, but a call to it returns an error. Do not call it.`)
+        } else if (wasAppended.has(tool.name)) {
+          untold.push(`removed:${tool.name}`)
+          if (rowKind === 'edited' && policy.edited === 'epoch') {
+            change(tool.name, 'next-epoch', false)
+            tell(`edited:${tool.name}:${JSON.stringify(toolJson(now))}`, `- "${tool.name}" has changed; until your tool list is refreshed, call it as follows: ${describe(now)}`)
+          }
         } else if (rowKind === 'edited' && policy.edited === 'epoch') {
           kept.push(tool)
           change(tool.name, 'next-epoch', false)
@@ -162,10 +201,19 @@ export class ToolDeclarations {
           change(tool.name, 'next-epoch', false)
           tell(`added:${tool.name}`, `- "${tool.name}" will be added to your tools when your tool list is next refreshed; it cannot be called yet. ${describe(tool)}`)
         } else {
+          const path = policy.added === 'append-path' ? choose(declaredCount(previous, wasAppended)) : undefined
+          if (path && 'via' in path) {
+            additions.push(tool)
+            change(tool.name, 'appended', false, { via: path.via })
+            const from = owner(tool.name)
+            tell(`appended:${tool.name}`, `- "${tool.name}"${from ? ` (from ${from})` : ''} is available from now on: you can call it.`)
+            continue
+          }
           added.push(tool)
-          change(tool.name, 'declared', true, policy.added === 'append-path' ? { fallback: noAppendPath } : {})
+          change(tool.name, 'declared', true, path ? { fallback: path.fallback } : {})
         }
       }
+      appended = [...keptAppended, ...additions.filter((tool) => !wasAppended.has(tool.name))]
       // A new order declared at once: the live tools in the live order, inert ones after them.
       const keptByName = new Map(kept.map((tool) => [tool.name, tool]))
       declared = policy.reordered === 'immediate' && classes.some((row) => row.kind === 'reordered')
@@ -178,7 +226,7 @@ export class ToolDeclarations {
     const standing = new Set([...changes.filter((change) => !change.breaks).map(key), ...changes.filter((change) => change.kind === 'added').map((change) => `reordered:${change.tool}:order-kept`)])
     const reported = changes.filter((change) => change.breaks || !this.standing.has(key(change)))
     return {
-      declared, changes: reported, note,
+      declared, changes: reported, note, additions,
       report: (report) => {
         this.attribute(reported, report)
         if (reported.length) report.toolChanges = reported
@@ -187,6 +235,7 @@ export class ToolDeclarations {
       commit: () => {
         this.standing = standing
         this.declared = declared
+        this.appended = appended
         for (const tool of declared) if (liveByName.has(tool.name)) this.owners.set(tool.name, ownerOf(tool.name))
         this.unavailable_ = unavailable
         for (const key of untold) this.told.delete(key)
@@ -219,6 +268,18 @@ function mergeInPlace(previous: readonly WireTool[], kept: readonly WireTool[], 
 function isImmediate(policy: ToolChangePolicy): boolean {
   return policy.removed === 'immediate' && policy.added === 'immediate' && policy.edited === 'immediate' && policy.reordered === 'immediate'
 }
+
+/** The tools a request declares in its list (those of `previous` not appended), which an append path may need one of. */
+function declaredCount(previous: readonly WireTool[], appended: ReadonlySet<string>): number {
+  return previous.length - appended.size
+}
+
+/** The `via` of an append path that is open, else the fallback (an appended tool edited where the path is closed cannot happen: it was folded). */
+function viaOf(choice: ToolAppendChoice): Partial<ToolChange> {
+  return 'via' in choice ? { via: choice.via } : { fallback: choice.fallback }
+}
+
+const NO_TOOLS: readonly WireTool[] = Object.freeze([])
 
 /** The standing changes after a request that changed nothing. */
 const NOTHING_STANDS: ReadonlySet<string> = new Set()

@@ -28,21 +28,27 @@ export interface AgentWireOptions {
   ttlPlan?: boolean
   /** Prices per million tokens by model-name prefix: the report's figures in money (`report.cost`). */
   prices?: PriceTable
+  /**
+   * A tool that appears mid-conversation goes through the format's append path where it has one
+   * (R-TOOL-13; Anthropic's `tool_addition` in a system message, a beta): the harness sends the header
+   * the step's `headers` names. Off: an added tool is declared at once (a predicted, reported break).
+   */
+  toolAdditions?: boolean
 }
 
 /** `wire` as given, checked: throws `AGENT_INVALID_WIRE` naming the key at fault. */
 export function checkedWire(id: string, wire: unknown): AgentWireOptions | undefined {
   if (wire === undefined) return undefined
   if (typeof wire !== 'object' || wire === null || Array.isArray(wire)) throw invalidWire(id, '', 'expected an object')
-  const { promptUpdates, diagnostics, ttlPlan, prices, ...rest } = wire as Record<string, unknown>
-  for (const key of Object.keys(rest)) throw invalidWire(id, key, 'unknown key (known: promptUpdates, diagnostics, ttlPlan, prices)')
+  const { promptUpdates, diagnostics, ttlPlan, prices, toolAdditions, ...rest } = wire as Record<string, unknown>
+  for (const key of Object.keys(rest)) throw invalidWire(id, key, 'unknown key (known: promptUpdates, diagnostics, ttlPlan, prices, toolAdditions)')
   if (promptUpdates !== undefined) {
     if (typeof promptUpdates !== 'object' || promptUpdates === null || Array.isArray(promptUpdates)) throw invalidWire(id, 'promptUpdates', 'expected an object of model-name prefix → lowering')
     for (const [prefix, lowering] of Object.entries(promptUpdates)) {
       if (!(PROMPT_UPDATE_LOWERINGS as readonly unknown[]).includes(lowering)) throw invalidWire(id, `promptUpdates.${prefix}`, `expected ${PROMPT_UPDATE_LOWERINGS.map((name) => JSON.stringify(name)).join(' or ')}, received ${JSON.stringify(lowering)}`)
     }
   }
-  for (const [key, value] of [['diagnostics', diagnostics], ['ttlPlan', ttlPlan]] as const) {
+  for (const [key, value] of [['diagnostics', diagnostics], ['ttlPlan', ttlPlan], ['toolAdditions', toolAdditions]] as const) {
     if (value !== undefined && typeof value !== 'boolean') throw invalidWire(id, key, `expected true or false, received ${JSON.stringify(value)}`)
   }
   if (prices !== undefined) {

@@ -7,6 +7,13 @@ import { bootApp, loadPlugin, rejection, tool, type LoadedPlugin } from 'dsh-tes
 const LONG = 'Follow the house style for every change you make to the code base. '.repeat(160)
 const FORMATS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini'] as const
 const MODEL: Record<(typeof FORMATS)[number], string> = { 'openai-chat': 'gpt-5', 'openai-responses': 'gpt-5', anthropic: 'claude-sonnet-4-5', gemini: 'gemini-2.5-pro' }
+/** Why each format declares an added tool at once under the default policy (R-TOOL-13): its own words. */
+const FALLBACK: Record<(typeof FORMATS)[number], string> = {
+  'openai-chat': 'openai-chat has no append path for an added tool (chat completions take tools only in the request\'s tools list)',
+  'openai-responses': 'openai-responses has no append path for an added tool (tool search loads only tools declared with defer_loading from the start, when the model searches)',
+  anthropic: 'anthropic\'s append path (a system message of tool_addition blocks) is off for this agent (wire.toolAdditions)',
+  gemini: 'gemini has no append path for an added tool (generateContent takes function declarations only in the request\'s tools)',
+}
 
 /** The declared tool names of a request of `format`. */
 function declared(format: WireFormat, request: object): string[] {
@@ -84,7 +91,7 @@ describe('dsh-agent: tool changes without a cache bust (issue 21, item 4)', () =
       expect(declared(format, second.request)).to.deep.equal(['read', 'write', 'grep'])
       const [change] = second.report.toolChanges!
       expect(change).to.deep.include({ tool: 'grep', kind: 'added', owner: 'helper', handling: 'declared', breaks: true })
-      expect(change.fallback).to.match(/has no tool append path in dsh$/)
+      expect(change.fallback).to.equal(FALLBACK[format])
       expect(change.cost).to.equal(first.report.requestTokens - second.report.predictedCachedTokens)
     })
 

@@ -52,12 +52,13 @@ describe('dsh-agent: the unchanged-tools shortcut of ToolDeclarations agrees wit
   const FULL_PASS = 'model-test: never a note'
   const fullPass = (declarations: ToolDeclarations) => (declarations as unknown as { told: Set<string> }).told.add(FULL_PASS)
 
-  it('over random sequences of tool sets, policies and epochs, both declare, report, note and refuse the same', () => {
+  it('over random sequences of tool sets, policies, epochs and append paths open or closed, both declare, report, note, append and refuse the same', () => {
     const pool = ['a', 'b', 'c']
     const policies = [DEFAULT_TOOL_CHANGE, { ...DEFAULT_TOOL_CHANGE, added: 'epoch' as const, edited: 'epoch' as const }, { removed: 'immediate', added: 'immediate', edited: 'immediate', reordered: 'immediate' } as const]
     const live = fc.array(fc.record({ name: fc.constantFrom(...pool), edit: fc.nat(2), fresh: fc.boolean() }), { maxLength: 5 })
       .map((rows) => rows.filter((row, i) => rows.findIndex((other) => other.name === row.name) === i))
-    fc.assert(fc.property(fc.constantFrom(...policies), fc.array(fc.oneof(live, fc.constant('epoch' as const)), { minLength: 1, maxLength: 16 }), (policy, steps) => {
+    const step = fc.tuple(live, fc.boolean())
+    fc.assert(fc.property(fc.constantFrom(...policies), fc.array(fc.oneof(step, fc.constant('epoch' as const)), { minLength: 1, maxLength: 16 }), (policy, steps) => {
       const fast = new ToolDeclarations(policy)
       const reference = new ToolDeclarations(policy)
       fullPass(reference)
@@ -70,8 +71,10 @@ describe('dsh-agent: the unchanged-tools shortcut of ToolDeclarations agrees wit
       }
       for (const item of steps) {
         if (item === 'epoch') { fast.openEpoch(); reference.openEpoch(); continue }
-        const tools = item.map(toolOf)
-        const [a, b] = [fast.plan(tools, (name) => `owner-${name}`, 'none'), reference.plan(tools, (name) => `owner-${name}`, 'none')]
+        const tools = item[0].map(toolOf)
+        // An append path open for this request (R-TOOL-13), or closed (another format): both get the same.
+        const path = () => (item[1] ? { via: 'the path' } : { fallback: 'none' })
+        const [a, b] = [fast.plan(tools, (name) => `owner-${name}`, path), reference.plan(tools, (name) => `owner-${name}`, path)]
         const [ra, rb] = [{ ...REPORT }, { ...REPORT }]
         a.commit()
         a.report(ra)
@@ -81,6 +84,7 @@ describe('dsh-agent: the unchanged-tools shortcut of ToolDeclarations agrees wit
         expect(JSON.stringify(a.declared)).to.equal(JSON.stringify(b.declared))
         expect(a.changes).to.deep.equal(b.changes)
         expect(a.note).to.equal(b.note)
+        expect(JSON.stringify(a.additions)).to.equal(JSON.stringify(b.additions))
         expect((ra as { toolChanges?: unknown }).toolChanges).to.deep.equal((rb as { toolChanges?: unknown }).toolChanges)
         expect([...fast.unavailable]).to.deep.equal([...reference.unavailable])
       }

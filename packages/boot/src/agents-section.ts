@@ -35,7 +35,7 @@ export const AgentRow: z<AgentSpec> = z.object({
     outputReserve: z.natural().min(1).description('Tokens kept free for the reply when input and output share the window.'),
   }).description('Overrides of the model\'s profile over the bundled table (docs/sessions.md): what the step\'s budget and compaction advice measure against.'),
   toolChange: ToolChangeSchema,
-  wire: z.any().description('How the agent\'s requests use the provider\'s own mechanisms (docs/deployment-file.md): `promptUpdates` (capability-table overrides), `diagnostics`, `ttlPlan`, `prices`; checked by `agents.create()` (`AGENT_INVALID_WIRE`).'),
+  wire: z.any().description('How the agent\'s requests use the provider\'s own mechanisms (docs/deployment-file.md): `promptUpdates` (capability-table overrides), `diagnostics`, `ttlPlan`, `prices`, `toolAdditions`; checked by `agents.create()` (`AGENT_INVALID_WIRE`).'),
 }) as any
 
 /** One issue, in the Standard Schema shape the loader reads, with its stable code (which the problem takes). */

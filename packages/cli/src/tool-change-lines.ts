@@ -5,11 +5,19 @@
  * @module
  */
 import type { ToolChange, ToolChangePolicy } from 'dsh-agent'
+import type { ToolAppendChoice } from 'dsh-wire'
 import { formatCount } from './table.js'
 
 /** `tool changes: removed inert, added append-path, edited immediate, reordered keep`. */
 export function toolPolicyLine(policy: ToolChangePolicy): string {
   return `tool changes: removed ${policy.removed}, added ${policy.added}, edited ${policy.edited}, reordered ${policy.reordered} (docs/sessions.md)`
+}
+
+/** How a tool added mid-conversation enters the next request (`explain --format`, R-TOOL-13): the append path, or declared now and why. */
+export function toolAppendLine(choice: ToolAppendChoice): string {
+  return 'via' in choice
+    ? `an added tool: through the append path, no break (${choice.via}${choice.header ? `; header ${choice.header.name}: ${choice.header.value}` : ''})`
+    : `an added tool: declared now, a predicted break (${choice.fallback})`
 }
 
 /** What a handling means, in words. */
@@ -18,6 +26,7 @@ export const HANDLING: Readonly<Record<ToolChange['handling'], string>> = {
   inert: 'kept declared, inert (a call gets AGENT_TOOL_UNAVAILABLE)',
   'next-epoch': 'announced, declared at the next epoch',
   'order-kept': 'declared in the previous order',
+  appended: 'offered from here on through the append path, the declared tools unchanged',
 }
 
 /** One change on a line: `"write" removed (owner lender): kept declared, inert ...; keeps section "tool:write" as sent until the next epoch; no break`. */
@@ -27,5 +36,6 @@ export function toolChangeLine(change: ToolChange, owner: string | null = change
   const kept = change.kept?.length
     ? `; keeps ${change.kept.map((section) => `section ${JSON.stringify(section.section)}${section.owner && section.owner !== change.owner ? ` (owner ${section.owner})` : ''}`).join(', ')} as sent until the next epoch`
     : ''
-  return `${JSON.stringify(change.tool)} ${change.kind}${owner ? ` (owner ${owner})` : ''}: ${HANDLING[change.handling]}${kept}; ${cost}${change.fallback ? ` (${change.fallback})` : ''}`
+  const why = change.fallback ?? change.via
+  return `${JSON.stringify(change.tool)} ${change.kind}${owner ? ` (owner ${owner})` : ''}: ${HANDLING[change.handling]}${kept}; ${cost}${why ? ` (${why})` : ''}`
 }

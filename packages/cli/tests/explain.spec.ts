@@ -13,6 +13,15 @@ describe('dsh-prompt explain', function () {
     edited: () => cli(['explain', fixture('editing-listener.yml')]),
     editedJson: () => cli(['explain', fixture('editing-listener.yml'), '--json']),
     raw: () => cli(['explain', fixture('raw-tool-provider.yml')]),
+    appendAnthropic: () => cli(['explain', fixture('tool-append-deployment.yml'), '--format', 'anthropic']),
+    appendGemini: () => cli(['explain', fixture('tool-append-deployment.yml'), '--format', 'gemini', '--json']),
+  })
+
+  it('with --format, says how a tool added mid-conversation would enter the agent\'s next request: the append path and its header, or declared now and why (R-TOOL-13)', () => {
+    expect(r.appendAnthropic.code, r.appendAnthropic.stderr).to.equal(0)
+    expect(lines(r.appendAnthropic.stdout)).to.include('an added tool: through the append path, no break (a system message of tool_addition blocks '
+      + '(platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages#define-tools-in-a-message-beta); header anthropic-beta: inline-tools-2026-09-15)')
+    expect(JSON.parse(r.appendGemini.stdout).toolAppend).to.deep.equal({ fallback: 'gemini has no append path for an added tool (generateContent takes function declarations only in the request\'s tools)' })
   })
 
   it('names the owner and layer of a tool registered through the raw provider API beside the tools service (issue 24)', () => {

@@ -5,7 +5,7 @@
  * compaction whose first request (the re-anchor) is request 30.
  */
 import { expect } from 'chai'
-import { EXAMPLE, runInProcess } from './helpers.js'
+import { EXAMPLE, fixture, runInProcess } from './helpers.js'
 
 const SCRIPT = 'examples/coding-agent/session.yml'
 
@@ -18,14 +18,14 @@ interface Row {
   limit?: string
   changes: string[]
   side?: { kind: string }
-  toolChanges?: Array<{ tool: string; kind: string; handling: string; breaks: boolean; fallback?: string; kept?: { section: string; owner: string | null }[] }>
+  toolChanges?: Array<{ tool: string; kind: string; owner: string | null; handling: string; breaks: boolean; cost: number; fallback?: string; via?: string; kept?: { section: string; owner: string | null }[] }>
 }
 
 const FORMATS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini'] as const
 const REANCHOR = 30
 
-async function play(format: string): Promise<Row[]> {
-  const result = await runInProcess(['replay', EXAMPLE.coding, '--script', SCRIPT, '--format', format, '--json'])
+async function play(format: string, deployment: string = EXAMPLE.coding, script: string = SCRIPT): Promise<Row[]> {
+  const result = await runInProcess(['replay', deployment, '--script', script, '--format', format, '--json'])
   expect(result.code, result.stderr).to.equal(0)
   return (JSON.parse(result.stdout) as { turns: Row[] }).turns
 }
@@ -73,6 +73,46 @@ describe('dsh-prompt replay: the coding agent\'s whole session (examples/coding-
         expect(side.reusableTokens, kind).to.equal(parent.requestTokens)
         expect(side.predictedCachedTokens, kind).to.equal(capped(parent.requestTokens, side.limit))
       }
+    })
+  }
+
+  /**
+   * A tool added mid-conversation (R-TOOL-13), per format: `tool-added.yml` turns `grep` on before request
+   * 4 on an Anthropic model that takes mid-conversation system messages, with `wire.toolAdditions`.
+   * Anthropic has a documented append path (a `tool_addition` block): no break. The others have none, and
+   * say why: the tool is declared at once and the break is predicted and reported with its owner and cost.
+   */
+  const ADDED = fixture('tool-added.yml')
+  const APPEND_DEPLOYMENT = fixture('tool-append-deployment.yml')
+  const NO_APPEND_PATH: Record<string, string> = {
+    'openai-chat': 'openai-chat has no append path for an added tool (chat completions take tools only in the request\'s tools list)',
+    'openai-responses': 'openai-responses has no append path for an added tool (tool search loads only tools declared with defer_loading from the start, when the model searches)',
+    gemini: 'gemini has no append path for an added tool (generateContent takes function declarations only in the request\'s tools)',
+  }
+  for (const format of FORMATS) {
+    const appended = format === 'anthropic'
+    it(`a tool added mid-conversation (${format}): ${appended ? 'through the append path, no break' : 'no append path: declared now, the break predicted with its owner and cost'}; every other request reads the whole request before it`, async () => {
+      const rows = await play(format, APPEND_DEPLOYMENT, ADDED)
+      const added = rows[3]
+      expect(added.toolChanges!.map(({ tool, kind, owner }) => [tool, kind, owner])).to.deep.equal([['grep', 'added', 'dsh-plugin-filesystem']])
+      const [change] = added.toolChanges!
+      if (appended) {
+        expect(change).to.deep.include({ handling: 'appended', breaks: false, cost: 0 })
+        expect(change.via).to.match(/^a system message of tool_addition blocks \(platform\.claude\.com\/docs\/en\/build-with-claude\/mid-conversation-system-messages#/)
+        expect(added.breaks).to.deep.equal([])
+        // The tool's guidance section is a new prompt version, appended whole: everything before it is cached.
+        expect(added.predictedCachedTokens).to.equal(capped(rows[2].requestTokens, added.limit))
+      } else {
+        expect(change).to.deep.include({ handling: 'declared', breaks: true, fallback: NO_APPEND_PATH[format] })
+        expect(change.cost).to.equal(rows[2].requestTokens - added.predictedCachedTokens).and.to.be.greaterThan(0)
+        expect(added.breaks[0]).to.deep.include({ kind: 'tool', section: 'grep', owner: 'dsh-plugin-filesystem' })
+      }
+      // Every other request reads all of the one before it (in the provider's units: a short prompt is a few of OpenAI's 128-token units).
+      rows.forEach((row, i) => {
+        if (i === 0 || row === added) return
+        expect(row.toolChanges, `request ${row.turn}`).to.equal(undefined)
+        expect(row.predictedCachedTokens, `request ${row.turn}`).to.equal(capped(rows[i - 1].requestTokens, row.limit))
+      })
     })
   }
 })

@@ -152,7 +152,7 @@ describe('dsh-prompt replay: the command', () => {
     expect(breaks[0]).to.equal('  turn 4: section text changed: "deployment:persona" (section "deployment:persona", message 0, owner dsh-system-prompt, layer global)')
     const changed = out.indexOf('tool changes: 2 requests')
     expect(out.slice(changed + 1, changed + 3)).to.deep.equal([
-      `  turn 5: "read" added (owner dsh-plugin-filesystem): declared now; breaks the prefix, ${out[changed + 1].match(/, ([\d,]+) tokens/)![1]} tokens no longer read (openai has no tool append path in dsh)`,
+      `  turn 5: "read" added (owner dsh-plugin-filesystem): declared now; breaks the prefix, ${out[changed + 1].match(/, ([\d,]+) tokens/)![1]} tokens no longer read (openai-chat has no append path for an added tool (chat completions take tools only in the request's tools list))`,
       '  turn 6: "read" removed (owner dsh-plugin-filesystem): kept declared, inert (a call gets AGENT_TOOL_UNAVAILABLE); keeps section "tool:read" as sent until the next epoch; no break',
     ])
     expect(out[out.length - 1]).to.match(/^predicted cached: [\d,]+ of [\d,]+ request tokens \(\d+%\), openai caching rules, tokens by o200k_base$/)

@@ -4,7 +4,11 @@
  * `text`, `tool_use` (a recorded call, its arguments parsed) and `tool_result` (in a user message).
  * Under `append` a later prompt version is a mid-conversation `{ role: "system" }` message for the
  * models Anthropic lists (`ANTHROPIC_SYSTEM_MESSAGES`, A6), else a user message that begins with
- * `SYSTEM_PROMPT_UPDATE_MARKER`; either way every earlier block keeps its bytes. `cache_control` breakpoints are planned by `planBreakpoints`. Pure and Cordis-free.
+ * `SYSTEM_PROMPT_UPDATE_MARKER`; either way every earlier block keeps its bytes. A tool added
+ * mid-conversation (a tool-change note's `toolAdditions`) is a `system` message of `tool_addition` blocks
+ * after the note, on the same models (`ANTHROPIC_TOOL_APPEND`, R-TOOL-13); such a body is an
+ * `AnthropicBetaRequest` and needs the beta header `headers` names. `cache_control` breakpoints are
+ * planned by `planBreakpoints`. Pure and Cordis-free.
  * @module
  */
 import { anthropicPlanner, type CacheControl } from './breakpoints.js'
@@ -13,11 +17,11 @@ import { namedToolParts } from './format-stream.js'
 import { emptyText, unsupportedPart, unsupportedToolCall } from './errors.js'
 import type { CallLookup, WireFormatModule } from './format-module.js'
 import type { PromptUpdateLowering } from './prompt-updates.js'
-import { ANTHROPIC_SYSTEM_MESSAGES } from './providers/anthropic.js'
+import { ANTHROPIC_SYSTEM_MESSAGES, ANTHROPIC_TOOL_APPEND } from './providers/anthropic.js'
 import type { WireInput } from './input.js'
 import { assertTools, ANTHROPIC_TOOL_RULES } from './tool-rules.js'
 import { sentReplyParts, type AnthropicRedactedThinkingBlock, type AnthropicThinkingBlock, type ContentPart } from './parts.js'
-import { parseArguments, systemUpdateText, userText, type ConversationEntry, type ToolCall } from './record.js'
+import { parseArguments, systemUpdateText, userText, type ConversationEntry, type ToolCall, type WireTool } from './record.js'
 
 /** A text block. */
 export interface AnthropicTextBlock { type: 'text'; text: string; cache_control?: CacheControl }
@@ -53,6 +57,22 @@ export interface AnthropicTool {
   cache_control?: CacheControl
 }
 
+/** A tool offered from this point of the conversation on, defined by value (mid-conversation tool changes, beta). */
+export interface AnthropicToolAdditionBlock {
+  type: 'tool_addition'
+  tool: { type: 'tool_definition'; definition: AnthropicTool }
+  cache_control?: CacheControl
+}
+
+/** The `system` message that adds tools after a tool-change note (`ANTHROPIC_TOOL_APPEND`). */
+export interface AnthropicToolChangeMessage { role: 'system'; content: AnthropicToolAdditionBlock[] }
+
+/**
+ * A body that may carry tool additions (an agent with `wire.toolAdditions`): the beta Messages API's
+ * request (`client.beta.messages.create`), sent with the header `headers` names.
+ */
+export type AnthropicBetaRequest = Omit<AnthropicRequest, 'messages'> & { messages: (AnthropicMessage | AnthropicToolChangeMessage)[] }
+
 /** A Messages API request body. `tools` and `system` are omitted when empty. */
 export interface AnthropicRequest {
   model: string
@@ -71,20 +91,35 @@ export function anthropicBody(input: WireInput, openingEntry: ConversationEntry 
   const opening = openingEntry?.content as string | undefined
   // Keys in the order the API hashes the parts: tools, system, messages.
   const request: Omit<AnthropicRequest, 'messages'> = { model: input.model, max_tokens: input.maxTokens ?? DEFAULT_MAX_TOKENS }
-  if (input.tools.length) {
-    request.tools = input.tools.map((tool) => {
-      const lowered: AnthropicTool = { name: tool.name, input_schema: { ...tool.parameters, type: 'object' } }
-      if (tool.description !== undefined) lowered.description = tool.description
-      return lowered
-    })
-  }
+  if (input.tools.length) request.tools = input.tools.map(anthropicTool)
   if (opening) request.system = [{ type: 'text', text: opening }]
   return { ...request, messages }
 }
 
-/** The message of one sent entry (`update`: how a prompt version after the opening is sent; default `marker`). */
-export function anthropicElements(item: ConversationEntry, update: PromptUpdateLowering = 'marker'): readonly AnthropicMessage[] {
-  return [message(item, update)]
+/** A tool as the Messages API declares it. */
+function anthropicTool(tool: WireTool): AnthropicTool {
+  const lowered: AnthropicTool = { name: tool.name, input_schema: { ...tool.parameters, type: 'object' } }
+  if (tool.description !== undefined) lowered.description = tool.description
+  return lowered
+}
+
+/**
+ * The messages of one sent entry (`update`: how a prompt version after the opening is sent; default
+ * `marker`). A tool-change note with `toolAdditions` is followed by a `system` message of `tool_addition`
+ * blocks on a model that takes mid-conversation system messages; elsewhere the note goes alone (the
+ * agent declares those tools in `tools` then).
+ */
+export function anthropicElements(item: ConversationEntry, update: PromptUpdateLowering = 'marker'): readonly (AnthropicMessage | AnthropicToolChangeMessage)[] {
+  const sent = message(item, update)
+  if (item.role !== 'user' || !item.toolAdditions?.length || update !== 'system-message') return [sent]
+  assertTools('anthropic', ANTHROPIC_TOOL_RULES, item.toolAdditions)
+  const content = item.toolAdditions.map((tool): AnthropicToolAdditionBlock => ({ type: 'tool_addition', tool: { type: 'tool_definition', definition: anthropicTool(tool) } }))
+  return [sent, { role: 'system', content }]
+}
+
+/** Whether a body carries a tool addition (then it needs the append path's beta header). */
+function addsTools(body: AnthropicRequest): boolean {
+  return (body.messages as readonly { role: string; content: readonly { type: string }[] }[]).some((item) => item.role === 'system' && item.content.some((block) => block.type === 'tool_addition'))
 }
 
 function message(item: ConversationEntry, update: PromptUpdateLowering): AnthropicMessage {
@@ -142,6 +177,8 @@ export const anthropicFormat: WireFormatModule<AnthropicRequest> = Object.freeze
   systemParts: (body: AnthropicRequest) => (body.system?.length ? [streamPart('system', 0, body.system, body.system.length)] : []),
   toolParts: (body: AnthropicRequest) => namedToolParts(body.tools ?? [], (tool) => tool.name),
   planner: anthropicPlanner,
+  toolAppend: ANTHROPIC_TOOL_APPEND,
+  headers: (body: AnthropicRequest) => (addsTools(body) && ANTHROPIC_TOOL_APPEND.header ? { [ANTHROPIC_TOOL_APPEND.header.name]: ANTHROPIC_TOOL_APPEND.header.value } : undefined),
 })
 
 function toolUse(call: ToolCall): AnthropicToolUseBlock {

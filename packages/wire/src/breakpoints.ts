@@ -11,7 +11,7 @@
  * Token counts are estimates (`countTokens`, default: characters / 4) unless the caller passes a counter.
  * @module
  */
-import type { AnthropicBlock, AnthropicMessage, AnthropicRequest } from './anthropic.js'
+import type { AnthropicBlock, AnthropicMessage, AnthropicRequest, AnthropicToolAdditionBlock } from './anthropic.js'
 import { invalidBreakpoints } from './errors.js'
 import { minimumTokens } from './cache-minimums.js'
 import type { BreakpointPlanner, PlannerState } from './format-module.js'
@@ -255,6 +255,8 @@ function kind(name: BreakpointKind) {
 
 /** The text of a block the token estimate counts (images and documents count nothing: their size is not in their bytes). */
 export function blockText(block: AnthropicBlock): string {
+  // A tool added mid-conversation counts its definition (R-TOOL-13).
+  if ((block as { type: string }).type === 'tool_addition') return JSON.stringify((block as unknown as AnthropicToolAdditionBlock).tool.definition)
   switch (block.type) {
     case 'text': return block.text
     case 'tool_result': return typeof block.content === 'string' ? block.content : (block.content ?? []).map(blockText).join('')

@@ -75,20 +75,24 @@ export interface ToolChange {
   /**
    * `declared`: the request declares the live definition (or no longer declares a removed tool);
    * `inert`: still declared as before, a call answered `AGENT_TOOL_UNAVAILABLE`; `next-epoch`:
-   * announced in a note, declared at the next epoch; `order-kept`: declared in the previous order.
+   * announced in a note, declared at the next epoch; `order-kept`: declared in the previous order;
+   * `appended`: offered from this request on through the format's append path (`via`), the declared
+   * tools unchanged (R-TOOL-13).
    */
-  handling: 'declared' | 'inert' | 'next-epoch' | 'order-kept'
+  handling: 'declared' | 'inert' | 'next-epoch' | 'order-kept' | 'appended'
   /** Whether it changes the declared tools (the provider's prefix breaks there). */
   breaks: boolean
   /** The previous request's tokens (of the format) less this request's predicted cached tokens: what the break stops reading from cache (0 when it does not break). */
   cost: number
-  /** Why an `append-path` tool was declared at once: the provider family has no append path dsh implements. */
+  /** Why an `append-path` tool was declared at once: the format has no append path, or it is closed for this request (`tool-append.ts`). */
   fallback?: string
   /**
    * An `inert` tool's sections (its guidance, shown with it) that stay in the system prompt as they were
    * last sent, byte for byte, until the next epoch, each with the plugin that had registered it.
    */
   kept?: { section: string; owner: string | null }[]
+  /** The append path an `appended` tool went through, with its document. */
+  via?: string
 }
 
 /** The reuse report of one request. */

@@ -10,6 +10,7 @@ import type { StreamPart, StreamRegion } from './cache-stream.js'
 import type { WireInput } from './input.js'
 import type { ConversationEntry, ToolCall } from './record.js'
 import type { PromptUpdateCapability, PromptUpdateLowering } from './prompt-updates.js'
+import type { ToolAppendCapability } from './tool-append.js'
 import type { ToolRules } from './tool-rules.js'
 
 /** Finds a recorded tool call by id (tool results name the call they answer). */
@@ -102,5 +103,13 @@ export interface WireFormatModule<B extends { model: string } = { model: string 
   diagnosticsFields?(previous: string | undefined): Record<string, unknown> | undefined
   /** An optional cache-marker planner; `input.breakpoints: false` turns it off. */
   readonly planner?: BreakpointPlanner<B>
+  /**
+   * The provider's documented append path for a tool that appears mid-conversation, or why it has none
+   * (`tool-append.ts`, R-TOOL-13). Its lowering of a user entry with `toolAdditions` sends them by it.
+   * Absent: no documented path (an added tool is declared at once).
+   */
+  readonly toolAppend?: ToolAppendCapability
+  /** The HTTP headers a body needs beside the body (a beta header its elements call for); none when absent. */
+  headers?(body: B): Readonly<Record<string, string>> | undefined
 }
 

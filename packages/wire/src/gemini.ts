@@ -116,6 +116,8 @@ export const geminiFormat: WireFormatModule<GeminiRequest> = Object.freeze({
   ownedFields: Object.freeze(['model', 'contents', 'config.systemInstruction', 'config.tools']),
   // Gemini takes its system instruction only in `config`: a later version is a user content with the marker.
   promptUpdates: 'marker',
+  // Gemini takes function declarations only in the request's tools (or a cached content's): R-TOOL-13.
+  toolAppend: Object.freeze({ none: 'generateContent takes function declarations only in the request\'s tools' }),
   elementsKey: 'contents',
   openingIsElement: false,
   order: Object.freeze(['system', 'tools', 'messages'] as const),

@@ -8,7 +8,7 @@
  * @module
  */
 export {
-  buildRequest, cacheStream, openaiChatRequest, openaiResponsesRequest, anthropicRequest, geminiRequest,
+  buildRequest, cacheStream, openaiChatRequest, openaiResponsesRequest, anthropicRequest, geminiRequest, requestHeaders,
 } from './requests.js'
 export { registerWireFormat, wireFormat, wireFormatNames, WIRE_FORMATS } from './format.js'
 export type { RequestBodies, RequestBody, WireFormat } from './format.js'
@@ -45,8 +45,10 @@ export type {
 export { DEFAULT_MAX_TOKENS } from './anthropic.js'
 export type {
   AnthropicBlock, AnthropicDocumentBlock, AnthropicImageBlock, AnthropicImageType, AnthropicThinkingParam, AnthropicMessage, AnthropicRequest, AnthropicTextBlock,
-  AnthropicTool, AnthropicToolResultBlock, AnthropicToolUseBlock,
+  AnthropicTool, AnthropicToolResultBlock, AnthropicToolUseBlock, AnthropicBetaRequest, AnthropicToolAdditionBlock, AnthropicToolChangeMessage,
 } from './anthropic.js'
+export { toolAppendChoice } from './tool-append.js'
+export type { ToolAppendCapability, ToolAppendChoice, ToolAppendPath, ToolAppendQuestion } from './tool-append.js'
 export type { GeminiConfig, GeminiContent, GeminiFunctionDeclaration, GeminiPart, GeminiRequest } from './gemini.js'
 export { LOOKBACK_BLOCKS, MAX_BREAKPOINTS, planBreakpoints } from './breakpoints.js'
 export type { Breakpoint, BreakpointKind, BreakpointOptions, CacheControl, CacheTtl } from './breakpoints.js'

@@ -73,7 +73,8 @@ export function chatElements(item: ConversationEntry): readonly ChatRequestMessa
 const wires = new WeakMap<ConversationEntry, ChatRequestMessage>()
 
 /**
- * The wire message of an entry (without `source`, `usage`, `reply` and `parts`), built once per entry and shared
+ * The wire message of an entry (without `source`, `usage`, `reply`, `parts` and `toolAdditions`: this format has no
+ * append path for tools), built once per entry and shared
  * (frozen). User input with parts is sent as content parts (images as `data:` URLs, documents as
  * files). A reply's reasoning state (no chat format carries one) stays out; an image or a document
  * in a reply or a tool result is refused (`WIRE_UNSUPPORTED_PART`: a chat tool message is text only).
@@ -81,7 +82,7 @@ const wires = new WeakMap<ConversationEntry, ChatRequestMessage>()
 export function wire(item: ConversationEntry): ChatRequestMessage {
   let message = wires.get(item)
   if (!message) {
-    const { source: _source, usage: _usage, reply: _reply, parts, reanchor, ...rest } = item as ConversationEntry & { parts?: unknown; reanchor?: string }
+    const { source: _source, usage: _usage, reply: _reply, parts, reanchor, toolAdditions: _added, ...rest } = item as ConversationEntry & { parts?: unknown; reanchor?: string; toolAdditions?: unknown }
     // A compaction's re-anchor sends what changed in place of the whole version (never the opening: see SystemMessage).
     if (reanchor !== undefined) rest.content = reanchor
     if (parts !== undefined && rest.role === 'tool') checkMedia('openai-chat', 'tool', parts as ContentPart[], [])
@@ -103,6 +104,8 @@ export const openaiChatFormat: WireFormatModule<ChatRequest> = Object.freeze({
   ownedFields: Object.freeze(['model', 'messages', 'tools']),
   // Chat completions take a system message anywhere (a developer message too, for reasoning models).
   promptUpdates: 'system-message',
+  // Chat completions document no way to offer a tool from a point in the conversation (R-TOOL-13).
+  toolAppend: Object.freeze({ none: 'chat completions take tools only in the request\'s tools list' }),
   elementsKey: 'messages',
   openingIsElement: true,
   order: Object.freeze(['system', 'tools', 'messages'] as const),

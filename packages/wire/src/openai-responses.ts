@@ -125,6 +125,10 @@ export const openaiResponsesFormat: WireFormatModule<ResponsesRequest> = Object.
   ownedFields: Object.freeze(['model', 'instructions', 'input', 'tools']),
   // The Responses API takes a system (or developer) message item anywhere in `input`.
   promptUpdates: 'system-message',
+  // Tool search (developers.openai.com/api/docs/guides/tools-tool-search) loads tools the model searches
+  // for among those declared with `defer_loading` from the first request; nothing documented lets the
+  // client offer a tool that appears later without the model asking (R-TOOL-13).
+  toolAppend: Object.freeze({ none: 'tool search loads only tools declared with defer_loading from the start, when the model searches' }),
   // Prompt cache diagnostics: the baseline is the previous response (nothing to compare before one).
   diagnosticsFields: (previous: string | undefined) => (previous === undefined ? undefined : { prompt_cache_options: { comparison_response_id: previous } }),
   elementsKey: 'input',

@@ -46,6 +46,11 @@ export interface UserMessage {
   content: string
   /** User input's text, images and documents in order, when it holds more than text (`content`: its text). */
   parts?: ContentPart[]
+  /**
+   * On a tool-change note (dsh-agent): the tools it offers from here on through the format's append path
+   * (`tool-append.ts`). A format with one sends them after the note; another sends the note alone.
+   */
+  toolAdditions?: WireTool[]
 }
 
 /** The model's reply: text, tool calls, or both. */

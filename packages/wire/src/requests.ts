@@ -48,3 +48,10 @@ export function cacheStream<F extends WireFormat>(format: F, body: RequestBodies
 export function streamHead<F extends WireFormat>(format: F, body: RequestBodies[F]): StreamPart[] {
   return headOf(wireFormat(format), body)
 }
+
+/** The HTTP headers `body`, a request of `format`, needs beside the body (a beta header an append path calls for, R-TOOL-13); `{}` for none. */
+export function requestHeaders<F extends WireFormat>(format: F, body: RequestBodies[F]): Readonly<Record<string, string>> {
+  return wireFormat(format).headers?.(body) ?? NO_HEADERS
+}
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({})

@@ -8,7 +8,9 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { GenerateContentParameters, GenerateContentResponse } from '@google/genai'
 import type { Agent } from 'dsh-agent'
-import type { AnthropicFields, AnthropicRequest, ChatFields, ChatRequest, GeminiRequest, RequestBody, ResponsesFields, ResponsesRequest } from 'dsh-wire'
+import type {
+  AnthropicBetaRequest, AnthropicFields, AnthropicRequest, AnthropicToolChangeMessage, ChatFields, ChatRequest, GeminiRequest, RequestBody, ResponsesFields, ResponsesRequest,
+} from 'dsh-wire'
 import type OpenAI from 'openai'
 
 declare const chat: ChatRequest
@@ -62,3 +64,20 @@ export async function fields(): Promise<void> {
 export const chatFields: ChatFields = {} as Omit<OpenAI.Chat.ChatCompletionCreateParamsStreaming, 'model' | 'messages' | 'tools'>
 export const responsesFields: ResponsesFields = {} as Omit<OpenAI.Responses.ResponseCreateParamsStreaming, 'model' | 'input' | 'instructions' | 'tools'>
 export const anthropicFields: AnthropicFields = {} as Omit<Anthropic.MessageCreateParamsStreaming, 'model' | 'messages' | 'system' | 'tools'>
+
+/**
+ * A body that adds a tool mid-conversation (`wire.toolAdditions`, R-TOOL-13) is the beta Messages API's
+ * request: its `system` message of `tool_addition` blocks is `BetaSystemMessageParam` (@anthropic-ai/sdk
+ * 1.14: `BetaRequestToolAdditionBlock` with `BetaToolChangeToolDefinitionParam`), sent by
+ * `client.beta.messages.create` with the header `step().headers` names.
+ */
+declare const anthropicBeta: AnthropicBetaRequest
+declare const toolChange: AnthropicToolChangeMessage
+export const anthropicBetaBody: Anthropic.Beta.Messages.MessageCreateParamsNonStreaming = anthropicBeta
+export const toolChangeMessage: Anthropic.Beta.BetaSystemMessageParam = toolChange
+/** The golden shape (tool-append.spec.ts in dsh-agent pins the bytes). */
+export const toolAdditionGolden: AnthropicToolChangeMessage = {
+  role: 'system',
+  content: [{ type: 'tool_addition', tool: { type: 'tool_definition', definition: { name: 'grep', input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }, description: 'Searches files.' } } }],
+}
+export const toolAdditionAsSdk: Anthropic.Beta.BetaMessageParam = toolAdditionGolden

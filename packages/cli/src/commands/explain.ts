@@ -13,12 +13,12 @@ import { formatCount, plural, renderTable, type Column } from '../table.js'
 import { loadTokenizer } from '../tokens.js'
 import { describeTarget, pickTarget, viewOf } from '../view.js'
 import { terminalSafe } from 'dsh-loader'
-import { MAX_PIECE, promptUpdateLowering, wireFormat as wireModule, type PromptUpdateLowering } from 'dsh-wire'
+import { MAX_PIECE, promptUpdateLowering, toolAppendChoice, wireFormat as wireModule, type PromptUpdateLowering } from 'dsh-wire'
 import { explainPage } from '../html/explain-page.js'
 import { writePage } from '../html/page.js'
 import { streamOf, streamOrder, streamRows, wireFormat, type StreamRow, type WireFormat } from '../stream.js'
 import { headLine, headShare, headWarning } from '../head-share.js'
-import { toolPolicyLine } from '../tool-change-lines.js'
+import { toolAppendLine, toolPolicyLine } from '../tool-change-lines.js'
 
 /** Options of `explain`. */
 export interface ExplainOptions extends CommonOptions {
@@ -49,6 +49,11 @@ export async function explainCommand(file: string, options: ExplainOptions, outp
     const stream = format && { order: streamOrder(format), ...measured(streamRows(booted, view, streamOf(booted, view, format))) }
     // How a prompt version appended mid-conversation would be sent to the agent's model in this format.
     const promptUpdate = format && target.agent ? promptUpdateLowering(wireModule(format), target.agent.model, target.agent.wire?.promptUpdates) : undefined
+    // How a tool added mid-conversation would enter this agent's next request in this format (R-TOOL-13).
+    const toolAppend = format && target.agent ? toolAppendChoice(wireModule(format), {
+      model: target.agent.model, enabled: target.agent.wire?.toolAdditions === true, declaredTools: view.tools.length,
+      ...(target.agent.wire?.promptUpdates === undefined ? {} : { promptUpdates: target.agent.wire.promptUpdates }),
+    }) : undefined
     // The agent's input budget against its model profile, and the warning when the head takes too much of it.
     const budget = target.agent ? headShare(target.agent, view.system, view.tools, tokenizer) : null
     const warning = budget && target.agent ? headWarning(target.agent, budget) : undefined
@@ -62,7 +67,7 @@ export async function explainCommand(file: string, options: ExplainOptions, outp
       output.json({
         ok: true, command: 'explain', file, agent: target.agent?.id ?? null, ...explanation, budget, ...(target.agent ? { toolChange: target.agent.toolChange } : {}),
         ...(warning ? { warnings: [warning] } : {}),
-        ...(stream ? { format, stream } : {}), ...(promptUpdate ? { promptUpdate } : {}), ...(options.html !== undefined ? { html: options.html } : {}),
+        ...(stream ? { format, stream } : {}), ...(promptUpdate ? { promptUpdate } : {}), ...(toolAppend ? { toolAppend } : {}), ...(options.html !== undefined ? { html: options.html } : {}),
       })
     } else if (options.html !== undefined) {
       output.line(`wrote ${terminalSafe(options.html)}: the picture of ${describeTarget(target)}, ${plural(explanation.sections.length, 'section')}, ${plural(explanation.contexts.length, 'context')}, ${plural(explanation.tools.length, 'tool')} in ${format ?? DEFAULT_FORMAT} order`)
@@ -77,6 +82,7 @@ export async function explainCommand(file: string, options: ExplainOptions, outp
       if (target.agent) output.line(toolPolicyLine(target.agent.toolChange))
       if (warning) output.line(output.colors.yellow(`warning: ${target.label}: ${warning.message} [${warning.code}]`))
       if (promptUpdate) output.line(`prompt updates (append): ${PROMPT_UPDATE_WORDS[promptUpdate]}`)
+      if (toolAppend) output.line(terminalSafe(toolAppendLine(toolAppend)))
       if (stream) printStream(output, format!, stream.parts, stream.bytes)
     }
     return 0

@@ -16,6 +16,7 @@ import { minimumTokens } from '../cache-minimums.js'
 import { markerCachedTokens, TTL_MS, type AnthropicPrediction, type MarkerCacheInput, type MarkerCacheRules } from '../caching-rules.js'
 import type { ProviderFamily } from '../provider-family.js'
 import type { SystemMessageTable } from '../prompt-updates.js'
+import type { ToolAppendPath } from '../tool-append.js'
 import { CHARACTERS_ESTIMATE } from '../tokenizers.js'
 import { tokenCount, usageRecord } from '../usage.js'
 
@@ -32,6 +33,27 @@ export const ANTHROPIC_SYSTEM_MESSAGES: SystemMessageTable = Object.freeze({
     'claude-opus-4-8', 'claude-opus-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-fable-5', 'claude-mythos-5',
   ]),
   excluded: Object.freeze(['claude-sonnet-5']),
+})
+
+/**
+ * The append path for a tool added mid-conversation (R-TOOL-13): "Mid-conversation tool changes",
+ * platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages#mid-conversation-tool-changes
+ * and "#define-tools-in-a-message-beta" (read 2026-12-02). A `role: "system"` message of `tool_addition`
+ * blocks, each defining a tool by value (`tool: { type: "tool_definition", definition }`), offers the
+ * tool from that point on; "The `tools` array and every earlier message stay exactly as sent, so the
+ * prompt cache still hits and only the appended message is processed as new input." Beta: the Claude
+ * API's `inline-tools-2026-09-15` header (the by-reference header `mid-conversation-tool-changes-2026-07-01`
+ * of Bedrock and Google Cloud does not cover a definition by value); on the models that take
+ * mid-conversation system messages (the table above). With no non-deferred tool in `tools`, the first
+ * tool defined by value moves the start of the prompt (one full miss), so the path needs a declared tool.
+ * Placement: after a user turn, last or before an assistant turn (the agent appends it after its note).
+ */
+export const ANTHROPIC_TOOL_APPEND: ToolAppendPath = Object.freeze({
+  name: 'a system message of tool_addition blocks',
+  source: 'platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages#define-tools-in-a-message-beta',
+  header: Object.freeze({ name: 'anthropic-beta', value: 'inline-tools-2026-09-15' }),
+  systemMessage: true,
+  needsDeclaredTool: true,
 })
 
 /** The lookback in blocks (A2). */
