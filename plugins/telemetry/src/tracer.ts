@@ -43,15 +43,23 @@ export class StepTracer {
     this.cacheWrite = meter.createHistogram(Dsh.cacheWriteUsage, { unit: '{token}', description: 'Input tokens the provider wrote to its prompt cache.' })
   }
 
-  /** Opens the span of a step (ending the agent's previous one), with its parts as events; a fork's span ends at once. */
+  /**
+   * Opens the span of a step (ending the agent's previous one), with its parts as events when the span
+   * is recorded; a fork's span ends at once.
+   */
   async step(agent: Agent, result: StepResult<WireFormat>): Promise<void> {
-    const attributes = stepAttributes(agent, result)
-    if (this.config.content) Object.assign(attributes, contentAttributes(agent, result))
-    const span = this.tracer.startSpan(`${GenAiValues.chat} ${agent.model}`, { kind: this.api.SpanKind.CLIENT, attributes })
+    const span = this.tracer.startSpan(`${GenAiValues.chat} ${agent.model}`, { kind: this.api.SpanKind.CLIENT, attributes: stepAttributes(agent, result) })
     if (!result.side) {
       this.open.get(agent)?.span.end()
       this.open.set(agent, { span, result })
     }
+    // A span nobody records (no SDK registered, or not sampled) gets no content and no part events:
+    // they are the step's costly attributes (the messages as JSON, a hash and a count per part).
+    if (!span.isRecording()) {
+      if (result.side) span.end()
+      return
+    }
+    if (this.config.content) span.setAttributes(contentAttributes(agent, result))
     // The report counted with this counter already: it is loaded, and this resolves at once.
     const counter = await tokenCounter(result.report.provider)
     // A layer is named as the cache report names one: `global`, or the label its scope was created with.

@@ -51,7 +51,9 @@ describe('dsh-plugin-telemetry end to end: the real OTLP/HTTP exporters to a rec
     await meterProvider.forceFlush()
 
     expect(receiver.requests.map((request) => request.contentType)).to.satisfy((types: string[]) => types.every((type) => type === 'application/json'))
-    const spans = receiver.spans()
+    // Each span is its own export request, and concurrent requests may arrive in any order.
+    const spans = receiver.spans().sort((a, b) => Number(a.attributes[Dsh.turn]) - Number(b.attributes[Dsh.turn]))
+    expect(spans.map((span) => span.attributes[Dsh.turn])).to.deep.equal([1, 2, 3])
     const chat = [INSTRUMENTATION_SCOPE, 'chat claude-sonnet-4-5', 3 /* SPAN_KIND_CLIENT in OTLP */]
     expect(spans.map((span) => [span.scope, span.name, span.kind])).to.deep.equal([chat, chat, chat])
     expect(second.report.predictedCachedTokens).to.be.above(0)
