@@ -27,7 +27,7 @@ export interface TelemetryCost {
 }
 
 /** A heavy host with `load` applied, and a step (with body and usage) of an agent with 50 turns. */
-async function variant(id: string, load: ((host: Context) => Promise<unknown>) | undefined) {
+async function variant(id: string, load: ((host: Context) => PromiseLike<unknown>) | undefined) {
   const { host, close } = await heavyHost()
   if (load) await load(host)
   const agent = await host.agents.create({ id, model: 'bench-model' })
@@ -44,7 +44,7 @@ async function variant(id: string, load: ((host: Context) => Promise<unknown>) |
 export async function measureTelemetry(rounds: number): Promise<TelemetryCost> {
   const Absent = await telemetryWithoutOpenTelemetry()
   const traced: ConfigInput = { tracerProvider: new BasicTracerProvider(), meterProvider: new MeterProvider() }
-  const loaders: Record<Variant, ((host: Context) => Promise<unknown>) | undefined> = {
+  const loaders: Record<Variant, ((host: Context) => PromiseLike<unknown>) | undefined> = {
     none: undefined,
     control: undefined,
     absent: (host) => host.plugin(Absent, {}),
