@@ -18,6 +18,7 @@ import type { ChildSeed, ParentHandoff, SubagentStart } from './subagent-start.j
 import type { AgentWireOptions } from './wire-options.js'
 import { diagnosticsFields } from './diagnostics-bridge.js'
 import { ProviderTruth } from './provider-truth.js'
+import { keepEntryRequest, type RequestFacts } from './ledger-request.js'
 import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { DEFAULT_TOOL_CHANGE, ToolDeclarations, toolOwners, unavailableCalls, type ToolChangeOption, type ToolChangePolicy, type UnavailableCall } from './tool-changes.js'
@@ -211,6 +212,12 @@ export class Agent {
   /** @internal Appends a restored system-prompt, user or runtime-context entry (`agents.restore()`; replies and tool results go through `record()`). */
   restoreEntry(item: ConversationEntry): void {
     this.record_.push(item)
+  }
+
+  /** @internal Takes back the request facts of the reply restored last (`agents.restore()`): its ledger line keeps them, the TTL plan reads them. */
+  restoreRequest(facts: RequestFacts): void {
+    keepEntryRequest(this.record_[this.record_.length - 1], facts)
+    this.truth.restored(facts)
   }
 
   /** @internal What a child created under this agent reads of it (`subagent-start.ts`). */
@@ -542,7 +549,12 @@ export class Agent {
       shape: usageShapeFor(latest ?? 'openai-chat', this.provider), diagnosed: latest !== undefined && this.diagnosed.has(latest),
     })
     this.record_.push(item)
-    if (item.source === 'assistant') this.replies++
+    if (item.source === 'assistant') {
+      this.replies++
+      // The TTL plan's measure of the request this reply answers goes in the reply's ledger line.
+      const request = this.truth.answered()
+      if (request) keepEntryRequest(item, request)
+    }
     const unavailable = unavailableCalls(this.id, item, this.tools_.unavailable)
     // Each in step order, after the measurements still waiting (deferred-measures.ts).
     if (item.reply?.miss !== undefined && this.wire?.diagnostics) {

@@ -42,6 +42,7 @@ export type {
 } from './conversation.js'
 export { exportLedger, LEDGER_FORMAT, LEDGER_VERSION, LEDGER_VERSIONS, ledgerLines } from './ledger-format.js'
 export type { LedgerEntryFields, LedgerHeader, LedgerVersion } from './ledger-format.js'
+export type { RequestFacts } from './ledger-request.js'
 export { firstSectionBreak, partText } from './ledger-parts.js'
 export type { PromptPart, SectionBreak } from './ledger-parts.js'
 export { RESUME_POLICIES } from './resume-guard.js'

@@ -9,7 +9,9 @@
  * empty string) starts the chain. The same record always exports the same bytes. Since format version 2 a
  * system-prompt line also records its parts (`sections`: each section's name, owner, layer, byte range
  * and hashes, `ledger-parts.ts`); a ledger of version 1 is still read, and an agent restored from one
- * goes on writing version 1. Pure and Cordis-free.
+ * goes on writing version 1. An agent created with `wire` options has them in its header (`wire`), and
+ * under the TTL plan each reply line keeps the facts of the request it answers (`request`,
+ * `ledger-request.ts`): R-LEDGER-9. Pure and Cordis-free.
  * @module
  */
 import { createHash } from 'node:crypto'
@@ -18,6 +20,8 @@ import type { SubagentStart } from './subagent-start.js'
 import { entryParts, type PromptPart } from './ledger-parts.js'
 import type { ContentPart, ConversationEntry, EntrySource, PromptChangePolicy, ReplyFacts, ReplyPart, ToolCall, Usage } from 'dsh-wire'
 import type { EpochMark } from './epoch.js'
+import { canonicalRequest, entryRequest, type RequestFacts } from './ledger-request.js'
+import { canonicalWire, type AgentWireOptions } from './wire-options.js'
 import { isEpochMark, type LedgerItem } from './epoch-log.js'
 
 /** The `format` of a ledger header. */
@@ -48,6 +52,8 @@ export interface LedgerHeader {
   start?: SubagentStart
   /** The agent's routing key, when it is not its id (a sub-agent's, derived from its parent's). */
   routingKey?: string
+  /** The agent's `wire` options (R-LEDGER-9): a restore creates the agent with them. */
+  wire?: AgentWireOptions
 }
 
 /** One entry line's fields (without `hash`). */
@@ -67,6 +73,8 @@ export interface LedgerEntryFields {
   sections?: PromptPart[]
   /** A reply's id and the provider's cache diagnosis (the diagnostics bridge), as recorded. */
   reply?: ReplyFacts
+  /** The TTL plan's facts of the request a reply answers (R-LEDGER-9). */
+  request?: RequestFacts
   /** How many system-prompt entries the record holds up to and including this one (0 before the first). */
   promptVersion: number
 }
@@ -101,7 +109,7 @@ export function headerOf(agent: Agent): LedgerHeader {
   return canonicalHeader({
     format: LEDGER_FORMAT, version: ledgerVersionOf(agent), agent: agent.id, model: agent.model, promptChange: agent.promptChange,
     provider: agent.provider, cwd: agent.cwd, preset: agent.preset, parent: agent.parent?.id, start: agent.start,
-    routingKey: agent.routingKey === agent.id ? undefined : agent.routingKey,
+    routingKey: agent.routingKey === agent.id ? undefined : agent.routingKey, wire: agent.wire,
   })
 }
 
@@ -114,6 +122,7 @@ export function canonicalHeader(facts: LedgerHeader): LedgerHeader {
   if (facts.parent !== undefined) header.parent = facts.parent
   if (facts.start !== undefined) header.start = facts.start
   if (facts.routingKey !== undefined) header.routingKey = facts.routingKey
+  if (facts.wire !== undefined) header.wire = canonicalWire(facts.wire)
   return header
 }
 
@@ -133,6 +142,8 @@ export function entryFields(item: ConversationEntry, promptVersion: number, sect
   if (item.role !== 'system' && item.parts !== undefined) fields.parts = item.parts
   if (item.usage !== undefined) fields.usage = item.usage
   if (item.reply !== undefined) fields.reply = item.reply
+  const request = entryRequest(item)
+  if (request !== undefined) fields.request = canonicalRequest(request)
   return fields
 }
 

@@ -36,6 +36,8 @@ export function replayEntries(agent: Agent, entries: readonly LedgerLine[], epoc
       } catch (error) {
         throw ledgerInvalidEntry(line.line, error as Error)
       }
+      // The TTL plan's facts of the request the reply answered (R-LEDGER-9).
+      if (line.request !== undefined) agent.restoreRequest(line.request)
     } else {
       // Read (and its user input's parts checked) by readLedger, through entry-shape.ts.
       const item = entry(line.parts === undefined

@@ -9,6 +9,7 @@ import {
   addCosts, costOf, planTtl, priceOf, wireFormat, type BreakpointOptions, type CacheReport, type Cost, type SessionBuild, type TtlPlan, type TtlSegmentInput,
   type Usage, type WireFormat,
 } from 'dsh-wire'
+import type { RequestFacts } from './ledger-request.js'
 import type { AgentWireOptions } from './wire-options.js'
 
 /** How many of the latest gaps the plan reads. */
@@ -19,6 +20,8 @@ export class ProviderTruth {
   private readonly points = new Map<WireFormat, TtlSegmentInput[]>()
   private latest: CacheReport | undefined
   private total: Cost | undefined
+  /** The latest planned request's facts, until a reply takes them to the ledger. */
+  private unanswered: RequestFacts | undefined
 
   constructor(private readonly wire: AgentWireOptions | undefined, private readonly model: string) {}
 
@@ -42,9 +45,25 @@ export class ProviderTruth {
   measured(format: WireFormat, build: SessionBuild<WireFormat>, report: CacheReport, plan: TtlPlan | undefined, now: number): void {
     this.times.push(now)
     if (this.times.length > MEASURED_GAPS + 1) this.times.shift()
-    this.points.set(format, build.breakpoints.map((point) => ({ kind: point.kind, prefixTokens: point.prefixTokens })))
+    const points = build.breakpoints.map((point) => ({ kind: point.kind, prefixTokens: point.prefixTokens }))
+    this.points.set(format, points)
     if (plan) report.ttlPlan = plan
     this.latest = report
+    if (this.wire?.ttlPlan) this.unanswered = { at: now, format, breakpoints: points }
+  }
+
+  /** The facts of the planned request a reply answers (once: the next reply takes none), for its ledger line. */
+  answered(): RequestFacts | undefined {
+    const facts = this.unanswered
+    this.unanswered = undefined
+    return facts
+  }
+
+  /** Takes back a request's facts from a ledger (`agents.restore()`), as {@link measured} kept them. */
+  restored(facts: RequestFacts): void {
+    this.times.push(facts.at)
+    if (this.times.length > MEASURED_GAPS + 1) this.times.shift()
+    this.points.set(facts.format, facts.breakpoints)
   }
 
   /** With a price table: the latest request's cost from its reported usage, and the conversation's so far, on its report. */
