@@ -212,11 +212,12 @@ export class Agent {
   /** @internal Appends a restored system-prompt, user or runtime-context entry (`agents.restore()`; replies and tool results go through `record()`). */
   restoreEntry(item: ConversationEntry): void {
     this.record_.push(item)
+    const request = item.source === 'assistant' ? this.truth.answered() : undefined
+    if (request) keepEntryRequest(item, request)
   }
 
-  /** @internal Takes back the request facts of the reply restored last (`agents.restore()`): its ledger line keeps them, the TTL plan reads them. */
+  /** @internal Takes back the facts of the request the next restored reply answers (`agents.restore()`): the TTL plan reads them, the reply's ledger line keeps them. */
   restoreRequest(facts: RequestFacts): void {
-    keepEntryRequest(this.record_[this.record_.length - 1], facts)
     this.truth.restored(facts)
   }
 

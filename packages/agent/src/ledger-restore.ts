@@ -30,14 +30,14 @@ export function replayEntries(agent: Agent, entries: readonly LedgerLine[], epoc
     if (line.source === 'assistant' || line.source === 'tool') {
       const message = messageOf(line)
       const options = { ...(line.usage === undefined ? {} : { usage: line.usage }), ...(line.reply === undefined ? {} : { reply: line.reply }) }
+      // The TTL plan's facts of the request the reply answered (R-LEDGER-9): the reply takes them back.
+      if (line.request !== undefined) agent.restoreRequest(line.request)
       try {
         if (index < baselineEnd) agent.restoreEntry(recordedEntry(agent.id, message, options, 0).item)
         else agent.record(message, options)
       } catch (error) {
         throw ledgerInvalidEntry(line.line, error as Error)
       }
-      // The TTL plan's facts of the request the reply answered (R-LEDGER-9).
-      if (line.request !== undefined) agent.restoreRequest(line.request)
     } else {
       // Read (and its user input's parts checked) by readLedger, through entry-shape.ts.
       const item = entry(line.parts === undefined

@@ -18,7 +18,8 @@ export const MEASURED_GAPS = 32
 export class ProviderTruth {
   private readonly times: number[] = []
   private readonly points = new Map<WireFormat, TtlSegmentInput[]>()
-  private latest: CacheReport | undefined
+  /** The latest request's report (a restored request's: its plan, recomputed), which its reply's usage prices. */
+  private latest: Pick<CacheReport, 'ttlPlan' | 'cost'> | undefined
   private total: Cost | undefined
   /** The latest planned request's facts, until a reply takes them to the ledger. */
   private unanswered: RequestFacts | undefined
@@ -59,11 +60,18 @@ export class ProviderTruth {
     return facts
   }
 
-  /** Takes back a request's facts from a ledger (`agents.restore()`), as {@link measured} kept them. */
+  /**
+   * Takes back a request's facts from a ledger (`agents.restore()`), as {@link measured} kept them,
+   * before its reply is restored: the plan it was sent with is made again from the facts before it (so
+   * the reply's usage is priced as it was), and the reply takes the facts back to its ledger line.
+   */
   restored(facts: RequestFacts): void {
+    const plan = planTtl(this.points.get(facts.format) ?? [], this.gaps().slice(-MEASURED_GAPS))
     this.times.push(facts.at)
     if (this.times.length > MEASURED_GAPS + 1) this.times.shift()
     this.points.set(facts.format, facts.breakpoints)
+    this.latest = { ttlPlan: plan }
+    this.unanswered = facts
   }
 
   /** With a price table: the latest request's cost from its reported usage, and the conversation's so far, on its report. */

@@ -26,7 +26,7 @@ async function converse(agent: Agent, clock: { now: number }): Promise<void> {
 }
 
 describe('dsh-agent: wire options and the TTL plan\'s measures survive a restore (R-LEDGER-9)', () => {
-  it('a restored agent\'s next request is byte-identical to the one the original sends, 1-hour breakpoints and the diagnostics field included', async () => {
+  it('a restored agent\'s next request is byte-identical to the one the original sends, 1-hour breakpoints and the diagnostics field included, and its costs go on from the ledger\'s', async () => {
     const clock = { now: 1_000_000 }
     const original = await (await worker(clock)).agents.create({ id: 'a', model: 'claude-opus-4-8', wire: WIRE })
     await converse(original, clock)
@@ -40,6 +40,10 @@ describe('dsh-agent: wire options and the TTL plan\'s measures survive a restore
     expect(expected.request.system![0].cache_control).to.deep.equal({ type: 'ephemeral', ttl: '1h' })
     expect(expected.body).to.include('"diagnostics":{"previous_message_id":"msg_2"}')
     expect(resumed.report.ttlPlan).to.deep.equal(expected.report.ttlPlan)
+    // The price table's running total goes on from the restored replies' usage.
+    for (const agent of [original, restored]) agent.record({ role: 'assistant', content: 'ok' }, { usage: { inputTokens: 2040, cachedReadTokens: 2000, cacheWriteTokens: 30, outputTokens: 2 } })
+    expect(resumed.report.cost).to.deep.equal(expected.report.cost)
+    expect(resumed.report.cost!.conversation.total).to.be.above(resumed.report.cost!.request.total)
     // And the restored agent writes the ledger the original wrote.
     expect(exportLedger(restored)).to.equal(exportLedger(original))
   })
