@@ -1,9 +1,10 @@
 /**
- * What the priced TTL plan (`wire.ttlPlan`, R-WIRE-12 to 15) measured of the request a reply answers:
- * when it was sent (the agents' clock) and the breakpoints it placed (kind, prefix tokens). The plan of
- * the next request reads both (the gaps between requests, the latest breakpoints of the format), so a
- * ledger keeps them on the reply's line (`request`), and a restored agent plans its next request from
- * them as the agent that wrote the ledger would have (R-LEDGER-9). Kept beside the entry (the record's
+ * What an agent with the priced TTL plan or a price table (`wire.ttlPlan`, `wire.prices`, R-WIRE-12 to
+ * 15) measured of the request a reply answers: when it was sent (the agents' clock) and the breakpoints
+ * it placed (kind, prefix tokens). The plan of the next request reads both (the gaps between requests,
+ * the latest breakpoints of the format), and the reply's price reads the plan, so a ledger keeps them on
+ * the reply's line (`request`), and a restored agent plans and prices as the agent that wrote the
+ * ledger would have (R-LEDGER-9). Kept beside the entry (the record's
  * entries stay what `dsh-wire` lowers), as a system-prompt version's parts are. Cordis-free.
  * @module
  */

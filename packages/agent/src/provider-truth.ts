@@ -50,7 +50,8 @@ export class ProviderTruth {
     this.points.set(format, points)
     if (plan) report.ttlPlan = plan
     this.latest = report
-    if (this.wire?.ttlPlan) this.unanswered = { at: now, format, breakpoints: points }
+    // What a restore needs to plan and price as this agent does (R-LEDGER-9).
+    if (this.wire?.ttlPlan || this.wire?.prices) this.unanswered = { at: now, format, breakpoints: points }
   }
 
   /** The facts of the planned request a reply answers (once: the next reply takes none), for its ledger line. */
@@ -66,11 +67,11 @@ export class ProviderTruth {
    * the reply's usage is priced as it was), and the reply takes the facts back to its ledger line.
    */
   restored(facts: RequestFacts): void {
-    const plan = planTtl(this.points.get(facts.format) ?? [], this.gaps().slice(-MEASURED_GAPS))
+    const plan = this.wire?.ttlPlan ? planTtl(this.points.get(facts.format) ?? [], this.gaps().slice(-MEASURED_GAPS)) : undefined
     this.times.push(facts.at)
     if (this.times.length > MEASURED_GAPS + 1) this.times.shift()
     this.points.set(facts.format, facts.breakpoints)
-    this.latest = { ttlPlan: plan }
+    this.latest = plan ? { ttlPlan: plan } : {}
     this.unanswered = facts
   }
 

@@ -48,6 +48,19 @@ describe('dsh-agent: wire options and the TTL plan\'s measures survive a restore
     expect(exportLedger(restored)).to.equal(exportLedger(original))
   })
 
+  it('an agent with a price table and no TTL plan restored prices its next reply into the same conversation total', async () => {
+    const clock = { now: 0 }
+    const wire = { prices: WIRE.prices }
+    const original = await (await worker(clock)).agents.create({ id: 'a', model: 'claude-opus-4-8', wire })
+    await converse(original, clock)
+    const restored = await (await worker(clock)).agents.restore(exportLedger(original))
+    const [expected, resumed] = [await original.stepDetailed('Four.', { format: 'anthropic' }), await restored.stepDetailed('Four.', { format: 'anthropic' })]
+    for (const agent of [original, restored]) agent.record({ role: 'assistant', content: 'ok' }, { usage: { inputTokens: 2040, cachedReadTokens: 2000, cacheWriteTokens: 30, outputTokens: 2 } })
+    expect(resumed.body).to.equal(expected.body)
+    expect(resumed.report.cost).to.deep.equal(expected.report.cost)
+    expect(exportLedger(restored)).to.equal(exportLedger(original))
+  })
+
   it('keeps the options in the header and the TTL plan\'s measure on each reply line; an agent without wire options writes neither', async () => {
     const clock = { now: 0 }
     const host = await worker(clock)
