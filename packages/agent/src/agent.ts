@@ -16,7 +16,7 @@ import { makeFork, type Fork, type ForkOptions, type LatestStep } from './fork.j
 import { recordedEntry } from './recorded-entry.js'
 import type { ChildSeed, ParentHandoff, SubagentStart } from './subagent-start.js'
 import type { AgentWireOptions } from './wire-options.js'
-import { diagnosticsFields } from './diagnostics-bridge.js'
+import { diagnosticsFields, diagnosticsHeaders } from './diagnostics-bridge.js'
 import { ProviderTruth } from './provider-truth.js'
 import { keepEntryRequest, type RequestFacts } from './ledger-request.js'
 import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
@@ -307,6 +307,7 @@ export class Agent {
     const planned = this.truth.breakpoints(format, options.breakpoints)
     // The diagnostics bridge: the provider's comparison field, naming the previous reply of the format.
     const asked = this.wire?.diagnostics ? diagnosticsFields(this.record_, format) : undefined
+    const headers = asked === undefined ? undefined : diagnosticsHeaders(format)
     const fields = asked === undefined ? options.fields : { ...asked, ...options.fields }
     const request = {
       tools: tools.declared, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.routingKey,
@@ -352,7 +353,7 @@ export class Agent {
     if (asked === undefined) this.diagnosed.delete(format)
     else this.diagnosed.add(format)
     this.latestSteps.set(format, {
-      provider, tools: tools.declared,
+      provider, tools: tools.declared, ...(headers === undefined ? {} : { headers }),
       input: {
         conversationId: conversationId ?? this.routingKey, ...(maxTokens === undefined ? {} : { maxTokens }), ...(breakpoints === undefined ? {} : { breakpoints }),
         ...(fields === undefined ? {} : { fields }), ...(this.wire?.promptUpdates === undefined ? {} : { promptUpdates: this.wire.promptUpdates }),
@@ -365,6 +366,7 @@ export class Agent {
     const result: StepResult<F> = {
       get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot, added,
       get report() { return measured().report }, get budget() { return measured().budget }, ...(resume?.report ? { resume: resume.report } : {}),
+      ...(headers === undefined ? {} : { headers }),
     }
     const epoch = this.epochs_.stepped()
     if (epoch) result.epoch = epoch

@@ -42,6 +42,8 @@ export interface LatestStep {
   readonly provider: CacheProvider
   /** The tools it declared (the agent's tool-change policy may keep tools the assembly no longer offers). */
   readonly tools?: readonly WireTool[]
+  /** The HTTP headers its request needed (`StepResult.headers`): a fork's request carries the same fields. */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 /** What a fork reads of its agent at the moment it forks (the agent hands it over; `fork.ts` owns the rest). */
@@ -166,7 +168,7 @@ export async function makeFork<F extends WireFormat>(source: ForkSource<F>, opti
   const budget = source.budget.measureSide(report.requestTokens, report.tokenizer)
   const result: StepResult<F> = {
     get request() { return build.request }, get body() { return build.body }, assembly, rendered, system, snapshot: rendered.snapshot,
-    added, report, budget, side,
+    added, report, budget, side, ...(latest.headers === undefined ? {} : { headers: latest.headers }),
   }
   source.emit(result)
   return new Fork(agent, kind, tools, result, divergence, source.replies())

@@ -32,7 +32,7 @@ export { MAX_PENDING_MEASURES } from './deferred-measures.js'
 export type { AdviceThresholds, CompactionAdvice, ContextBudget, ProfileFigures } from './budget.js'
 export { DEFAULT_MODEL_PROFILE, inputBudget, MODEL_PROFILES, modelProfile } from 'dsh-wire'
 export type { ModelProfile, ModelProfileOverride } from 'dsh-wire'
-export { buildMessages, normalizeUsage, readReply, replyAccumulator, REPLY_FORMATS, toRequestTool, WIRE_FORMATS } from 'dsh-wire'
+export { ANTHROPIC_CACHE_DIAGNOSIS_BETA, buildMessages, normalizeUsage, readReply, replyAccumulator, REPLY_FORMATS, toRequestTool, WIRE_FORMATS } from 'dsh-wire'
 export type {
   ChatContentPart, ChatRequest, ChatRequestMessage, ContentPart, ReadReply, ReplyAccumulator, ReplyFormat, ReplyPart, RequestBodies, RequestBody, RequestTool, Usage, UsageFormat, WireFormat,
 } from 'dsh-wire'

@@ -119,6 +119,13 @@ export interface StepResult<F extends WireFormat = 'openai-chat'> {
    * from the version the ledger sent last, what the step did about it, where and at what cost (R-LEDGER-8).
    */
   resume?: ResumeReport
+  /**
+   * The HTTP headers the request needs besides the body, when it has any: the provider's beta header of
+   * a field dsh put in the body (Anthropic's `anthropic-beta: cache-diagnosis-2026-04-07` with the
+   * diagnostics bridge's `diagnostics`). Send them with the request, e.g. as the official SDK's request
+   * options: `client.messages.create(result.request, { headers: result.headers })`.
+   */
+  headers?: Readonly<Record<string, string>>
   /** Set on a fork's result (`agent.fork()`): a side request, recorded nowhere in the agent (`added` is the fork's own). */
   side?: { kind: string }
   /** Set on the first step after a compaction: the epoch it opens (its re-anchor, predicted cost, and `reported` once the reply's usage is recorded). */

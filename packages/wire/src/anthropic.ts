@@ -122,6 +122,13 @@ function message(item: ConversationEntry, update: PromptUpdateLowering): Anthrop
 }
 
 /**
+ * The beta that Anthropic's cache diagnostics (`diagnostics.previous_message_id`) is behind, sent as the
+ * `anthropic-beta` header on every request that carries the field ("Cache diagnostics", Anthropic's
+ * docs, build-with-claude/cache-diagnostics, read 2026-12-02).
+ */
+export const ANTHROPIC_CACHE_DIAGNOSIS_BETA = 'cache-diagnosis-2026-04-07'
+
+/**
  * `anthropic` as a format module: the opening is a top-level `system` block; tools, system, then
  * messages (Anthropic's documented cache prefix order); `cache_control` breakpoints planned.
  */
@@ -135,8 +142,9 @@ export const anthropicFormat: WireFormatModule<AnthropicRequest> = Object.freeze
   order: Object.freeze(['tools', 'system', 'messages'] as const),
   lower: (item: ConversationEntry, _calls: CallLookup, update?: PromptUpdateLowering) => anthropicElements(item, update),
   promptUpdates: ANTHROPIC_SYSTEM_MESSAGES,
-  // Cache diagnostics: `null` on the first request opts in with nothing to compare.
+  // Cache diagnostics: `null` on the first request opts in with nothing to compare; the beta header on every request.
   diagnosticsFields: (previous: string | undefined) => ({ diagnostics: { previous_message_id: previous ?? null } }),
+  diagnosticsHeaders: Object.freeze({ 'anthropic-beta': ANTHROPIC_CACHE_DIAGNOSIS_BETA }),
   body: (input: WireInput, opening: ConversationEntry | undefined, elements: object[]) => anthropicBody(input, opening, elements as AnthropicMessage[]),
   blocks: (element: object) => (element as AnthropicMessage).content.length,
   systemParts: (body: AnthropicRequest) => (body.system?.length ? [streamPart('system', 0, body.system, body.system.length)] : []),

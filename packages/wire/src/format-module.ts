@@ -100,6 +100,11 @@ export interface WireFormatModule<B extends { model: string } = { model: string 
    * Absent for a format whose provider offers no such comparison.
    */
   diagnosticsFields?(previous: string | undefined): Record<string, unknown> | undefined
+  /**
+   * The HTTP headers a request carrying {@link diagnosticsFields} needs (a provider that puts the
+   * comparison behind a beta header); the step result hands them to the harness (`result.headers`).
+   */
+  readonly diagnosticsHeaders?: Readonly<Record<string, string>>
   /** An optional cache-marker planner; `input.breakpoints: false` turns it off. */
   readonly planner?: BreakpointPlanner<B>
 }
