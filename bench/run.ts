@@ -263,7 +263,7 @@ for (const format of WIRE_FORMATS) {
 // (j) dsh-plugin-telemetry: a step without it, with it where @opentelemetry/api is not installed, with the
 // API and no SDK, and tracing into an SDK that exports nothing
 {
-  const { samples, ratios } = await measureTelemetry(quick ? 3 : 7)
+  const { samples, ratios } = await measureTelemetry(quick ? 5 : 15)
   report('j. heavy agent: step + body + usage, no telemetry plugin', { unit: 'us', ...samples.none }, sampleText(samples.none))
   report('j. ratio a second app without the plugin / none (noise)', { unit: 'ratio', value: ratios.control }, `${ratios.control.toFixed(2)}x (${sampleText(samples.control)})`)
   report('j. ratio plugin, @opentelemetry/api not resolvable / none', { unit: 'ratio', value: ratios.absent }, `${ratios.absent.toFixed(2)}x (${sampleText(samples.absent)})`)
