@@ -10,8 +10,8 @@
  * system-prompt line also records its parts (`sections`: each section's name, owner, layer, byte range
  * and hashes, `ledger-parts.ts`); a ledger of version 1 is still read, and an agent restored from one
  * goes on writing version 1. An agent created with `wire` options has them in its header (`wire`), and
- * under the TTL plan each reply line keeps the facts of the request it answers (`request`,
- * `ledger-request.ts`): R-LEDGER-9. Pure and Cordis-free.
+ * with the TTL plan or a price table each reply line keeps the facts of the request it answers
+ * (`request`, `ledger-request.ts`): R-LEDGER-9. Pure and Cordis-free.
  * @module
  */
 import { createHash } from 'node:crypto'
@@ -73,7 +73,7 @@ export interface LedgerEntryFields {
   sections?: PromptPart[]
   /** A reply's id and the provider's cache diagnosis (the diagnostics bridge), as recorded. */
   reply?: ReplyFacts
-  /** The TTL plan's facts of the request a reply answers (R-LEDGER-9). */
+  /** With the TTL plan or a price table: the time and breakpoints of the request a reply answers (R-LEDGER-9). */
   request?: RequestFacts
   /** How many system-prompt entries the record holds up to and including this one (0 before the first). */
   promptVersion: number

@@ -4,8 +4,8 @@
  * it placed (kind, prefix tokens). The plan of the next request reads both (the gaps between requests,
  * the latest breakpoints of the format), and the reply's price reads the plan, so a ledger keeps them on
  * the reply's line (`request`), and a restored agent plans and prices as the agent that wrote the
- * ledger would have (R-LEDGER-9). Kept beside the entry (the record's
- * entries stay what `dsh-wire` lowers), as a system-prompt version's parts are. Cordis-free.
+ * ledger would have (R-LEDGER-9). Kept beside the entry (the record's entries stay what `dsh-wire`
+ * lowers), as a system-prompt version's parts are. Cordis-free.
  * @module
  */
 import type { ConversationEntry, TtlSegmentInput, WireFormat } from 'dsh-wire'
