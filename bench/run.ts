@@ -260,13 +260,15 @@ for (const format of WIRE_FORMATS) {
   }
 }
 
-// (j) dsh-plugin-telemetry: a step without it, with it where OpenTelemetry is absent, and tracing
+// (j) dsh-plugin-telemetry: a step without it, with it where @opentelemetry/api is not installed, with the
+// API and no SDK, and tracing into an SDK that exports nothing
 {
-  const { none, control, absent, traced, controlRatio, absentRatio, tracedRatio } = await measureTelemetry(quick ? 3 : 7)
-  report('j. heavy agent: step + body + usage, no telemetry plugin', { unit: 'us', ...none }, sampleText(none))
-  report('j. ratio a second app without the plugin / none (noise)', { unit: 'ratio', value: controlRatio }, `${controlRatio.toFixed(2)}x (${sampleText(control)})`)
-  report('j. ratio telemetry plugin, OpenTelemetry absent / none', { unit: 'ratio', value: absentRatio }, `${absentRatio.toFixed(2)}x (${sampleText(absent)})`)
-  report('j. ratio telemetry plugin tracing (no exporter) / none', { unit: 'ratio', value: tracedRatio }, `${tracedRatio.toFixed(2)}x (${sampleText(traced)})`)
+  const { samples, ratios } = await measureTelemetry(quick ? 5 : 15)
+  report('j. heavy agent: step + body + usage, no telemetry plugin', { unit: 'us', ...samples.none }, sampleText(samples.none))
+  report('j. ratio a second app without the plugin / none (noise)', { unit: 'ratio', value: ratios.control }, `${ratios.control.toFixed(2)}x (${sampleText(samples.control)})`)
+  report('j. ratio plugin, @opentelemetry/api not resolvable / none', { unit: 'ratio', value: ratios.absent }, `${ratios.absent.toFixed(2)}x (${sampleText(samples.absent)})`)
+  report('j. ratio plugin, API installed, no SDK registered / none', { unit: 'ratio', value: ratios.noSdk }, `${ratios.noSdk.toFixed(2)}x (${sampleText(samples.noSdk)})`)
+  report('j. ratio plugin tracing into an SDK (no exporter) / none', { unit: 'ratio', value: ratios.traced }, `${ratios.traced.toFixed(2)}x (${sampleText(samples.traced)})`)
 }
 
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true })

@@ -1,33 +1,37 @@
 /**
  * (j) What `dsh-plugin-telemetry` costs a step (with its body and a reply recorded with usage), on the
- * heavy workload's agent at 50 turns: without the plugin, with the plugin loaded where OpenTelemetry
- * is not installed (it then registers nothing), and with it tracing into an SDK that exports nothing.
- * Measured interleaved in one run; the ratios are to the step without the plugin, and a second app
- * without the plugin (`control`) shows how far two identical apps differ on this machine.
+ * heavy workload's agent at 50 turns, each variant in an app of its own and loaded as a deployment
+ * loads it (`ctx.plugin`, the plugin's own `apply` importing `@opentelemetry/api`):
+ * - `none`: no telemetry plugin; `control`: a second app without it (how far two identical apps differ);
+ * - `absent`: the plugin where `@opentelemetry/api` does not resolve (a copy of the module whose import
+ *   of it fails with Node's own ERR_MODULE_NOT_FOUND: see without-otel.ts), so it registers nothing;
+ * - `noSdk`: the plugin with the API installed and no SDK registered (the API's no-op global providers);
+ * - `traced`: the plugin tracing into an SDK's providers that export nothing.
+ * Measured interleaved in one run, in the process's CPU time (the step's own cost: the wall clock of a
+ * shared machine mostly measures the other processes); every ratio is to `none`.
  */
 import type { Context } from 'cordis'
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base'
 import { MeterProvider } from '@opentelemetry/sdk-metrics'
-import { applyWith, importApi, type Config } from 'dsh-plugin-telemetry'
+import TelemetryPlugin, { type ConfigInput } from 'dsh-plugin-telemetry'
 import { heavyHost } from './heavy-step.js'
-import { timeInterleaved, type Sample } from './measure.js'
+import { cpuClock, timeInterleaved, type Sample } from './measure.js'
+import { telemetryWithoutOpenTelemetry } from './without-otel.js'
 
-/** The three variants' samples and each one's ratio to the step without the plugin. */
+const VARIANTS = ['none', 'control', 'absent', 'noSdk', 'traced'] as const
+type Variant = typeof VARIANTS[number]
+
+/** Each variant's samples, and each one's ratio to the step without the plugin. */
 export interface TelemetryCost {
-  none: Sample
-  control: Sample
-  absent: Sample
-  traced: Sample
-  controlRatio: number
-  absentRatio: number
-  tracedRatio: number
+  samples: Record<Variant, Sample>
+  ratios: Record<Exclude<Variant, 'none'>, number>
 }
 
-/** A heavy host with `setup` applied as a plugin, and a step (with body and usage) of an agent with 50 turns. */
-async function variant(name: string, setup: ((ctx: Context) => void) | undefined) {
+/** A heavy host with `load` applied, and a step (with body and usage) of an agent with 50 turns. */
+async function variant(id: string, load: ((host: Context) => PromiseLike<unknown>) | undefined) {
   const { host, close } = await heavyHost()
-  if (setup) await host.plugin({ name, apply: setup })
-  const agent = await host.agents.create({ id: name, model: 'bench-model' })
+  if (load) await load(host)
+  const agent = await host.agents.create({ id, model: 'bench-model' })
   let turn = 0
   const step = async () => {
     const body = (await agent.stepDetailed(`message ${++turn}`)).body
@@ -39,18 +43,18 @@ async function variant(name: string, setup: ((ctx: Context) => void) | undefined
 }
 
 export async function measureTelemetry(rounds: number): Promise<TelemetryCost> {
-  const config: Config = { content: false, tracerProvider: new BasicTracerProvider(), meterProvider: new MeterProvider() }
-  const api = await importApi()
-  const none = await variant('bench-telemetry-none', undefined)
-  const control = await variant('bench-telemetry-control', undefined)
-  const absent = await variant('dsh-plugin-telemetry', (ctx) => applyWith(ctx, config, undefined))
-  const traced = await variant('dsh-plugin-telemetry', (ctx) => applyWith(ctx, config, api))
-  const samples = await timeInterleaved({
-    none: { op: none.step, iterations: 100 },
-    control: { op: control.step, iterations: 100 },
-    absent: { op: absent.step, iterations: 100 },
-    traced: { op: traced.step, iterations: 100 },
-  }, { rounds })
-  for (const { close } of [none, control, absent, traced]) await close()
-  return { ...samples, controlRatio: samples.control.median / samples.none.median, absentRatio: samples.absent.median / samples.none.median, tracedRatio: samples.traced.median / samples.none.median }
+  const Absent = await telemetryWithoutOpenTelemetry()
+  const traced: ConfigInput = { tracerProvider: new BasicTracerProvider(), meterProvider: new MeterProvider() }
+  const loaders: Record<Variant, ((host: Context) => PromiseLike<unknown>) | undefined> = {
+    none: undefined,
+    control: undefined,
+    absent: (host) => host.plugin(Absent, {}),
+    noSdk: (host) => host.plugin(TelemetryPlugin, {}),
+    traced: (host) => host.plugin(TelemetryPlugin, traced),
+  }
+  const running = Object.fromEntries(await Promise.all(VARIANTS.map(async (name) => [name, await variant(`bench-telemetry-${name}`, loaders[name])] as const))) as Record<Variant, Awaited<ReturnType<typeof variant>>>
+  const samples = await timeInterleaved(Object.fromEntries(VARIANTS.map((name) => [name, { op: running[name].step, iterations: 100 }])) as Record<Variant, { op: () => unknown; iterations: number }>, { rounds, clock: cpuClock })
+  for (const name of VARIANTS) await running[name].close()
+  const ratio = (name: Variant) => samples[name].median / samples.none.median
+  return { samples, ratios: { control: ratio('control'), absent: ratio('absent'), noSdk: ratio('noSdk'), traced: ratio('traced') } }
 }

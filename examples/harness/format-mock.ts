@@ -9,7 +9,9 @@
  * second request that does not send the reasoning state back, unchanged, gets a 400, as the
  * providers answer it. A request that names an earlier reply for a cache comparison (Anthropic
  * `diagnostics.previous_message_id`, OpenAI `prompt_cache_options.comparison_response_id`) gets the
- * providers' diagnosis on its reply: the first part that changed, or none.
+ * providers' diagnosis on its reply: the first part that changed, or none; an Anthropic request that
+ * carries `diagnostics` without the beta header (`anthropic-beta: cache-diagnosis-2026-04-07`, which
+ * Anthropic's cache diagnostics page asks for on every request) gets a 400.
  * @module
  */
 import type Anthropic from '@anthropic-ai/sdk'
@@ -43,7 +45,12 @@ interface Script {
   resultOf(body: Body): string | undefined
   /** The reply id the request names for a cache comparison (the diagnostics bridge), if it asks for one. */
   compareWith?(body: Body): string | undefined
+  /** What is wrong with the request's headers for its body, if anything. */
+  checkHeaders?(body: Body, headers: IncomingMessage['headers']): string | undefined
 }
+
+/** The beta Anthropic's cache diagnostics needs (the mock's own copy: it checks the harness, not dsh). */
+const DIAGNOSIS_BETA = 'cache-diagnosis-2026-04-07'
 
 /** The provider's cache diagnosis of a request compared with an earlier one: the part that changed first, or none. */
 type Diagnosis = 'model' | 'system' | 'tools' | 'messages' | 'none' | undefined
@@ -115,6 +122,8 @@ const anthropic: Script = {
   call: (path) => ({ id: 'msg_1', type: 'message', role: 'assistant', model: 'mock-model', stop_reason: 'tool_use', stop_sequence: null,
     content: [THINKING, { type: 'tool_use', id: 'toolu_1', name: 'read', input: { path } }], usage: { input_tokens: 900, output_tokens: 40, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } }),
   compareWith: (body) => (body.diagnostics as { previous_message_id?: string | null } | undefined)?.previous_message_id ?? undefined,
+  checkHeaders: (body, headers) => (body.diagnostics === undefined || String(headers['anthropic-beta'] ?? '').split(',').map((beta) => beta.trim()).includes(DIAGNOSIS_BETA)
+    ? undefined : `the request carries diagnostics without the beta header anthropic-beta: ${DIAGNOSIS_BETA}`),
   answer: (text, diagnosis): Events => [
     { event: 'message_start', data: { type: 'message_start', message: {
       id: 'msg_2', type: 'message', role: 'assistant', model: 'mock-model', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 60, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 896 },
@@ -162,6 +171,11 @@ export async function startFormatMock(path: string, answer: (result: string) => 
     for await (const chunk of req) chunks.push(chunk as Buffer)
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Body
     served[found.name] = (served[found.name] ?? 0) + 1
+    const headerProblem = found.script.checkHeaders?.(body, req.headers)
+    if (headerProblem) {
+      failures.push(`${found.name}: ${headerProblem}`)
+      return json(res, 400, { error: { type: 'invalid_request_error', message: headerProblem } })
+    }
     const result = found.script.resultOf(body)
     if (result === undefined) {
       const reply = found.script.call(path) as { id?: string }

@@ -22,21 +22,27 @@ const STREAM: Record<ReplyFormat, Record<string, unknown>> = {
   'openai-chat': { stream: true, stream_options: { include_usage: true } }, 'openai-responses': { stream: true }, anthropic: { stream: true }, gemini: {},
 }
 
-/** Sends one request of `format` with its provider's client: the reply, or (streamed) the events of its stream. */
-async function send(origin: string, format: ReplyFormat, request: unknown, streamed: boolean): Promise<unknown | AsyncIterable<unknown>> {
+/**
+ * Sends one step's request with its provider's client: the reply, or (streamed) the events of its
+ * stream. The step's `headers` (a provider's beta header for a field dsh put in the body, such as
+ * Anthropic's cache diagnostics) go with it as the client's request options.
+ */
+async function send(origin: string, format: ReplyFormat, step: Pick<StepResult<ReplyFormat>, 'request' | 'headers'>, streamed: boolean): Promise<unknown | AsyncIterable<unknown>> {
   const apiKey = 'not-used-by-the-mock'
+  const { request } = step
+  const options = Object.keys(step.headers).length === 0 ? undefined : { headers: step.headers }
   switch (format) {
     case 'openai-chat': {
       const client = new OpenAI({ baseURL: `${origin}/v1`, apiKey, maxRetries: 0 })
-      return streamed ? client.chat.completions.create(request as OpenAI.Chat.ChatCompletionCreateParamsStreaming) : client.chat.completions.create(request as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming)
+      return streamed ? client.chat.completions.create(request as OpenAI.Chat.ChatCompletionCreateParamsStreaming, options) : client.chat.completions.create(request as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, options)
     }
     case 'openai-responses': {
       const client = new OpenAI({ baseURL: `${origin}/v1`, apiKey, maxRetries: 0 })
-      return streamed ? client.responses.create(request as OpenAI.Responses.ResponseCreateParamsStreaming) : client.responses.create(request as OpenAI.Responses.ResponseCreateParamsNonStreaming)
+      return streamed ? client.responses.create(request as OpenAI.Responses.ResponseCreateParamsStreaming, options) : client.responses.create(request as OpenAI.Responses.ResponseCreateParamsNonStreaming, options)
     }
     case 'anthropic': {
       const client = new Anthropic({ baseURL: origin, apiKey, maxRetries: 0 })
-      return streamed ? client.messages.create(request as Anthropic.MessageCreateParamsStreaming) : client.messages.create(request as Anthropic.MessageCreateParamsNonStreaming)
+      return streamed ? client.messages.create(request as Anthropic.MessageCreateParamsStreaming, options) : client.messages.create(request as Anthropic.MessageCreateParamsNonStreaming, options)
     }
     case 'gemini': {
       const client = new GoogleGenAI({ apiKey, httpOptions: { baseUrl: origin } })
@@ -51,13 +57,13 @@ async function send(origin: string, format: ReplyFormat, request: unknown, strea
  * each call with `run`, step again and record the streamed answer. Resolves to the answer's text.
  */
 export async function formatTurn(origin: string, agent: Agent, format: ReplyFormat, input: string, run: (call: ToolCall) => Promise<string>): Promise<{ answer: string; report: StepResult<ReplyFormat>['report'] }> {
-  const first = await agent.step(input, { format, fields: FIELDS[format] })
+  const first = await agent.stepDetailed(input, { format, fields: FIELDS[format] })
   agent.record((await send(origin, format, first, false)) as ProviderReply, { format })
   const reply = agent.conversation.at(-1)!
   for (const call of reply.role === 'assistant' ? reply.tool_calls ?? [] : []) agent.record({ role: 'tool', tool_call_id: call.id, content: await run(call) })
   const second = await agent.stepDetailed(undefined, { format, fields: { ...FIELDS[format], ...STREAM[format] } })
   const accumulator = replyAccumulator(format)
-  for await (const event of (await send(origin, format, second.request, true)) as AsyncIterable<unknown>) accumulator.push(event)
+  for await (const event of (await send(origin, format, second, true)) as AsyncIterable<unknown>) accumulator.push(event)
   // With the diagnostics bridge on, recording the reply joins the provider's diagnosis with dsh's report.
   agent.record(accumulator.result() as ProviderReply, { format })
   const answer = agent.conversation.at(-1)!

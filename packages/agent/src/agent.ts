@@ -18,6 +18,7 @@ import type { ChildSeed, ParentHandoff, SubagentStart } from './subagent-start.j
 import type { AgentWireOptions } from './wire-options.js'
 import { diagnosticsFields } from './diagnostics-bridge.js'
 import { ProviderTruth } from './provider-truth.js'
+import { keepEntryRequest, type RequestFacts } from './ledger-request.js'
 import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
 import { DEFAULT_TOOL_CHANGE, ToolDeclarations, toolOwners, unavailableCalls, type ToolChangeOption, type ToolChangePolicy, type UnavailableCall } from './tool-changes.js'
@@ -216,6 +217,13 @@ export class Agent {
   /** @internal Appends a restored system-prompt, user or runtime-context entry (`agents.restore()`; replies and tool results go through `record()`). */
   restoreEntry(item: ConversationEntry): void {
     this.record_.push(item)
+    const request = item.source === 'assistant' ? this.truth.answered() : undefined
+    if (request) keepEntryRequest(item, request)
+  }
+
+  /** @internal Takes back the facts of the request the next restored reply answers (`agents.restore()`): the TTL plan reads them, the reply's ledger line keeps them. */
+  restoreRequest(facts: RequestFacts): void {
+    this.truth.restored(facts)
   }
 
   /** @internal What a child created under this agent reads of it (`subagent-start.ts`). */
@@ -568,7 +576,12 @@ export class Agent {
     })
     this.record_.push(item)
     ledgerToolsRecorded(this, item)
-    if (item.source === 'assistant') this.replies++
+    if (item.source === 'assistant') {
+      this.replies++
+      // The TTL plan's measure of the request this reply answers goes in the reply's ledger line.
+      const request = this.truth.answered()
+      if (request) keepEntryRequest(item, request)
+    }
     const unavailable = unavailableCalls(this.id, item, this.tools_.unavailable)
     // Each in step order, after the measurements still waiting (deferred-measures.ts).
     if (item.reply?.miss !== undefined && this.wire?.diagnostics) {

@@ -162,7 +162,8 @@ export class Agents extends Service {
   /**
    * Restores an agent from its ledger (`exportLedger(agent)`, or the lines of a `LedgerStore`): an agent
    * created as `create()` does from the header's facts (id, model, policy, provider, cwd, preset,
-   * parent: the preset and the parent agent must exist), whose record holds the ledger's entries, so
+   * parent: the preset and the parent agent must exist; its `wire` options, with the TTL plan's
+   * measures of the requests its replies answered, R-LEDGER-10), whose record holds the ledger's entries, so
    * its next request is byte-identical to the one the exported agent would have sent. The whole ledger
    * is checked first; a problem rejects with a coded error naming its line (`AGENT_LEDGER_*`) and
    * nothing is restored (an agent already created is disposed again). Its first step compares the
@@ -179,6 +180,7 @@ export class Agents extends Service {
       ...(header.cwd === undefined ? {} : { cwd: header.cwd }),
       ...(header.preset === undefined ? {} : { preset: header.preset }),
       ...(header.parent === undefined ? {} : { parent: header.parent }),
+      ...(header.wire === undefined ? {} : { wire: header.wire }),
     }, { ...(header.start === undefined ? {} : { start: header.start }), ...(header.routingKey === undefined ? {} : { routingKey: header.routingKey }) })
     // An agent restored from an older format goes on writing it (its ledger stays one format).
     keepLedgerVersion(agent, header.version)

@@ -2,7 +2,9 @@
  * The diagnostics bridge (issue 23, item 2), on for an agent with `wire: { diagnostics: true }`: each
  * request of a format whose provider compares requests (`WireFormatModule.diagnosticsFields`) names the
  * previous reply of that format (its id, kept on the reply's entry and in the ledger), and the reply's
- * diagnosis is joined with dsh's own break in the request's report (`report.providerMiss`).
+ * diagnosis is joined with dsh's own break in the request's report (`report.providerMiss`). A provider
+ * that puts the comparison behind a header (Anthropic's beta) has it on the step result, `headers` (read
+ * from the body by dsh-wire's `requestHeaders`), for the harness to send with the request.
  * @module
  */
 import { wireFormat, type WireFormat } from 'dsh-wire'

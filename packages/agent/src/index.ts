@@ -32,7 +32,7 @@ export { MAX_PENDING_MEASURES } from './deferred-measures.js'
 export type { AdviceThresholds, CompactionAdvice, ContextBudget, ProfileFigures } from './budget.js'
 export { DEFAULT_MODEL_PROFILE, inputBudget, MODEL_PROFILES, modelProfile } from 'dsh-wire'
 export type { ModelProfile, ModelProfileOverride } from 'dsh-wire'
-export { buildMessages, normalizeUsage, readReply, replyAccumulator, REPLY_FORMATS, toRequestTool, WIRE_FORMATS } from 'dsh-wire'
+export { ANTHROPIC_CACHE_DIAGNOSIS_BETA, buildMessages, normalizeUsage, readReply, replyAccumulator, REPLY_FORMATS, toRequestTool, WIRE_FORMATS } from 'dsh-wire'
 export type {
   ChatContentPart, ChatRequest, ChatRequestMessage, ContentPart, ReadReply, ReplyAccumulator, ReplyFormat, ReplyPart, RequestBodies, RequestBody, RequestTool, Usage, UsageFormat, WireFormat,
 } from 'dsh-wire'
@@ -42,6 +42,7 @@ export type {
 } from './conversation.js'
 export { exportLedger, LEDGER_FORMAT, LEDGER_VERSION, LEDGER_VERSIONS, ledgerLines } from './ledger-format.js'
 export type { LedgerEntryFields, LedgerHeader, LedgerVersion } from './ledger-format.js'
+export type { RequestFacts } from './ledger-request.js'
 export { firstSectionBreak, partText } from './ledger-parts.js'
 export type { PromptPart, SectionBreak } from './ledger-parts.js'
 export { declaredTools, entryTools } from './ledger-tools.js'

@@ -10,7 +10,9 @@
  * system-prompt line also records its parts (`sections`: each section's name, owner, layer, byte range
  * and hashes, `ledger-parts.ts`); since version 3 a line may record the tools the requests declare from
  * it on (`tools`, where the declaration changes: `ledger-tools.ts`). Ledgers of versions 1 and 2 are
- * still read, and an agent restored from one goes on writing its version. Pure and Cordis-free.
+ * still read, and an agent restored from one goes on writing its version. An agent created with `wire`
+ * options has them in its header (`wire`), and with the TTL plan or a price table each reply line keeps
+ * the facts of the request it answers (`request`, `ledger-request.ts`): R-LEDGER-10. Pure and Cordis-free.
  * @module
  */
 import { createHash } from 'node:crypto'
@@ -20,6 +22,8 @@ import { entryParts, type PromptPart } from './ledger-parts.js'
 import { entryTools } from './ledger-tools.js'
 import type { ContentPart, ConversationEntry, EntrySource, PromptChangePolicy, ReplyFacts, ReplyPart, ToolCall, Usage, WireTool } from 'dsh-wire'
 import type { EpochMark } from './epoch.js'
+import { canonicalRequest, entryRequest, type RequestFacts } from './ledger-request.js'
+import { canonicalWire, type AgentWireOptions } from './wire-options.js'
 import { isEpochMark, type LedgerItem } from './epoch-log.js'
 
 /** The `format` of a ledger header. */
@@ -50,6 +54,8 @@ export interface LedgerHeader {
   start?: SubagentStart
   /** The agent's routing key, when it is not its id (a sub-agent's, derived from its parent's). */
   routingKey?: string
+  /** The agent's `wire` options (R-LEDGER-10): a restore creates the agent with them. */
+  wire?: AgentWireOptions
 }
 
 /** One entry line's fields (without `hash`). */
@@ -73,6 +79,8 @@ export interface LedgerEntryFields {
   reply?: ReplyFacts
   /** The tool schemas the requests declare from this line on, where the declaration changed (format version 3). */
   tools?: WireTool[]
+  /** With the TTL plan or a price table: the time and breakpoints of the request a reply answers (R-LEDGER-10). */
+  request?: RequestFacts
   /** How many system-prompt entries the record holds up to and including this one (0 before the first). */
   promptVersion: number
 }
@@ -107,7 +115,7 @@ export function headerOf(agent: Agent): LedgerHeader {
   return canonicalHeader({
     format: LEDGER_FORMAT, version: ledgerVersionOf(agent), agent: agent.id, model: agent.model, promptChange: agent.promptChange,
     provider: agent.provider, cwd: agent.cwd, preset: agent.preset, parent: agent.parent?.id, start: agent.start,
-    routingKey: agent.routingKey === agent.id ? undefined : agent.routingKey,
+    routingKey: agent.routingKey === agent.id ? undefined : agent.routingKey, wire: agent.wire,
   })
 }
 
@@ -120,6 +128,7 @@ export function canonicalHeader(facts: LedgerHeader): LedgerHeader {
   if (facts.parent !== undefined) header.parent = facts.parent
   if (facts.start !== undefined) header.start = facts.start
   if (facts.routingKey !== undefined) header.routingKey = facts.routingKey
+  if (facts.wire !== undefined) header.wire = canonicalWire(facts.wire)
   return header
 }
 
@@ -142,6 +151,8 @@ export function entryFields(item: ConversationEntry, promptVersion: number, sect
   if (item.usage !== undefined) fields.usage = item.usage
   if (item.reply !== undefined) fields.reply = item.reply
   if (tools !== undefined) fields.tools = tools as WireTool[]
+  const request = entryRequest(item)
+  if (request !== undefined) fields.request = canonicalRequest(request)
   return fields
 }
 

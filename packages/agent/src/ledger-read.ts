@@ -17,6 +17,8 @@ import {
 } from './ledger-format.js'
 import { checkSections } from './ledger-parts-read.js'
 import { checkTools } from './ledger-tools.js'
+import { keepEntryRequest, requestFactsShape } from './ledger-request.js'
+import { checkedWire } from './wire-options.js'
 
 /** A ledger as text (JSON Lines, each line ending with a line break) or as its lines (a store's rows). */
 export type LedgerInput = string | readonly string[]
@@ -57,13 +59,13 @@ export interface ParsedLedger {
   head: string
 }
 
-const HEADER_KEYS = new Set(['format', 'version', 'agent', 'model', 'promptChange', 'provider', 'cwd', 'preset', 'parent', 'start', 'routingKey', 'hash'])
+const HEADER_KEYS = new Set(['format', 'version', 'agent', 'model', 'promptChange', 'provider', 'cwd', 'preset', 'parent', 'start', 'routingKey', 'wire', 'hash'])
 const OPTIONAL_HEADER_KEYS = ['provider', 'cwd', 'preset', 'parent', 'routingKey'] as const
 const ENTRY_KEYS: Record<string, ReadonlySet<string>> = {
   'system-prompt': new Set(['role', 'source', 'content', 'reanchor', 'promptVersion', 'hash']),
   user: new Set(['role', 'source', 'content', 'parts', 'toolAdditions', 'promptVersion', 'hash']),
   'runtime-context': new Set(['role', 'source', 'content', 'promptVersion', 'hash']),
-  assistant: new Set(['role', 'source', 'content', 'tool_calls', 'parts', 'usage', 'reply', 'promptVersion', 'hash']),
+  assistant: new Set(['role', 'source', 'content', 'tool_calls', 'parts', 'usage', 'reply', 'request', 'promptVersion', 'hash']),
   // `usage` is let through so that record() refuses it with its own words (usage belongs to a reply).
   tool: new Set(['role', 'source', 'content', 'tool_call_id', 'name', 'parts', 'usage', 'promptVersion', 'hash']),
 }
@@ -135,7 +137,9 @@ export function readLedger(input: LedgerInput, options: ReadLedgerOptions = {}):
     const checked = checkEntry(line, fields, promptVersion, header!.version)
     const sections = checked.sections === undefined ? undefined : checkSections(line, checked.sections, checked.content as string)
     const tools = checked.tools === undefined ? undefined : checkTools(line, checked.tools)
-    const canonical = entryFields(recordedEntry(line, checked), promptVersion, sections, tools)
+    const item = recordedEntry(line, checked)
+    if (checked.request !== undefined) keepEntryRequest(item, shaped(line, () => requestFactsShape(checked.request)))
+    const canonical = entryFields(item, promptVersion, sections, tools)
     checkCanonical(line, fields, canonical)
     entries.push({ ...canonical, line, hash })
   })
@@ -165,7 +169,26 @@ function checkHeader(fields: Record<string, unknown>): LedgerHeader {
   if (fields.start !== undefined && (fields.parent === undefined || !SUBAGENT_STARTS.includes(fields.start as SubagentStart))) {
     throw ledgerBadHeader(`"start" must be one of ${SUBAGENT_STARTS.join(', ')}, and only with "parent"`)
   }
+  if (fields.wire !== undefined) {
+    try {
+      fields.wire = checkedWire(fields.agent as string, fields.wire)
+    } catch (error) {
+      const { key, reason } = (error as { details?: { key?: string; reason?: string } }).details ?? {}
+      if (reason === undefined) throw error
+      throw ledgerBadHeader(`"wire${key ? `.${key}` : ''}": ${reason}`)
+    }
+  }
   return fields as unknown as LedgerHeader
+}
+
+/** `read()`'s value; a shape it refuses is `AGENT_LEDGER_BAD_LINE` naming `line`. */
+function shaped<T>(line: number, read: () => T): T {
+  try {
+    return read()
+  } catch (error) {
+    if (error instanceof EntryShapeError) throw ledgerBadLine(line, error.problem)
+    throw error
+  }
 }
 
 function checkEntry(line: number, fields: Record<string, unknown>, promptVersion: number, version: LedgerVersion): LedgerEntryFields {

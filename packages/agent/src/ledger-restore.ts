@@ -31,6 +31,8 @@ export function replayEntries(agent: Agent, entries: readonly LedgerLine[], epoc
     if (line.source === 'assistant' || line.source === 'tool') {
       const message = messageOf(line)
       const options = { ...(line.usage === undefined ? {} : { usage: line.usage }), ...(line.reply === undefined ? {} : { reply: line.reply }) }
+      // The TTL plan's facts of the request the reply answered (R-LEDGER-10): the reply takes them back.
+      if (line.request !== undefined) agent.restoreRequest(line.request)
       try {
         if (index < baselineEnd) agent.restoreEntry(recordedEntry(agent.id, message, options, 0).item)
         else agent.record(message, options)

@@ -9,6 +9,7 @@ import {
   addCosts, costOf, planTtl, priceOf, wireFormat, type BreakpointOptions, type CacheReport, type Cost, type SessionBuild, type TtlPlan, type TtlSegmentInput,
   type Usage, type WireFormat,
 } from 'dsh-wire'
+import type { RequestFacts } from './ledger-request.js'
 import type { AgentWireOptions } from './wire-options.js'
 
 /** How many of the latest gaps the plan reads. */
@@ -17,8 +18,11 @@ export const MEASURED_GAPS = 32
 export class ProviderTruth {
   private readonly times: number[] = []
   private readonly points = new Map<WireFormat, TtlSegmentInput[]>()
-  private latest: CacheReport | undefined
+  /** The latest request's report (a restored request's: its plan, recomputed), which its reply's usage prices. */
+  private latest: Pick<CacheReport, 'ttlPlan' | 'cost'> | undefined
   private total: Cost | undefined
+  /** The latest planned request's facts, until a reply takes them to the ledger. */
+  private unanswered: RequestFacts | undefined
 
   constructor(private readonly wire: AgentWireOptions | undefined, private readonly model: string) {}
 
@@ -42,9 +46,33 @@ export class ProviderTruth {
   measured(format: WireFormat, build: SessionBuild<WireFormat>, report: CacheReport, plan: TtlPlan | undefined, now: number): void {
     this.times.push(now)
     if (this.times.length > MEASURED_GAPS + 1) this.times.shift()
-    this.points.set(format, build.breakpoints.map((point) => ({ kind: point.kind, prefixTokens: point.prefixTokens })))
+    const points = build.breakpoints.map((point) => ({ kind: point.kind, prefixTokens: point.prefixTokens }))
+    this.points.set(format, points)
     if (plan) report.ttlPlan = plan
     this.latest = report
+    // What a restore needs to plan and price as this agent does (R-LEDGER-10).
+    if (this.wire?.ttlPlan || this.wire?.prices) this.unanswered = { at: now, format, breakpoints: points }
+  }
+
+  /** The facts of the planned request a reply answers (once: the next reply takes none), for its ledger line. */
+  answered(): RequestFacts | undefined {
+    const facts = this.unanswered
+    this.unanswered = undefined
+    return facts
+  }
+
+  /**
+   * Takes back a request's facts from a ledger (`agents.restore()`), as {@link measured} kept them,
+   * before its reply is restored: the plan it was sent with is made again from the facts before it (so
+   * the reply's usage is priced as it was), and the reply takes the facts back to its ledger line.
+   */
+  restored(facts: RequestFacts): void {
+    const plan = this.wire?.ttlPlan ? planTtl(this.points.get(facts.format) ?? [], this.gaps().slice(-MEASURED_GAPS)) : undefined
+    this.times.push(facts.at)
+    if (this.times.length > MEASURED_GAPS + 1) this.times.shift()
+    this.points.set(facts.format, facts.breakpoints)
+    this.latest = plan ? { ttlPlan: plan } : {}
+    this.unanswered = facts
   }
 
   /** With a price table: the latest request's cost from its reported usage, and the conversation's so far, on its report. */

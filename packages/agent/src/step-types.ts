@@ -106,8 +106,11 @@ export interface StepResult<F extends WireFormat = 'openai-chat'> {
   readonly body: string
   /**
    * The HTTP headers the request needs beside the body (`requestHeaders` of dsh-wire): a beta header a
-   * format's append path calls for on this and every later request that carries its element (R-TOOL-13);
-   * `{}` for none.
+   * format's append path calls for on this and every later request that carries its element (R-TOOL-13),
+   * or a field dsh put in the body (Anthropic's `anthropic-beta: cache-diagnosis-2026-04-07` with the
+   * diagnostics bridge's `diagnostics`); several betas go in one header, comma-separated; `{}` for none.
+   * Send them with the request, e.g. as the official SDK's request options:
+   * `client.messages.create(result.request, { headers: result.headers })`.
    */
   readonly headers: Readonly<Record<string, string>>
   /** The entries this step appended to the record. */

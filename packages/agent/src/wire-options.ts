@@ -57,3 +57,13 @@ export function checkedWire(id: string, wire: unknown): AgentWireOptions | undef
   }
   return Object.freeze({ ...(wire as AgentWireOptions) })
 }
+
+/** `wire` in the fixed key order a ledger header writes it (R-LEDGER-10); nested values keep their own order. */
+export function canonicalWire(wire: AgentWireOptions): AgentWireOptions {
+  const canonical: AgentWireOptions = {}
+  if (wire.promptUpdates !== undefined) canonical.promptUpdates = wire.promptUpdates
+  if (wire.diagnostics !== undefined) canonical.diagnostics = wire.diagnostics
+  if (wire.ttlPlan !== undefined) canonical.ttlPlan = wire.ttlPlan
+  if (wire.prices !== undefined) canonical.prices = wire.prices
+  return canonical
+}

@@ -68,6 +68,25 @@ describe('examples/harness: the format mock refuses a second request that does n
   })
 })
 
+describe('examples/harness: the format mock asks for Anthropic\'s cache-diagnosis beta header', () => {
+  const request = { model: 'mock-model', diagnostics: { previous_message_id: null }, messages: [{ role: 'user', content: [{ type: 'text', text: 'Read it.' }] }] }
+  const post = (origin: string, headers: Record<string, string>) =>
+    fetch(`${origin}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(request) })
+
+  it('a request with diagnostics and without anthropic-beta: cache-diagnosis-2026-04-07 gets a 400, named; with it (among other betas), the reply', async () => {
+    const mock = await startFormatMock('/notes/notes.md', (result) => result)
+    try {
+      const without = await post(mock.origin, {})
+      const other = await post(mock.origin, { 'anthropic-beta': 'files-api-2025-04-14' })
+      const withIt = await post(mock.origin, { 'anthropic-beta': 'files-api-2025-04-14,cache-diagnosis-2026-04-07' })
+      expect([without.status, other.status, withIt.status]).to.deep.equal([400, 400, 200])
+      expect(mock.failures).to.deep.equal(Array(2).fill('anthropic: the request carries diagnostics without the beta header anthropic-beta: cache-diagnosis-2026-04-07'))
+    } finally {
+      await mock.close()
+    }
+  })
+})
+
 describe('examples/harness: the mock server after a compaction', () => {
   const expectations = { model: 'mock-model', tool: 'read', file: '/notes/notes.md' }
   const tools = [{ type: 'function', function: { name: 'read' } }]

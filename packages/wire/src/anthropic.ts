@@ -122,6 +122,17 @@ function addsTools(body: AnthropicRequest): boolean {
   return (body.messages as readonly { role: string; content: readonly { type: string }[] }[]).some((item) => item.role === 'system' && item.content.some((block) => block.type === 'tool_addition'))
 }
 
+/**
+ * The betas a body calls for, in one `anthropic-beta` header (comma-separated, as the API takes several):
+ * the append path's for a tool addition (R-TOOL-13), the cache diagnostics' for a `diagnostics` field.
+ */
+function anthropicHeaders(body: AnthropicRequest): Readonly<Record<string, string>> | undefined {
+  const betas: string[] = []
+  if (ANTHROPIC_TOOL_APPEND.header && addsTools(body)) betas.push(ANTHROPIC_TOOL_APPEND.header.value)
+  if ('diagnostics' in body) betas.push(ANTHROPIC_CACHE_DIAGNOSIS_BETA)
+  return betas.length === 0 ? undefined : { 'anthropic-beta': betas.join(',') }
+}
+
 function message(item: ConversationEntry, update: PromptUpdateLowering): AnthropicMessage {
   switch (item.role) {
     case 'system':
@@ -157,6 +168,13 @@ function message(item: ConversationEntry, update: PromptUpdateLowering): Anthrop
 }
 
 /**
+ * The beta that Anthropic's cache diagnostics (`diagnostics.previous_message_id`) is behind, sent as the
+ * `anthropic-beta` header on every request that carries the field ("Cache diagnostics", Anthropic's
+ * docs, build-with-claude/cache-diagnostics, read 2026-12-02).
+ */
+export const ANTHROPIC_CACHE_DIAGNOSIS_BETA = 'cache-diagnosis-2026-04-07'
+
+/**
  * `anthropic` as a format module: the opening is a top-level `system` block; tools, system, then
  * messages (Anthropic's documented cache prefix order); `cache_control` breakpoints planned.
  */
@@ -170,7 +188,7 @@ export const anthropicFormat: WireFormatModule<AnthropicRequest> = Object.freeze
   order: Object.freeze(['tools', 'system', 'messages'] as const),
   lower: (item: ConversationEntry, _calls: CallLookup, update?: PromptUpdateLowering) => anthropicElements(item, update),
   promptUpdates: ANTHROPIC_SYSTEM_MESSAGES,
-  // Cache diagnostics: `null` on the first request opts in with nothing to compare.
+  // Cache diagnostics: `null` on the first request opts in with nothing to compare; the beta header on every request.
   diagnosticsFields: (previous: string | undefined) => ({ diagnostics: { previous_message_id: previous ?? null } }),
   body: (input: WireInput, opening: ConversationEntry | undefined, elements: object[]) => anthropicBody(input, opening, elements as AnthropicMessage[]),
   blocks: (element: object) => (element as AnthropicMessage).content.length,
@@ -178,7 +196,7 @@ export const anthropicFormat: WireFormatModule<AnthropicRequest> = Object.freeze
   toolParts: (body: AnthropicRequest) => namedToolParts(body.tools ?? [], (tool) => tool.name),
   planner: anthropicPlanner,
   toolAppend: ANTHROPIC_TOOL_APPEND,
-  headers: (body: AnthropicRequest) => (addsTools(body) && ANTHROPIC_TOOL_APPEND.header ? { [ANTHROPIC_TOOL_APPEND.header.name]: ANTHROPIC_TOOL_APPEND.header.value } : undefined),
+  headers: anthropicHeaders,
 })
 
 function toolUse(call: ToolCall): AnthropicToolUseBlock {

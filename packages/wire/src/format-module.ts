@@ -109,7 +109,10 @@ export interface WireFormatModule<B extends { model: string } = { model: string 
    * Absent: no documented path (an added tool is declared at once).
    */
   readonly toolAppend?: ToolAppendCapability
-  /** The HTTP headers a body needs beside the body (a beta header its elements call for); none when absent. */
+  /**
+   * The HTTP headers a body needs beside the body (a beta header its elements or fields call for: an
+   * append path's element, the diagnostics bridge's field); none when absent. `requestHeaders` reads it.
+   */
   headers?(body: B): Readonly<Record<string, string>> | undefined
 }
 

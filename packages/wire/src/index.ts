@@ -42,7 +42,7 @@ export type { ChatContentPart, ChatRequest, ChatRequestMessage, RequestTool } fr
 export type {
   ResponsesCallOutputItem, ResponsesContentPart, ResponsesCustomCallItem, ResponsesFunctionCallItem, ResponsesInputItem, ResponsesMessageItem, ResponsesRequest, ResponsesTool,
 } from './openai-responses.js'
-export { DEFAULT_MAX_TOKENS } from './anthropic.js'
+export { ANTHROPIC_CACHE_DIAGNOSIS_BETA, DEFAULT_MAX_TOKENS } from './anthropic.js'
 export type {
   AnthropicBlock, AnthropicDocumentBlock, AnthropicImageBlock, AnthropicImageType, AnthropicThinkingParam, AnthropicMessage, AnthropicRequest, AnthropicTextBlock,
   AnthropicTool, AnthropicToolResultBlock, AnthropicToolUseBlock, AnthropicBetaRequest, AnthropicToolAdditionBlock, AnthropicToolChangeMessage,

@@ -49,6 +49,13 @@ describe('dsh-wire: the append path for an added tool (tool-append.ts, R-TOOL-13
     expect(requestHeaders('anthropic', body)).to.deep.equal({ 'anthropic-beta': 'inline-tools-2026-09-15' })
   })
 
+  it('a body with a tool addition and the diagnostics field names both betas in one anthropic-beta header, comma-separated', () => {
+    const body = buildRequest('anthropic', { ...noteInput('claude-opus-5'), fields: { diagnostics: { previous_message_id: 'msg_1' } } })
+    expect(requestHeaders('anthropic', body)).to.deep.equal({ 'anthropic-beta': 'inline-tools-2026-09-15,cache-diagnosis-2026-04-07' })
+    const plain = buildRequest('anthropic', { ...noteInput('claude-opus-4'), fields: { diagnostics: { previous_message_id: null } } })
+    expect(requestHeaders('anthropic', plain)).to.deep.equal({ 'anthropic-beta': 'cache-diagnosis-2026-04-07' })
+  })
+
   it('a model without mid-conversation system messages, and every other format, sends the note alone and no header', () => {
     const anthropic = buildRequest('anthropic', noteInput('claude-sonnet-4-5'))
     expect(JSON.stringify(anthropic)).to.not.include('tool_addition')

@@ -29,16 +29,26 @@ export function conversationId(agent: Agent, result: StepResult<WireFormat>): st
   return typeof key === 'string' ? key : agent.id
 }
 
-/** The attributes known once the step is made. */
+/**
+ * The attributes a span starts with (what a sampler sees): those known without the step's request
+ * object or report, which are made on first read (measuring the report counts tokens).
+ */
+export function startAttributes(agent: Agent, result: StepResult<WireFormat>): Attributes {
+  return {
+    [GenAi.operationName]: GenAiValues.chat,
+    [GenAi.requestModel]: agent.model,
+    [GenAi.agentId]: agent.id,
+    [Dsh.requestKind]: requestKind(agent, result),
+  }
+}
+
+/** The attributes known once the step is made (its start attributes among them). */
 export function stepAttributes(agent: Agent, result: StepResult<WireFormat>): Attributes {
   const { report, budget } = result
   const attributes: Attributes = {
-    [GenAi.operationName]: GenAiValues.chat,
+    ...startAttributes(agent, result),
     [GenAi.providerName]: providerName(agent.provider ?? report.provider),
-    [GenAi.requestModel]: agent.model,
     [GenAi.conversationId]: conversationId(agent, result),
-    [GenAi.agentId]: agent.id,
-    [Dsh.requestKind]: requestKind(agent, result),
     [Dsh.wireFormat]: report.format,
     [Dsh.turn]: report.turn,
     [Dsh.requestTokens]: report.requestTokens,

@@ -19,7 +19,7 @@ export type { ApiImporter, OpenTelemetryApi } from './load.js'
 export { Dsh, GenAi, GenAiValues, PROVIDER_NAMES } from './names.js'
 export type { RequestKind } from './names.js'
 export { INSTRUMENTATION_SCOPE, StepTracer } from './tracer.js'
-export { stepAttributes, usageAttributes, requestKind, providerName, conversationId } from './attributes.js'
+export { startAttributes, stepAttributes, usageAttributes, requestKind, providerName, conversationId } from './attributes.js'
 
 /** The plugin's name (the logger's, and the owner named in warnings). */
 export const name = 'dsh-plugin-telemetry'

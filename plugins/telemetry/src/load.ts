@@ -7,7 +7,7 @@
 import type * as OpenTelemetry from '@opentelemetry/api'
 
 /** The parts of `@opentelemetry/api` the plugin uses. */
-export type OpenTelemetryApi = Pick<typeof OpenTelemetry, 'trace' | 'metrics' | 'SpanKind' | 'SpanStatusCode'>
+export type OpenTelemetryApi = Pick<typeof OpenTelemetry, 'trace' | 'metrics' | 'SpanKind' | 'SpanStatusCode' | 'createNoopMeter'>
 
 /** How the API module is imported (a parameter so that a test can stand in for a missing install). */
 export type ApiImporter = () => Promise<OpenTelemetryApi>

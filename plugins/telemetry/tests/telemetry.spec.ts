@@ -1,7 +1,8 @@
 import { expect } from 'chai'
 import type { Context } from 'cordis'
 import * as Conventions from '@opentelemetry/semantic-conventions/incubating'
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
+import type { TracerProvider } from '@opentelemetry/api'
+import { AlwaysOffSampler, AlwaysOnSampler, BasicTracerProvider, type ReadableSpan, type Sampler } from '@opentelemetry/sdk-trace-base'
 import TelemetryPlugin, { Dsh, GenAi, GenAiValues, type ConfigInput } from 'dsh-plugin-telemetry'
 import { bootApp } from 'dsh-testing'
 import { tokenCounter } from 'dsh-wire'
@@ -172,6 +173,40 @@ describe('dsh-plugin-telemetry: spans and metrics through an in-memory OpenTelem
     await agent.step('Hi.')
     await fiber.dispose()
     expect(only(sdk.spans()).attributes[Dsh.requestKind]).to.equal('main')
+  })
+
+  it('gives a span nobody records (not sampled) nothing beyond its start attributes: no report figures, content, part events or usage', async () => {
+    // The SDK's own tracer, its spans counted on their way out: which of a span's costly calls the plugin makes.
+    const counted = (sampler: Sampler) => {
+      const calls: string[] = []
+      const sdkProvider = new BasicTracerProvider({ sampler })
+      const provider: TracerProvider = {
+        getTracer(...args) {
+          const tracer = sdkProvider.getTracer(...args)
+          return Object.assign(Object.create(tracer) as typeof tracer, {
+            startSpan: (...start: Parameters<typeof tracer.startSpan>) => new Proxy(tracer.startSpan(...start), {
+              get(span, key) {
+                if (key === 'addEvent' || key === 'setAttributes') calls.push(key)
+                const value = Reflect.get(span, key) as unknown
+                return typeof value === 'function' ? value.bind(span) : value
+              },
+            }),
+          })
+        },
+      }
+      return { calls, provider }
+    }
+    const run = async (sampler: Sampler) => {
+      const { calls, provider } = counted(sampler)
+      const fiber = await harness.plugin(TelemetryPlugin, { tracerProvider: provider, meterProvider: sdk.meterProvider, content: true })
+      const agent = await harness.agents.create({ id: `main-${sampler.toString()}`, model: 'gpt-5' })
+      await agent.step('Hi.')
+      agent.record({ role: 'assistant', content: 'Hello.' }, { usage: USAGE })
+      await fiber.dispose()
+      return calls
+    }
+    expect(await run(new AlwaysOffSampler())).to.deep.equal([])
+    expect(await run(new AlwaysOnSampler())).to.include.members(['setAttributes', 'addEvent']).and.have.length.above(2)
   })
 
   it('adds one event per prompt part, with its owner, layer, hash and tokens', async () => {
