@@ -9,6 +9,7 @@
  */
 import type { Epoch, ReanchorKind, ReanchorPrice, ReportedEpochCost } from 'dsh-agent'
 import type { CacheBreak, CacheProvider, WireFormat } from 'dsh-wire'
+import { formatCount as count, plural } from './table.js'
 
 /** The epoch a request opens (the first request after a `compact:` turn), as `replay --json` shows it. */
 export interface ReplayEpoch {
@@ -49,8 +50,6 @@ export function replayEpoch(epoch: Epoch): ReplayEpoch {
   }
 }
 
-/** A count with thousands separators. */
-const count = (value: number) => value.toLocaleString('en-US')
 /** A token-equivalent cost, at most two decimals. */
 export const cost = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 2 })
 
@@ -72,7 +71,7 @@ export function costWords(epoch: Pick<ReplayEpoch, 'predicted' | 'reported'>, mi
   return `${predicted}, reported ${cost(epoch.reported.costNow)} (${count(epoch.reported.cachedTokens!)} of ${count(epoch.reported.inputTokens!)} input tokens cached)`
 }
 
-/** The epoch's headline: `epoch 1: stable-opening, the summary replaced 51 entries, the epoch starts with 14; hides "notes:old"`. */
+/** The epoch's headline: `epoch 1: stable-opening, the summary replaced 51 entries, the epoch starts with 14 entries; takes "notes:old" out of the system prompt (deepseek prices, token-equivalents)`. */
 export function epochWords(epoch: ReplayEpoch): string {
   const hidden = epoch.hidden.length ? `; takes ${epoch.hidden.map((name) => JSON.stringify(name)).join(', ')} out of the system prompt` : ''
   return `epoch ${epoch.epoch}: ${epoch.reanchor}, the summary replaced ${plural(epoch.summarised, 'entry', 'entries')}, the epoch starts with ${plural(epoch.baseline, 'entry', 'entries')}${hidden} (${epoch.provider} prices, token-equivalents)`
@@ -97,8 +96,4 @@ export function placeOf(item: Pick<CacheBreak, 'section' | 'message'> & { kind: 
 /** {@link placeOf} with the owner: `section "persona" (owner x)`. */
 export function where(item: CacheBreak): string {
   return item.owner === null ? placeOf(item) : `${placeOf(item)} (owner ${item.owner})`
-}
-
-function plural(n: number, one: string, many: string): string {
-  return `${count(n)} ${n === 1 ? one : many}`
 }

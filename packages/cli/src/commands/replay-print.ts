@@ -11,7 +11,7 @@ import type { Output } from '../output.js'
 import { costWords, epochWords, offerWords, sideWords } from '../replay-session.js'
 import { formatCount, plural, renderTable } from '../table.js'
 import { toolChangeLine } from '../tool-change-lines.js'
-import type { ReplayResult } from './replay.js'
+import type { ReplayResult } from './replay-result.js'
 
 /** The text report: a header, one table row per request, then each break on a line of its own. */
 export function printReplay(output: Output, result: ReplayResult): void {
