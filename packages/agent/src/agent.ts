@@ -21,7 +21,7 @@ import { ProviderTruth } from './provider-truth.js'
 import { keepEntryRequest, type RequestFacts } from './ledger-request.js'
 import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
 import { cacheProviderFor, ReuseTracker } from './cache-report.js'
-import { DEFAULT_TOOL_CHANGE, ToolDeclarations, toolOwners, unavailableCalls, type ToolChangeOption, type ToolChangePolicy, type UnavailableCall } from './tool-changes.js'
+import { DEFAULT_TOOL_CHANGE, ToolDeclarations, toolOwners, unavailableCalls, type ToolChangeOption, type ToolChangePolicy, type UnavailableCall, type RestoredDeclaration } from './tool-changes.js'
 import { InertGuidance, inertTools } from './inert-guidance.js'
 import { EpochLog, type LedgerItem } from './epoch-log.js'
 import type { Epoch, EpochMark, ReanchorPolicy } from './epoch.js'
@@ -479,6 +479,11 @@ export class Agent {
   /** @internal Restores an epoch's mark from a ledger (`agents.restore()`); the baseline entries follow through `restoreEntry`. */
   restoreEpoch(mark: EpochMark): void {
     this.openEpoch({ ...mark, offered: [mark.predicted], horizon: 0 }, [], false)
+  }
+
+  /** @internal What the restored ledger's last request declared (`agents.restore()`, R-LEDGER-9): the first step plans its tools from it. */
+  restoreTools(state: RestoredDeclaration): void {
+    this.tools_.restore(state)
   }
 
   /** @internal Takes the sections shown with a tool from the restored record's latest prompt version: kept while their tool is not offered (`agents.restore()`, after the entries). */

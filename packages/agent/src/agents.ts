@@ -13,6 +13,7 @@ import {
 } from './errors.js'
 import { readLedger, type LedgerInput, type ReadLedgerOptions } from './ledger-read.js'
 import { replayEntries } from './ledger-restore.js'
+import { restoredDeclaration } from './ledger-tools.js'
 import { keepLedgerVersion } from './ledger-format.js'
 import { RESUME_POLICIES, ResumeGuard, type ResumePolicy, type ResumeReport } from './resume-guard.js'
 import { announceResume } from './resume-event.js'
@@ -187,6 +188,8 @@ export class Agents extends Service {
     try {
       replayEntries(agent, entries, epochs)
       agent.restoreKept()
+      const declaration = restoredDeclaration(entries, epochs)
+      if (declaration) agent.restoreTools(declaration)
     } catch (error) {
       await agent.dispose()
       throw error

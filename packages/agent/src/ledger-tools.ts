@@ -13,6 +13,7 @@
  */
 import type { ConversationEntry, WireTool } from 'dsh-wire'
 import { ledgerBadLine } from './errors.js'
+import { removedIn, type RestoredDeclaration } from './tool-changes.js'
 
 const toolsOfEntry = new WeakMap<ConversationEntry, readonly WireTool[]>()
 
@@ -105,4 +106,39 @@ export function checkTools(line: number, value: unknown): WireTool[] {
 export function declaredTools(lines: readonly { tools?: readonly WireTool[] }[]): readonly WireTool[] {
   for (let i = lines.length - 1; i >= 0; i--) if (lines[i].tools !== undefined) return lines[i].tools!
   return []
+}
+
+/**
+ * What a restored agent's tool declarations start from (R-LEDGER-9): the last `tools` the ledger's lines
+ * recorded, the tools the notes since the last epoch appended (a new definition in place of the old), and
+ * the removals those notes told; `reset` when an epoch opened after the last recorded declaration.
+ * `undefined` when no line records tools (an older format, or an agent that declared none).
+ */
+export function restoredDeclaration(lines: readonly LedgerToolsLine[], epochs: readonly { at: number }[]): RestoredDeclaration | undefined {
+  let last = -1
+  for (let i = lines.length - 1; i >= 0 && last < 0; i--) if (lines[i].tools !== undefined) last = i
+  if (last < 0) return undefined
+  const epochAt = epochs.reduce((at, epoch) => Math.max(at, epoch.at), 0)
+  const reset = epochAt > last
+  const appended = new Map<string, WireTool>()
+  const told: string[] = []
+  if (!reset) {
+    for (const line of lines.slice(epochAt)) {
+      if (line.source !== 'user') continue
+      for (const tool of line.toolAdditions ?? []) appended.set(tool.name, tool)
+      if (typeof line.content === 'string') told.push(...removedIn(line.content))
+    }
+  }
+  // A request whose append path was closed declared the appended tools in its list: they are declared now.
+  const declared = lines[last].tools!
+  for (const tool of declared) appended.delete(tool.name)
+  return { declared, appended: [...appended.values()], told, reset }
+}
+
+/** The fields of a ledger line `restoredDeclaration()` reads. */
+export interface LedgerToolsLine {
+  readonly source: string
+  readonly content?: unknown
+  readonly tools?: readonly WireTool[]
+  readonly toolAdditions?: readonly WireTool[]
 }

@@ -67,6 +67,15 @@ export interface ToolPlan {
   report(report: CacheReport): void
 }
 
+/** What a restored agent's tool declarations start from (`restoredDeclaration()` of `ledger-tools.ts`). */
+export interface RestoredDeclaration {
+  readonly declared: readonly WireTool[]
+  readonly appended: readonly WireTool[]
+  /** The keys of what the notes since the epoch told (`removed:<tool>`). */
+  readonly told: readonly string[]
+  readonly reset: boolean
+}
+
 /** The first line of the appended note that tells the model what changed in its tools. */
 export const TOOL_CHANGE_NOTE_MARKER = '[tools changed: the list of tools you were given is unchanged; read this note for what changed]'
 
@@ -93,6 +102,18 @@ export class ToolDeclarations {
   /** The hook of an epoch: the next request declares the live tools exactly, and inert and announced tools are dropped. */
   openEpoch(): void {
     this.reset = true
+  }
+
+  /**
+   * A restored agent's starting point (`agents.restore()`, R-LEDGER-9): what the ledger's last request
+   * declared, the tools appended since its epoch, and the removals its notes told, so the first request
+   * is planned as the exported agent's next one would be. `reset`: an epoch opened after that request.
+   */
+  restore(state: RestoredDeclaration): void {
+    this.declared = state.declared
+    this.appended = state.appended
+    this.told = new Set(state.told)
+    this.reset = state.reset
   }
 
   /**
@@ -175,7 +196,7 @@ export class ToolDeclarations {
           unavailable.set(tool.name, { owner: owner(tool.name), reason: 'removed' })
           change(tool.name, 'inert', false)
           const from = owner(tool.name)
-          tell(`removed:${tool.name}`, `- "${tool.name}"${from ? ` (from ${from})` : ''} is no longer available: it stays in your list, but a call to it returns an error. Do not call it.`)
+          tell(`removed:${tool.name}`, removalLine(tool.name, from))
         } else if (wasAppended.has(tool.name)) {
           untold.push(`removed:${tool.name}`)
           if (rowKind === 'edited' && policy.edited === 'epoch') {
@@ -257,6 +278,22 @@ export class ToolDeclarations {
     const culprit = breaking.find((change) => change.tool === first.section) ?? breaking[0]
     if (culprit) culprit.cost = Math.max(0, previous - report.predictedCachedTokens)
   }
+}
+
+/** The note's line for a tool that went inert (`removedIn()` reads it back from a restored note). */
+function removalLine(tool: string, from: string | null): string {
+  return `- "${tool}"${from ? ` (from ${from})` : ''} is no longer available: it stays in your list, but a call to it returns an error. Do not call it.`
+}
+
+const REMOVAL_LINE = /^- "([^"]+)"(?: \(from [^\n]*\))? is no longer available: it stays in your list, but a call to it returns an error\. Do not call it\.$/
+
+/** The tools a tool-change note told inert (the `removed:` keys of what it told); none for any other text. */
+export function removedIn(note: string): string[] {
+  if (!note.startsWith(`${TOOL_CHANGE_NOTE_MARKER}\n`)) return []
+  return note.split('\n').flatMap((line) => {
+    const match = REMOVAL_LINE.exec(line)
+    return match ? [`removed:${match[1]}`] : []
+  })
 }
 
 /** The previous order with the kept and inert tools in their places (a tool dropped now leaves its slot). */

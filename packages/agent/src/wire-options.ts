@@ -65,5 +65,6 @@ export function canonicalWire(wire: AgentWireOptions): AgentWireOptions {
   if (wire.diagnostics !== undefined) canonical.diagnostics = wire.diagnostics
   if (wire.ttlPlan !== undefined) canonical.ttlPlan = wire.ttlPlan
   if (wire.prices !== undefined) canonical.prices = wire.prices
+  if (wire.toolAdditions !== undefined) canonical.toolAdditions = wire.toolAdditions
   return canonical
 }
