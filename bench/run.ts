@@ -4,11 +4,12 @@
  * the heap, the JIT or the listeners. Prints a table and writes JSON lines to bench/results/. Every
  * ratio is computed from figures measured in one run.
  *
- *   yarn bench --before <checkout> [--runs 3] [--only f-anthropic,g-anthropic]
+ *   yarn bench --before <checkout> [--now <checkout>] [--runs 3] [--only f-anthropic,g-anthropic]
  *
- * times this build and another one's (`<checkout>`, with `packages/<x>/lib` built) with the same
- * benchmark code, group by group, alternating which goes first, `--runs` times (3 by default), and prints
- * each row's median on both sides, the ratio of the medians and the spread of the run-by-run ratios.
+ * times this build (or `--now`'s) and another one's (`<checkout>`, with `packages/<x>/lib` built) with
+ * the same benchmark code, group by group, alternating which goes first, `--runs` times (3 by default),
+ * and prints each row's median on both sides, the ratio of the medians and the spread of the run-by-run
+ * ratios.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -21,6 +22,7 @@ const argument = (name: string) => {
 }
 const quick = process.argv.includes('--quick')
 const before = argument('--before')
+const nowRoot = argument('--now')
 const runs = Number(argument('--runs') ?? 3)
 const only = argument('--only')?.split(',')
 const ids = GROUPS.map((group) => group.id)
@@ -73,7 +75,7 @@ if (!before) {
     if (error) failed = true, console.log(`${id}: failed: ${error}`)
   }
 } else {
-  console.log(`dsh benchmark${quick ? ' (quick)' : ''}, before (${before}) against now, ${runs} runs, one process per group, alternating\n`)
+  console.log(`dsh benchmark${quick ? ' (quick)' : ''}, before (${before}) against now${nowRoot ? ` (${nowRoot})` : ''}, ${runs} runs, one process per group, alternating\n`)
   const sides = ['before', 'now'] as const
   // figures[row][side][run]
   const figures = new Map<string, { unit: unknown; before: number[]; now: number[] }>()
@@ -81,7 +83,7 @@ if (!before) {
   for (let run = 0; run < runs; run++) {
     groups.forEach((id, index) => {
       for (const side of (run + index) % 2 ? [...sides].reverse() : sides) {
-        const { lines, error } = runGroup(id, side === 'before' ? before : undefined)
+        const { lines, error } = runGroup(id, side === 'before' ? before : nowRoot)
         if (error) failures.set(`${id} (${side})`, error)
         for (const line of lines) {
           const value = line.kind === 'row' ? figure(line) : undefined
@@ -90,6 +92,7 @@ if (!before) {
           entry[side][run] = value
           figures.set(line.name!, entry)
           results.push({ group: id, side, run, ...line })
+          process.stderr.write(`run ${run + 1} ${side.padEnd(6)} ${line.name!.padEnd(56)} ${show(value, line.unit)}\n`)
         }
       }
     })
