@@ -24,6 +24,8 @@ const quick = process.argv.includes('--quick')
 const before = argument('--before')
 const nowRoot = argument('--now')
 const runs = Number(argument('--runs') ?? 3)
+// Which side goes first in each group turns with the run; `--offset 1` starts on the other side (for runs made in separate calls).
+const offset = Number(argument('--offset') ?? 0)
 const only = argument('--only')?.split(',')
 const ids = GROUPS.map((group) => group.id)
 const groups = only ? ids.filter((id) => only.includes(id)) : ids
@@ -82,7 +84,7 @@ if (!before) {
   const failures = new Map<string, string>()
   for (let run = 0; run < runs; run++) {
     groups.forEach((id, index) => {
-      for (const side of (run + index) % 2 ? [...sides].reverse() : sides) {
+      for (const side of (run + index + offset) % 2 ? [...sides].reverse() : sides) {
         const { lines, error } = runGroup(id, side === 'before' ? before : nowRoot)
         if (error) failures.set(`${id} (${side})`, error)
         for (const line of lines) {
