@@ -1,53 +1,31 @@
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { expect } from 'chai'
-import type { Context } from 'cordis'
-import type { PromptAssembly } from 'dsh-system-prompt'
-import { bootApp, pluginContext, scope } from 'dsh-testing'
-import { assemblyFramesOn } from '../src/reentry.js'
-import { BARE } from './helpers.js'
 
-/** One turn of the event loop (the storage goes off on the turn after the last frame settled). */
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
+const PROBE = fileURLToPath(new URL('./reentry-frames-probe.ts', import.meta.url))
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
-describe('dsh-system-prompt: the re-entrancy guard\'s frames', () => {
-  let app: Context
-  let host: Context
+/** Runs the probe in a process of its own: the storage is process-wide, and other tests may leave assemblies waiting. */
+async function probe(): Promise<{ during: boolean; after: boolean; code?: string; details?: unknown }> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--conditions=source', '--import', 'tsx/esm', PROBE], { cwd: ROOT })
+  return JSON.parse(stdout.trim().split('\n').pop()!)
+}
 
-  beforeEach(async () => {
-    ({ app, host } = await bootApp({ systemPrompt: BARE }))
+describe('dsh-system-prompt: the re-entrancy guard\'s frames', function () {
+  this.timeout(120_000)
+  let result: Awaited<ReturnType<typeof probe>>
+  before(async () => {
+    result = await probe()
   })
 
-  it('an assembly with listeners leaves no async-context hook on once it settled and the event loop turned (Node 20 makes every later promise pay for one)', async () => {
-    const plugin = await pluginContext(app, 'watcher', ['systemPrompt'])
-    let during = false
-    plugin.on('system-prompt/assemble', (assembly: PromptAssembly, _context, next) => {
-      during = assemblyFramesOn()
-      return next(assembly)
-    })
-    const agent = scope(host, 'agent')
-    await app.systemPrompt.assemble({ scope: agent.key })
-    await app.systemPrompt.assemble({ scope: agent.key })
-    expect(during).to.equal(true)
-    await turn()
-    expect(assemblyFramesOn()).to.equal(false)
+  it('an assembly with listeners leaves no async-context hook on once it settled and the event loop turned (Node 20 makes every later promise pay for one)', () => {
+    expect(result.during).to.equal(true)
+    expect(result.after).to.equal(false)
   })
 
-  it('a listener that assembles its own scope again after turns of the event loop is still refused, after the storage went off and came back', async () => {
-    const agent = scope(host, 'agent')
-    const quiet = await pluginContext(app, 'quiet', ['systemPrompt'])
-    quiet.on('system-prompt/assemble', (assembly: PromptAssembly, _context, next) => next(assembly))
-    await app.systemPrompt.assemble({ scope: agent.key })
-    await turn()
-    expect(assemblyFramesOn()).to.equal(false)
-    const loop = await pluginContext(app, 'loop-listener', ['systemPrompt'])
-    loop.on('system-prompt/assemble', async (assembly: PromptAssembly, context, next) => {
-      if (context.scope === agent.key) {
-        await turn()
-        await turn()
-        await loop.systemPrompt.assemble({ scope: agent.key })
-      }
-      return next(assembly)
-    })
-    const error = await app.systemPrompt.assemble({ scope: agent.key }).then(() => undefined, (failure: unknown) => failure)
-    expect(error).to.deep.include({ code: 'PROMPT_ASSEMBLY_REENTRANT', details: { owner: 'loop-listener', depth: 2, limit: 8 } })
+  it('a listener that assembles its own scope again after turns of the event loop is still refused, after the storage went off and came back', () => {
+    expect(result.after).to.equal(false)
+    expect(result).to.deep.include({ code: 'PROMPT_ASSEMBLY_REENTRANT', details: { owner: 'loop-listener', depth: 2, limit: 8 } })
   })
 })
