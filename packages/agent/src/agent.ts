@@ -148,6 +148,11 @@ export class Agent {
   private scope!: ScopeHandle
   private prompt!: SystemPrompt
   private log!: DebugLog
+  /**
+   * The scope context's `get`, read once: each read of `ctx.get` goes through Cordis's context proxy,
+   * which builds an `Error` (a stack capture) for a mixin, and a step asks for the `tools` service each time.
+   */
+  private service!: Context['get']
   // Layer names are read from the agent's scope when a report is measured, which may be after the agent
   // is disposed (reports are measured on first read: deferred-measures.ts); the tools are fixed at the step.
   private readonly reuse = new ReuseTracker(
@@ -201,6 +206,7 @@ export class Agent {
     this.scope = scope
     this.prompt = prompt
     this.log = log
+    this.service = scope.ctx.get
   }
 
   /** @internal Marks the agent gone (its scope was disposed). */
@@ -505,7 +511,7 @@ export class Agent {
 
   /** The registration behind each tool the agent sees, as it stands now (`undefined` once it is disposed). */
   private toolOrigins() {
-    return this.disposed_ ? undefined : (this.scope.ctx.get('tools') as ToolRegistry | undefined)?.view(this).origin
+    return this.disposed_ ? undefined : (this.service('tools') as ToolRegistry | undefined)?.view(this).origin
   }
 
   /** An assembly for the agent's scope, without the sections a compaction took out while their text is unchanged. */

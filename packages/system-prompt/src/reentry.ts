@@ -7,6 +7,13 @@
  * an unfinished enclosing assembly is assembling, or nested more than {@link MAX_NESTED_ASSEMBLIES}
  * deep, is refused with `PROMPT_ASSEMBLY_REENTRANT`, naming the listener the enclosing assembly is
  * waiting on. Overlapping assemblies that are not nested (two steps at once) never share a frame.
+ *
+ * On Node 20 an `AsyncLocalStorage` that ever ran turns on a promise hook for the whole process: every
+ * promise made anywhere afterwards (a harness's own awaits, a step of an agent without listeners) costs
+ * about three times as much. So the storage is switched off once no frame is in flight and the event
+ * loop has turned (a `setImmediate`): assemblies run back to back keep it on, and nothing outside them
+ * pays for it. Switched off, it forgets nothing that matters: only unfinished frames refuse an assembly,
+ * and none is left then.
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
@@ -27,6 +34,24 @@ export interface AssemblyFrame {
 }
 
 const frames = new AsyncLocalStorage<AssemblyFrame>()
+/** Frames not yet settled, and whether a turn of the event loop will switch the storage off. */
+let inFlight = 0
+let offScheduled = false
+
+/** Whether the frames' storage is on (its promise hook installed): for tests that check it goes off. */
+export function assemblyFramesOn(): boolean {
+  return (frames as unknown as { enabled?: boolean }).enabled === true
+}
+
+function settled(frame: AssemblyFrame): void {
+  frame.done = true
+  if (--inFlight > 0 || offScheduled) return
+  offScheduled = true
+  setImmediate(() => {
+    offScheduled = false
+    if (inFlight === 0) frames.disable()
+  })
+}
 
 /**
  * Runs `assemble` in a new frame for `scope`, or rejects with `PROMPT_ASSEMBLY_REENTRANT` when it is
@@ -47,9 +72,16 @@ export function guardAssembly<T>(scope: ScopeKey | undefined, listened: boolean,
   }
   const frame: AssemblyFrame = { scope, parent: outer, watch: {}, done: false }
   if (!listened) return assemble(frame)
+  inFlight++
   return frames.run(frame, () => {
-    const run = assemble(frame)
-    run.then(() => { frame.done = true }, () => { frame.done = true })
+    let run: Promise<T>
+    try {
+      run = assemble(frame)
+    } catch (error) {
+      settled(frame)
+      throw error
+    }
+    run.then(() => settled(frame), () => settled(frame))
     return run
   })
 }

@@ -1,0 +1,31 @@
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { expect } from 'chai'
+
+const PROBE = fileURLToPath(new URL('./reentry-frames-probe.ts', import.meta.url))
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+
+/** Runs the probe in a process of its own: the storage is process-wide, and other tests may leave assemblies waiting. */
+async function probe(): Promise<{ during: boolean; after: boolean; code?: string; details?: unknown }> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--conditions=source', '--import', 'tsx/esm', PROBE], { cwd: ROOT })
+  return JSON.parse(stdout.trim().split('\n').pop()!)
+}
+
+describe('dsh-system-prompt: the re-entrancy guard\'s frames', function () {
+  this.timeout(120_000)
+  let result: Awaited<ReturnType<typeof probe>>
+  before(async () => {
+    result = await probe()
+  })
+
+  it('an assembly with listeners leaves no async-context hook on once it settled and the event loop turned (Node 20 makes every later promise pay for one)', () => {
+    expect(result.during).to.equal(true)
+    expect(result.after).to.equal(false)
+  })
+
+  it('a listener that assembles its own scope again after turns of the event loop is still refused, after the storage went off and came back', () => {
+    expect(result.after).to.equal(false)
+    expect(result).to.deep.include({ code: 'PROMPT_ASSEMBLY_REENTRANT', details: { owner: 'loop-listener', depth: 2, limit: 8 } })
+  })
+})
