@@ -4,15 +4,14 @@
  * creates an agent with a registered tool and takes one step; the child times the step (and, for the
  * `read` variant, the step plus reading `report.requestTokens`) and reports its heap. Variants, in one
  * run, alternating round by round:
- * - `before`: another build, given with `--before <repository root>` (default: `/work/wt/base` when it
- *   exists), whose step counted its tokens before resolving;
+ * - `before`: another build, given with `--before <repository root>` (none without it), for example a
+ *   checkout of 153b377, whose step counted its tokens before resolving;
  * - `now, no count read`: this build, a step whose figures nobody reads;
  * - `now, count read`: this build, a step and one count read (what a harness that shows counts pays).
  *
  *   yarn build && node --import tsx/esm bench/first-step.ts [--before <root>] [--rounds N]
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const here = fileURLToPath(new URL('..', import.meta.url))
@@ -20,7 +19,7 @@ const argument = (name: string) => {
   const at = process.argv.indexOf(name)
   return at < 0 ? undefined : process.argv[at + 1]
 }
-const before = argument('--before') ?? (existsSync('/work/wt/base/packages/testing/lib/index.js') ? '/work/wt/base' : undefined)
+const before = argument('--before')
 const rounds = Number(argument('--rounds') ?? 5)
 
 /** The child: boots `root`'s built packages and times one step (reading a count when `read`). */
