@@ -23,6 +23,9 @@ export const EXAMPLE = {
   minimal: 'examples/minimal/deployment.yml',
 }
 
+/** Options of an in-process replay or command that logs nothing and reads no environment variable. */
+export const QUIET = { logLevel: 'silent' as const, env: {} }
+
 /** A fixture file, relative to the repository root. */
 export function fixture(name: string): string {
   return `packages/cli/tests/fixtures/${name}`

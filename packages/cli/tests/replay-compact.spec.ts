@@ -5,10 +5,9 @@ import { join } from 'node:path'
 import { readLedger } from 'dsh-agent'
 import { replayDeployment } from '../src/commands/replay.js'
 import { parseReplayScript } from '../src/replay-script.js'
-import { fixture, runInProcess } from './helpers.js'
+import { fixture, runInProcess, QUIET } from './helpers.js'
 
 const DEPLOYMENT = fixture('replay-deployment.yml')
-const QUIET = { logLevel: 'silent' as const, env: {} }
 const SCRIPT = [
   'turns:',
   '  - user: Hello.',

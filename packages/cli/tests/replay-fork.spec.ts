@@ -3,10 +3,9 @@ import { PassThrough } from 'node:stream'
 import { printReplay, replayDeployment } from '../src/commands/replay.js'
 import { Output } from '../src/output.js'
 import { parseReplayScript } from '../src/replay-script.js'
-import { fixture } from './helpers.js'
+import { fixture, QUIET } from './helpers.js'
 
 const DEPLOYMENT = fixture('replay-deployment.yml')
-const QUIET = { logLevel: 'silent' as const, env: {} }
 const SCRIPT = [
   'turns:',
   '  - user: Hello.',

@@ -9,10 +9,9 @@ import { PassThrough } from 'node:stream'
 import { printReplay, replayDeployment, type ReplayResult } from '../src/commands/replay.js'
 import { Output } from '../src/output.js'
 import { parseReplayScript } from '../src/replay-script.js'
-import { EXAMPLE, fixture, runInProcess } from './helpers.js'
+import { EXAMPLE, fixture, runInProcess, QUIET } from './helpers.js'
 
 const DEPLOYMENT = fixture('replay-deployment.yml')
-const QUIET = { logLevel: 'silent' as const, env: {} }
 const SESSION = 'examples/coding-agent/session.yml'
 const figure = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 2 })
 

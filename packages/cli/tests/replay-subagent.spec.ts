@@ -3,10 +3,9 @@ import { PassThrough } from 'node:stream'
 import { printReplay, replayDeployment } from '../src/commands/replay.js'
 import { Output } from '../src/output.js'
 import { parseReplayScript } from '../src/replay-script.js'
-import { EXAMPLE, fixture } from './helpers.js'
+import { EXAMPLE, fixture, QUIET } from './helpers.js'
 
 const DEPLOYMENT = fixture('replay-deployment.yml')
-const QUIET = { logLevel: 'silent' as const, env: {} }
 const script = (start: string) => parseReplayScript([
   'turns:',
   '  - user: Hello.',

@@ -1,10 +1,9 @@
 import { expect } from 'chai'
 import { replayDeployment } from '../src/commands/replay.js'
 import { parseReplayScript } from '../src/replay-script.js'
-import { fixture, scriptProblems } from './helpers.js'
+import { fixture, scriptProblems, QUIET } from './helpers.js'
 
 const DEPLOYMENT = fixture('replay-deployment.yml')
-const QUIET = { logLevel: 'silent' as const, env: {} }
 const SCRIPT = [
   'turns:',
   '  - user: Hello.',

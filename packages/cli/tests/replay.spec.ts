@@ -6,13 +6,12 @@ import { readLedger } from 'dsh-agent'
 import { BREAK_CAUSES } from 'dsh-wire'
 import { replayDeployment, type ReplayResult } from '../src/commands/replay.js'
 import { parseReplayScript, readReplayScript } from '../src/replay-script.js'
-import { EXAMPLE, fixture, lines, runBeforeAll, cli, type Run } from './helpers.js'
+import { EXAMPLE, fixture, lines, runBeforeAll, cli, type Run, QUIET } from './helpers.js'
 
 const DEPLOYMENT = fixture('replay-deployment.yml')
 const SCRIPT = fixture('replay-script.yml')
 /** Noon, so a replay's own seconds never cross midnight. */
 const NOON = Date.UTC(2026, 11, 1, 12)
-const QUIET = { logLevel: 'silent' as const, env: {} }
 
 /** `turn: cause` for every break of a replay. */
 function breaksOf(result: ReplayResult): string[] {

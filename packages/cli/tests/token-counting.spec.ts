@@ -10,7 +10,7 @@ import { explain } from '../src/explanation.js'
 import { parseReplayScript } from '../src/replay-script.js'
 import { loadTokenizer } from '../src/tokens.js'
 import { pickTarget, viewOf } from '../src/view.js'
-import { fixture } from './helpers.js'
+import { fixture, QUIET } from './helpers.js'
 
 // Issue 20, item 1: a tool result or a section holding one long unbroken run (minified code, base64, a
 // hex dump) made every count quadratic: a step, render, explain and replay took minutes. The tests count
@@ -20,7 +20,6 @@ import { fixture } from './helpers.js'
 const longestEncoded = (body: () => unknown) => encoderSpy(body, 16 * MAX_PIECE)
 
 const RUN = 'q'.repeat(256 * 1024)
-const QUIET = { logLevel: 'silent' as const, env: {} }
 
 describe('dsh-prompt: token counts of texts with a long unbroken run', () => {
   it('replay of a 256 KB tool result hands the encoder only bounded pieces, and reports its tokens', async () => {
