@@ -71,7 +71,7 @@ describe('dsh-agent: steps and their listeners (issue 20)', () => {
         })
         let error: Error & { code?: string; details?: unknown } = new Error('none')
         const unhandled = await unhandledDuring(async () => { error = await rejection(agent.step('Hello.')) })
-        expect(error).to.deep.include({ code: 'PROMPT_ASSEMBLY_REENTRANT', details: { owner: 'loop-listener', depth: 2, limit: 8 } })
+        expect(error).to.deep.include({ code: 'PROMPT_ASSEMBLY_REENTRANT', details: { owner: 'loop-listener', depth: 3, limit: 8 } })
         expect(unhandled).to.deep.equal([])
         expect(agent.conversation).to.deep.equal([])
       })

@@ -4,8 +4,9 @@
  *
  *   node --conditions=source --import tsx/esm packages/system-prompt/tests/reentry-frames-probe.ts
  *
- * prints one JSON line: whether the storage was on during an assembly with listeners, whether it was off
- * after the loop turned, and the code a re-entrant listener got after the storage went off and came back.
+ * prints one JSON line: whether the storage was on during assemblies with listeners run one at a time
+ * (`lone`) and during two that overlap (`during`), whether it was off after the loop turned, and the code
+ * a re-entrant listener got after the storage went off and came back.
  */
 import type { PromptAssembly } from 'dsh-system-prompt'
 import { bootApp, pluginContext, scope } from 'dsh-testing'
@@ -19,11 +20,13 @@ const agent = scope(host, 'agent')
 const watcher = await pluginContext(app, 'watcher', ['systemPrompt'])
 let during = false
 watcher.on('system-prompt/assemble', (assembly: PromptAssembly, _context, next) => {
-  during = assemblyFramesOn()
+  during ||= assemblyFramesOn()
   return next(assembly)
 })
 await app.systemPrompt.assemble({ scope: agent.key })
 await app.systemPrompt.assemble({ scope: agent.key })
+const lone = during
+await Promise.all([app.systemPrompt.assemble({ scope: agent.key }), app.systemPrompt.assemble({ scope: agent.key })])
 await turn()
 const after = assemblyFramesOn()
 const loop = await pluginContext(app, 'loop-listener', ['systemPrompt'])
@@ -36,5 +39,5 @@ loop.on('system-prompt/assemble', async (assembly: PromptAssembly, context, next
   return next(assembly)
 })
 const error = await app.systemPrompt.assemble({ scope: agent.key }).then(() => undefined, (failure: { code?: string; details?: unknown }) => failure)
-console.log(JSON.stringify({ during, after, code: error?.code, details: error?.details }))
+console.log(JSON.stringify({ lone, during, after, code: error?.code, details: error?.details }))
 process.exit(0)
