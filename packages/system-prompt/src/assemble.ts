@@ -71,6 +71,7 @@ export async function runAssembly(input: AssemblyInput): Promise<PromptAssembly>
       sections: view.withTool ? textsSnapshot(sections) : builtSnapshot(sections, facts.sections, sectionTexts),
       contexts: runtimeOn ? builtSnapshot(contexts, facts.contexts, contextTexts) : builtSnapshot(contexts, NO_FACTS, NO_VALUES),
       tools: builtSnapshot(tools, shapes.facts, shapes.descriptions),
+      variables: facts.variables,
     }
     // While it runs, `waitingListener(signal)` tells which listener's plugin the assembly waits on.
     const watch: Watch = input.watch ?? {}

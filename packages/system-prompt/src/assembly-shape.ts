@@ -29,12 +29,15 @@ export function listProblem(list: readonly unknown[], key: ListKey, from: number
 
 /**
  * Variables are checked like registered ones: each name one a template can reference (as
- * `variable()` requires), each value a string or `undefined` (as a provider's value).
+ * `variable()` requires), each value a string or `undefined` (as a provider's value). `known` are names
+ * that passed that check, in the order the record is expected to hold them: a name at its known
+ * position is not checked again.
  */
-export function variablesProblem(variables: unknown): string | undefined {
+export function variablesProblem(variables: unknown, known: readonly string[]): string | undefined {
   if (typeof variables !== 'object' || variables === null) return 'variables is not an object'
+  let i = 0
   for (const name in variables) {
-    if (!isVariableName(name)) return `variables has ${JSON.stringify(name)}, a name no template can reference (variable names match ${VARIABLE_NAME_RULE})`
+    if (name !== known[i++] && !isVariableName(name)) return `variables has ${JSON.stringify(name)}, a name no template can reference (variable names match ${VARIABLE_NAME_RULE})`
     const value = (variables as Record<string, unknown>)[name]
     if (value !== undefined && typeof value !== 'string') return `variables.${name} is ${describe(value)}; expected a string or undefined`
   }

@@ -24,6 +24,7 @@ import type { ToolCache } from './tool-check.js'
 interface FactsSource {
   readonly sections: readonly { readonly name: string; readonly order: number; readonly tool?: string }[]
   readonly contexts: readonly { readonly name: string; readonly order: number }[]
+  readonly variables: readonly { readonly name: string }[]
 }
 
 /** What the assembly path keeps for one resolved view (see the module comment for its lifetime and staleness). */
@@ -31,6 +32,11 @@ export class CompiledView {
   /** The names and orders of the view's sections and contexts: the waterfall's first snapshot (`assemble.ts`). */
   readonly sections: ListFacts
   readonly contexts: ListFacts
+  /**
+   * The names of the view's variables, in the order an assembly's `variables` record holds them: each
+   * passed `variable()`'s name check, so the waterfall's check of the record skips them (`hand-off.ts`).
+   */
+  readonly variables: readonly string[]
   /** The tool each section registered with `tool:` is shown with, by section name (empty when none is). */
   readonly sectionTools: ReadonlyMap<string, string>
   /** The last tool check and the provider results it was made from (`tool-check.ts`). */
@@ -41,6 +47,7 @@ export class CompiledView {
   constructor(view: FactsSource) {
     this.sections = entryFacts(view.sections)
     this.contexts = entryFacts(view.contexts)
+    this.variables = view.variables.map((entry) => entry.name)
     const tools = new Map<string, string>()
     for (const section of view.sections) if (section.tool !== undefined) tools.set(section.name, section.tool)
     this.sectionTools = tools.size ? tools : NO_SECTION_TOOLS

@@ -26,11 +26,13 @@ export interface ListSnapshot<E extends Named> {
   readonly extras: readonly unknown[]
 }
 
-/** An assembly's three lists as they stood at a hand-off that passed the check. */
+/** An assembly's three lists as they stood at a hand-off that passed the check, and its variables' known names. */
 export interface AssemblySnapshot {
   readonly sections: ListSnapshot<AssembledSection>
   readonly contexts: ListSnapshot<AssembledContext>
   readonly tools: ListSnapshot<ToolSchema>
+  /** Variable names known to pass the name check, in the order the service wrote them (the view's). */
+  readonly variables: readonly string[]
 }
 
 /** The outcome of one hand-off. */
@@ -142,7 +144,7 @@ export function examine(before: AssemblySnapshot, value: unknown, by: string, re
     if (!Array.isArray(tools)) problem = 'tools is not an array'
     else problem = listProblem(tools, 'tools', toolsKept = keptTools(before.tools, tools), before.tools.names)
   }
-  problem ??= variablesProblem(assembly.variables)
+  problem ??= variablesProblem(assembly.variables, before.variables)
   if (problem !== undefined) return { problem, snap: before, changed: false, toolsFrom: 0 }
   const sectionsSame = sectionsKept === sections!.length && sectionsKept === before.sections.items.length
   const contextsSame = contextsKept === contexts!.length && contextsKept === before.contexts.items.length
@@ -155,6 +157,7 @@ export function examine(before: AssemblySnapshot, value: unknown, by: string, re
     sections: sectionsSame ? before.sections : textsSnapshot(sections as AssembledSection[], before.sections, sectionsKept),
     contexts: contextsSame ? before.contexts : textsSnapshot(contexts as AssembledContext[], before.contexts, contextsKept),
     tools: toolsSame ? before.tools : toolsSnapshot(tools as ToolSchema[], before.tools, toolsKept),
+    variables: before.variables,
   }
   return { snap, changed: true, toolsFrom: toolsSame ? tools!.length : toolsKept }
 }

@@ -206,7 +206,7 @@ export class PromptRegistry {
     tools.sort((a, b) => a.id - b.id)
     return {
       sections, complete: sections.filter((s) => s.complete), contexts, variables, tools, suppressed, withTool: sections.some((s) => s.tool !== undefined),
-      compiled: new CompiledView({ sections, contexts }),
+      compiled: new CompiledView({ sections, contexts, variables }),
     }
   }
 }
