@@ -13,12 +13,22 @@ import { invalidScopeKey, parentAlreadyBound, parentAlreadySet, parentCycle } fr
 
 /** Parent links; held weakly, so a link goes with its key object. */
 const parents = new WeakMap<ScopeKey, ScopeKey>()
-/** The label `createScope` last gave each key, in any app: how link errors name a key (`scope` if none). */
+/**
+ * The label `createScope` last gave each key, in any app: what `scopeLabel` answers and how link errors
+ * name a key (`scope` if none). One table for the process, as the links: a table keeps the size it grew
+ * to after its keys are collected, so a second one per app cost a second high-water table (256 KB after
+ * 10,000 scopes came and went).
+ */
 const labels = new WeakMap<ScopeKey, string>()
 
 /** Records `label` as the name link errors give `key`. Called by `createScope`. */
 export function nameKey(key: ScopeKey, label: string): void {
   labels.set(key, label)
+}
+
+/** The label `createScope` last gave `key`, or `undefined` for a key that never had a scope. */
+export function keyLabel(key: ScopeKey): string | undefined {
+  return labels.get(key)
 }
 
 function labelOf(key: ScopeKey): string {

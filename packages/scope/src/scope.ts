@@ -6,7 +6,7 @@ import { ScopeRun, throwCollected } from './buckets.js'
 import { liveEffects } from './cordis-effects.js'
 import { forgetScopeMemos } from './stamped-layers.js'
 import { onScoped, type ScopedListenerOptions } from './events.js'
-import { checkParent, isKey, nameKey, setScopeParent } from './parents.js'
+import { checkParent, isKey, keyLabel, nameKey, setScopeParent } from './parents.js'
 
 /** Options of {@link createScope}. */
 export interface CreateScopeOptions {
@@ -88,7 +88,6 @@ export function createScope(ctx: Context, key: ScopeKey, options: CreateScopeOpt
   }) as Context
   nameKey(key, label)
   if (options.parent !== undefined) setScopeParent(undefined, key, options.parent)
-  state.labels.set(key, label)
   state.live.set(key, record)
   return new Handle(key, scopeCtx, record, detach)
 }
@@ -193,9 +192,12 @@ function disposeEffect(fiber: Fiber, dispose: () => unknown): Promise<unknown> {
   }
 }
 
-/** The label a scope was created with (`undefined` for a key that never had a scope in this app). */
-export function scopeLabel(ctx: Context, key: ScopeKey): string | undefined {
-  return appState(ctx).labels.get(key)
+/**
+ * The label a scope was created with (`undefined` for a key that never had a scope). Labels are kept
+ * per process, as parent links are (`parents.ts`): `ctx` is not needed (kept for callers).
+ */
+export function scopeLabel(_ctx: Context, key: ScopeKey): string | undefined {
+  return keyLabel(key)
 }
 
 /**

@@ -35,15 +35,13 @@ export interface ScopeRecord {
 }
 
 /**
- * Per-app bookkeeping shared by every helper of this package: live scopes, labels and the
- * scoped-listener index (parent links are per process: `parents.ts`). One instance per Cordis root,
+ * Per-app bookkeeping shared by every helper of this package: live scopes and the scoped-listener
+ * index (parent links and labels are per process: `parents.ts`). One instance per Cordis root,
  * found through {@link appState}.
  */
 export interface AppState {
   /** Live scopes by key. */
   live: Map<ScopeKey, ScopeRecord>
-  /** Labels of the keys that have had a scope in this app (what `scopeLabel` answers). */
-  labels: WeakMap<ScopeKey, string>
   /** Scoped listeners by event name, then by the scope they were registered through. */
   listeners: Map<string, Map<ScopeKey | typeof GLOBAL, ScopedListener[]>>
   /** Event names routed into the scoped-listener index, with how many definers keep each. */
@@ -76,7 +74,7 @@ export function appState(ctx: Context): AppState {
   const root = ctx.root as object
   let state = states.get(root)
   if (!state) {
-    state = { live: new Map(), labels: new WeakMap(), listeners: new Map(), scopedEvents: new Map(), seq: { append: 0, prepend: 0 } }
+    state = { live: new Map(), listeners: new Map(), scopedEvents: new Map(), seq: { append: 0, prepend: 0 } }
     states.set(root, state)
   }
   return state
