@@ -27,6 +27,7 @@ import { ledgerToolsRecorded, ledgerToolsSent } from './ledger-tools.js'
 import type { ResumeGuard } from './resume-guard.js'
 import type { StepMeasures } from './deferred-measures.js'
 import { AgentParts } from './agent-parts.js'
+import { recordReply, stepInput } from './agent-reply.js'
 import { boundedAssembly, planTools, stepGuidance } from './step-prepare.js'
 import { agentDisposed, invalidInput, stepListenerFailed, unknownCacheRules, usageListenerFailed } from './errors.js'
 import {
@@ -254,7 +255,7 @@ export class Agent {
   async stepDetailed<F extends WireFormat = 'openai-chat', const X extends object = {}>(input?: string | readonly ContentPart[], options: StepOptions<F, X> = {}): Promise<StepResult<F>> {
     const parts = this.parts
     if (parts.disposed) throw agentDisposed(this.id)
-    const userInput = this.userInput(input)
+    const userInput = stepInput(this.id, input)
     const format = (options.format ?? 'openai-chat') as F
     wireFormat(format) // throws WIRE_UNKNOWN_FORMAT for a format not registered
     if (options.cacheRules !== undefined && !isProvider(options.cacheRules)) throw unknownCacheRules(this.id, options.cacheRules, providerNames())
@@ -362,7 +363,7 @@ export class Agent {
     const measures = parts.measures
     return makeFork({
       agent: this, format, latest: parts.latestSteps.get(format), session: parts.wireSession(format), get reuse() { return measures.current() }, budget: parts.budget,
-      record: () => parts.record, newest: () => parts.latest(), userInput: (input) => this.userInput(input), replies: () => parts.replies,
+      record: () => parts.record, newest: () => parts.latest(), userInput: (input) => stepInput(this.id, input), replies: () => parts.replies,
       assemble: async (opts) => parts.guidance.show(await boundedAssembly(parts, opts)),
       alive: () => { if (parts.disposed) throw agentDisposed(this.id) },
       emit: (result) => this.notifyStep(result as StepResult<WireFormat>), now: parts.now,
@@ -474,46 +475,7 @@ export class Agent {
    * with its `AGENT_TOOL_UNAVAILABLE` error and the tool result to record for it; usually none.
    */
   record(message: RecordedMessage | ProviderReply, options: RecordOptions = {}): UnavailableCall[] {
-    const parts = this.parts
-    if (parts.disposed) throw agentDisposed(this.id)
-    const latest = parts.latestFormat
-    const { item, usage } = recordedEntry(this.id, message, options, parts.replies, {
-      shape: usageShapeFor(latest ?? 'openai-chat', this.provider), diagnosed: latest !== undefined && parts.diagnosed.has(latest),
-    })
-    parts.record.push(item)
-    ledgerToolsRecorded(this, item)
-    if (item.source === 'assistant') {
-      parts.replies++
-      // The TTL plan's measure of the request this reply answers goes in the reply's ledger line.
-      const request = parts.truth.answered()
-      if (request) keepEntryRequest(item, request)
-    }
-    const unavailable = unavailableCalls(this.id, item, parts.tools.unavailable)
-    // Each in step order, after the measurements still waiting (deferred-measures.ts).
-    if (item.reply?.miss !== undefined && this.wire?.diagnostics) {
-      const miss = item.reply.miss
-      parts.measures.after(() => parts.reuse.joinProviderMiss(miss))
-    }
-    if (!usage) return unavailable
-    parts.epochs.replied(usage, this.model)
-    parts.measures.reconcile(usage, parts.now())
-    parts.measures.after(() => parts.truth.priced(usage))
-    // Cordis's emit throws a listener's failure at the emitter: the reply is recorded, so it is only logged.
-    this.notifyUsage(usage)
-    return unavailable
-  }
-
-  /** `step()`'s input as the record keeps it: a string, or content parts checked, copied and frozen with their text as `content`. */
-  private userInput(input: unknown): string | UserInput | undefined {
-    if (input === undefined || typeof input === 'string') return input
-    if (!Array.isArray(input)) throw invalidInput(this.id)
-    const content = input.filter((part) => part?.type === 'text' && typeof part.text === 'string').map((part) => part.text as string).join('')
-    try {
-      checkContentParts(input, content)
-      return { content, parts: deepFreeze(structuredClone(input), 'parts') as ContentPart[] }
-    } catch (error) {
-      throw invalidInput(this.id, PromptErrors.messageOf(error))
-    }
+    return recordReply(this.parts, message, options)
   }
 
   /** `agent/step` for a whole step: its listeners cannot undo it or make it reject (their failures are logged). */
