@@ -1,9 +1,8 @@
 import type { Context } from 'cordis'
 import type { ScopeHandle, ScopeKey } from 'dsh-scope'
-import { renderAssembly, type SystemPrompt } from 'dsh-system-prompt'
-import { deepFreeze, PromptErrors } from 'dsh-system-prompt/internal'
+import type { SystemPrompt } from 'dsh-system-prompt'
 import {
-  buildMessages, checkContentParts, entry, requestHeaders, WireSession, type SessionBuild, isProvider, providerNames, usageShapeFor, wireFormat,
+  buildMessages, wireFormat,
   type ChatRequestMessage, type ContentPart, type RequestBodies,
   type WireFormat, type ModelProfile, type ModelProfileOverride, type Usage,
 } from 'dsh-wire'
@@ -11,28 +10,23 @@ import type { DebugLog } from './debug-log.js'
 import { notify } from './notify.js'
 import type { ProviderReply, RecordedMessage, RecordOptions, StepOptions, StepResult } from './step-types.js'
 import { makeFork, type Fork, type ForkOptions } from './fork.js'
-import { recordedEntry } from './recorded-entry.js'
 import type { ChildSeed, ParentHandoff, SubagentStart } from './subagent-start.js'
 import type { AgentWireOptions } from './wire-options.js'
-import { diagnosticsFields } from './diagnostics-bridge.js'
 import { keepEntryRequest, type RequestFacts } from './ledger-request.js'
 import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
 import { cacheProviderFor } from './cache-report.js'
-import { unavailableCalls, type ToolChangeOption, type ToolChangePolicy, type UnavailableCall, type RestoredDeclaration } from './tool-changes.js'
+import type { ToolChangeOption, ToolChangePolicy, UnavailableCall, RestoredDeclaration } from './tool-changes.js'
 import type { LedgerItem } from './epoch-log.js'
 import type { Epoch, EpochMark, ReanchorPolicy } from './epoch.js'
 import { compactionSource, planCompaction, type CompactionHost, type CompactionOptions, type CompactionPlan, type CompactionSource, type CompactionSourceOptions } from './compaction.js'
-import { entryParts, keepEntryParts, partText, promptParts } from './ledger-parts.js'
-import { ledgerToolsRecorded, ledgerToolsSent } from './ledger-tools.js'
+import { entryParts, partText } from './ledger-parts.js'
 import type { ResumeGuard } from './resume-guard.js'
-import type { StepMeasures } from './deferred-measures.js'
 import { AgentParts } from './agent-parts.js'
 import { recordReply, stepInput } from './agent-reply.js'
-import { boundedAssembly, planTools, stepGuidance } from './step-prepare.js'
-import { agentDisposed, invalidInput, stepListenerFailed, unknownCacheRules, usageListenerFailed } from './errors.js'
-import {
-  stepEntries, type UserInput, type ConversationEntry, type PromptChangePolicy,
-} from './conversation.js'
+import { runStep } from './agent-step.js'
+import { boundedAssembly } from './step-prepare.js'
+import { agentDisposed, stepListenerFailed, usageListenerFailed } from './errors.js'
+import type { ConversationEntry, PromptChangePolicy } from './conversation.js'
 
 declare module 'dsh-system-prompt' {
   interface AssembleContext {
@@ -252,102 +246,10 @@ export class Agent {
   }
 
   /** `step()`, resolving to the request together with the assembly and the rendered texts. */
-  async stepDetailed<F extends WireFormat = 'openai-chat', const X extends object = {}>(input?: string | readonly ContentPart[], options: StepOptions<F, X> = {}): Promise<StepResult<F>> {
-    const parts = this.parts
-    if (parts.disposed) throw agentDisposed(this.id)
-    const userInput = stepInput(this.id, input)
-    const format = (options.format ?? 'openai-chat') as F
-    wireFormat(format) // throws WIRE_UNKNOWN_FORMAT for a format not registered
-    if (options.cacheRules !== undefined && !isProvider(options.cacheRules)) throw unknownCacheRules(this.id, options.cacheRules, providerNames())
-    const provider = cacheProviderFor(format, options.cacheRules, this.provider)
-    const assembly = await boundedAssembly(parts, options)
-    // The registration behind each tool, read once: the tool plan names owners with it, and the report keeps it.
-    const origins = parts.toolOrigins()
-    const tools = planTools(parts, format, assembly, origins)
-    // An inert tool's sections stay as last sent (the tools it declares that the assembly no longer offers).
-    const guidance = stepGuidance(parts, assembly, tools)
-    const rendered = renderAssembly(assembly)
-    // The counter is handed out at once; its tokenizer loads on the first count read (R-CACHE-10).
-    const counter = await parts.measures.counter(provider)
-    options.signal?.throwIfAborted()
-    if (parts.disposed) throw agentDisposed(this.id)
-    if (parts.log.enabled()) {
-      for (const section of rendered.sections) parts.log.write(`section=${section.name} bytes=${Buffer.byteLength(section.text, 'utf8')}`)
-      parts.log.write(`total sections=${rendered.sections.length} bytes=${Buffer.byteLength(rendered.system, 'utf8')}`)
-    }
-    const now = parts.now()
-    const planned = parts.truth.breakpoints(format, options.breakpoints)
-    // The diagnostics bridge: the provider's comparison field, naming the previous reply of the format.
-    const asked = this.wire?.diagnostics ? diagnosticsFields(parts.record, format) : undefined
-    const fields = asked === undefined ? options.fields : { ...asked, ...options.fields }
-    const request = {
-      tools: tools.declared, model: this.model, promptChange: this.promptChange, conversationId: options.conversationId ?? this.routingKey,
-      ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
-      ...(planned.breakpoints === undefined ? {} : { breakpoints: planned.breakpoints }),
-      ...(fields === undefined ? {} : { fields }),
-      ...(this.wire?.promptUpdates === undefined ? {} : { promptUpdates: this.wire.promptUpdates }),
-    }
-    const layerOf = (scope: ScopeKey | undefined) => parts.reuse.layerOf(scope)
-    // A restored agent's first step compares its prompt with the ledger's (resume-guard.ts); under `authoritative` it may send the stored one.
-    const resume = this.resumeGuard?.check({
-      rendered, assembly, record: parts.record, latest: parts.latest(), format, provider, counter, layerOf, build: (record) => new WireSession(format).build({ record, ...request }),
-    })
-    const system = resume?.system ?? rendered.system
-    const { snapshot } = rendered
-    const added = stepEntries(parts.record, system, userInput, snapshot, parts.latest())
-    // The note goes last: a format's append path sends its additions right after it (R-TOOL-13).
-    if (tools.note !== undefined) added.push(entry(tools.additions.length ? { role: 'user', content: tools.note, toolAdditions: [...tools.additions] } : { role: 'user', content: tools.note }, 'user'))
-    // A new version keeps its parts (the ledger writes them; ledger-parts.ts).
-    if (added[0]?.source === 'system-prompt' && system === rendered.system) keepEntryParts(added[0], promptParts(rendered, assembly, layerOf))
-    // The step appends, lowers only what is new (the session keeps the rest), and takes it all back if
-    // the lowering fails: a failure records nothing.
-    const before = parts.record.length
-    const promptUpdated = this.promptChange === 'append' && before > 0 && added.some((item) => item.source === 'system-prompt' && item.content)
-    parts.record.push(...added)
-    let build: SessionBuild<F>
-    let measured: () => StepMeasures
-    try {
-      build = parts.wireSession(format).build({ record: parts.record, ...request })
-      // Measured on first read (deferred-measures.ts), in step order; what needs the report runs with it.
-      measured = parts.measures.step({ format, provider, build, rendered, assembly, now, tools: origins }, counter, (report) => {
-        parts.truth.measured(format, build as SessionBuild<WireFormat>, report, planned.plan, now)
-        if (promptUpdated) report.promptUpdate = build.promptUpdate
-        tools.report(report)
-      })
-      tools.commit()
-      guidance.commit(rendered.sections, assembly)
-      // The provider options (TTL plan, prices, diagnostics) carry figures from one request to the next: measured now.
-      if (this.wire !== undefined) measured()
-    } catch (error) {
-      parts.record.length = before
-      throw error
-    }
-    // The ledger records the declared tools where they change (ledger-tools.ts).
-    ledgerToolsSent(this, tools.declared, added)
-    const { conversationId, maxTokens, breakpoints } = options
-    if (asked === undefined) parts.diagnosed.delete(format)
-    else parts.diagnosed.add(format)
-    parts.latestSteps.set(format, {
-      provider, tools: tools.declared,
-      input: {
-        conversationId: conversationId ?? this.routingKey, ...(maxTokens === undefined ? {} : { maxTokens }), ...(breakpoints === undefined ? {} : { breakpoints }),
-        ...(fields === undefined ? {} : { fields }), ...(this.wire?.promptUpdates === undefined ? {} : { promptUpdates: this.wire.promptUpdates }),
-      },
-    })
-    parts.latestFormat = format
-    parts.sent = parts.record.length
-    if (resume) this.resumeGuard!.commit(resume)
-    // The report and budget are measured on first read, so a harness that reads no count loads no tokenizer.
-    const result: StepResult<F> = {
-      get request() { return build.request }, get body() { return build.body }, get headers() { return requestHeaders(format, build.request) }, assembly, rendered, system, snapshot, added,
-      get report() { return measured().report }, get budget() { return measured().budget }, ...(resume?.report ? { resume: resume.report } : {}),
-    }
-    const epoch = parts.epochs.stepped()
-    if (epoch) result.epoch = epoch
-    // The step is whole: its listeners cannot undo it or make it reject (their failures are logged).
-    this.notifyStep(result as StepResult<WireFormat>)
-    return result
+  stepDetailed<F extends WireFormat = 'openai-chat', const X extends object = {}>(input?: string | readonly ContentPart[], options: StepOptions<F, X> = {}): Promise<StepResult<F>> {
+    return runStep(this.parts, input, options)
   }
+
 
   /**
    * A side request (`compact`, `title`, `aside`, ...): the agent's latest request of the format, byte for
