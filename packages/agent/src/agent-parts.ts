@@ -26,7 +26,7 @@ import type { ResumeGuard } from './resume-guard.js'
 import type { StepResult } from './step-types.js'
 import { DEFAULT_TOOL_CHANGE, ToolDeclarations, type ToolChangePolicy } from './tool-changes.js'
 import type { AgentWireOptions } from './wire-options.js'
-import type { ReanchorPolicy } from './epoch.js'
+import type { Epoch, ReanchorPolicy } from './epoch.js'
 
 /** The agent's facts its parts read (the `Agent` has them all). */
 export interface AgentFacts {
@@ -66,7 +66,7 @@ export class AgentParts {
   /** One lowering per wire format, extended step by step. */
   readonly sessions = new Map<WireFormat, WireSession<WireFormat>>()
   /** The latest system-prompt and runtime-context entries, found by reading the record forward once. */
-  readonly latest_ = { read: 0, system: undefined as ConversationEntry | undefined, snapshot: undefined as ConversationEntry | undefined }
+  private readonly latest_ = { read: 0, system: undefined as ConversationEntry | undefined, snapshot: undefined as ConversationEntry | undefined }
   disposed = false
   /** The number of replies recorded (Gemini's ids for calls without one count them). */
   replies = 0
@@ -131,6 +131,21 @@ export class AgentParts {
     let session = this.sessions.get(format)
     if (!session) this.sessions.set(format, session = new WireSession(format))
     return session as WireSession<F>
+  }
+
+  /** Replaces the record with a new epoch's; every format's lowering starts again from it (keeping its head's memo) (the reuse tracker keeps the latest request to measure the next one against). */
+  openEpoch(epoch: Epoch, baseline: readonly ConversationEntry[], live: boolean): void {
+    const closed = this.record.slice()
+    this.record.length = 0
+    for (const item of baseline) this.record.push(item)
+    this.epochs.open(epoch, closed, live)
+    Object.assign(this.latest_, { read: 0, system: undefined, snapshot: undefined })
+    for (const session of this.sessions.values()) session.restart()
+    // A new epoch settles the tool declarations (inert tools leave, announced ones are declared), and a
+    // child can start from the parent only once a request of the new epoch has been sent.
+    this.tools.openEpoch()
+    this.guidance.openEpoch()
+    this.sent = undefined
   }
 
   /** The latest system-prompt and runtime-context entries of the record (read forward from where it last stopped). */

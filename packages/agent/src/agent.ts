@@ -2,29 +2,28 @@ import type { Context } from 'cordis'
 import type { ScopeHandle, ScopeKey } from 'dsh-scope'
 import type { SystemPrompt } from 'dsh-system-prompt'
 import {
-  buildMessages, wireFormat,
+  buildMessages,
   type ChatRequestMessage, type ContentPart, type RequestBodies,
   type WireFormat, type ModelProfile, type ModelProfileOverride, type Usage,
 } from 'dsh-wire'
 import type { DebugLog } from './debug-log.js'
 import { notify } from './notify.js'
 import type { ProviderReply, RecordedMessage, RecordOptions, StepOptions, StepResult } from './step-types.js'
-import { makeFork, type Fork, type ForkOptions } from './fork.js'
+import type { Fork, ForkOptions } from './fork.js'
 import type { ChildSeed, ParentHandoff, SubagentStart } from './subagent-start.js'
 import type { AgentWireOptions } from './wire-options.js'
 import { keepEntryRequest, type RequestFacts } from './ledger-request.js'
 import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
-import { cacheProviderFor } from './cache-report.js'
 import type { ToolChangeOption, ToolChangePolicy, UnavailableCall, RestoredDeclaration } from './tool-changes.js'
 import type { LedgerItem } from './epoch-log.js'
 import type { Epoch, EpochMark, ReanchorPolicy } from './epoch.js'
-import { compactionSource, planCompaction, type CompactionHost, type CompactionOptions, type CompactionPlan, type CompactionSource, type CompactionSourceOptions } from './compaction.js'
+import { compactionSource, planCompaction, type CompactionOptions, type CompactionPlan, type CompactionSource, type CompactionSourceOptions } from './compaction.js'
 import { entryParts, partText } from './ledger-parts.js'
 import type { ResumeGuard } from './resume-guard.js'
 import { AgentParts } from './agent-parts.js'
-import { recordReply, stepInput } from './agent-reply.js'
+import { recordReply } from './agent-reply.js'
 import { runStep } from './agent-step.js'
-import { boundedAssembly } from './step-prepare.js'
+import { compactionHost, forkOf } from './agent-hosts.js'
 import { agentDisposed, stepListenerFailed, usageListenerFailed } from './errors.js'
 import type { ConversationEntry, PromptChangePolicy } from './conversation.js'
 
@@ -257,20 +256,8 @@ export class Agent {
    * record, reports and ledger stay as they were; the fork's report and `agent/step` event carry
    * `side: { kind }`, and `fork.parity()` names where it stops repeating the latest request (`fork.ts`).
    */
-  async fork<F extends WireFormat = WireFormat>(options: ForkOptions<F>): Promise<Fork<F>> {
-    const parts = this.parts
-    if (parts.disposed) throw agentDisposed(this.id)
-    const format = (options?.format ?? parts.latestFormat ?? 'openai-chat') as F
-    wireFormat(format)
-    const measures = parts.measures
-    return makeFork({
-      agent: this, format, latest: parts.latestSteps.get(format), session: parts.wireSession(format), get reuse() { return measures.current() }, budget: parts.budget,
-      record: () => parts.record, newest: () => parts.latest(), userInput: (input) => stepInput(this.id, input), replies: () => parts.replies,
-      assemble: async (opts) => parts.guidance.show(await boundedAssembly(parts, opts)),
-      alive: () => { if (parts.disposed) throw agentDisposed(this.id) },
-      emit: (result) => this.notifyStep(result as StepResult<WireFormat>), now: parts.now,
-      system: (rendered) => this.resumeGuard?.pinned(rendered) ?? rendered,
-    }, options, (provider) => measures.counter(provider))
+  fork<F extends WireFormat = WireFormat>(options: ForkOptions<F>): Promise<Fork<F>> {
+    return forkOf(this.parts, options)
   }
 
   /** The epochs this agent's compactions opened, oldest first (a restored agent's from its ledger). */
@@ -285,7 +272,7 @@ export class Agent {
    */
   async compactionSource(options: CompactionSourceOptions = {}): Promise<CompactionSource> {
     if (this.parts.disposed) throw agentDisposed(this.id)
-    return compactionSource(this.compactionHost(), options)
+    return compactionSource(compactionHost(this.parts), options)
   }
 
   /**
@@ -295,7 +282,7 @@ export class Agent {
    */
   async planCompaction(options: CompactionOptions): Promise<CompactionPlan> {
     if (this.parts.disposed) throw agentDisposed(this.id)
-    return planCompaction(this.compactionHost(), options)
+    return planCompaction(compactionHost(this.parts), options)
   }
 
   /** `planCompaction(options)` applied with the policy's choice: opens the new epoch and returns it. */
@@ -303,46 +290,9 @@ export class Agent {
     return (await this.planCompaction(options)).apply()
   }
 
-  /** What a compaction borrows from the agent. */
-  private compactionHost(): CompactionHost {
-    const parts = this.parts
-    return {
-      agent: this, log: parts.epochs, reuse: parts.measures.current(),
-      record: () => parts.record,
-      assemble: (opts) => boundedAssembly(parts, opts),
-      survival: () => new Map(parts.prompt.inspect(this).sections.map((section) => [section.name, section.compaction])),
-      latest: (format) => {
-        const chosen = format ?? parts.latestFormat ?? 'openai-chat'
-        wireFormat(chosen)
-        const step = parts.latestSteps.get(chosen)
-        return { format: chosen, provider: step?.provider ?? cacheProviderFor(chosen, undefined, this.provider), input: step?.input ?? { conversationId: this.id } }
-      },
-      counter: (provider) => parts.reuse.counter(provider),
-      session: (format) => parts.wireSession(format),
-      alive: () => { if (parts.disposed) throw agentDisposed(this.id) },
-      open: (epoch, baseline) => this.openEpoch(epoch, baseline, true),
-    }
-  }
-
-  /** Replaces the record with a new epoch's; every format's lowering starts again from it (keeping its head's memo) (the reuse tracker keeps the latest request to measure the next one against). */
-  private openEpoch(epoch: Epoch, baseline: readonly ConversationEntry[], live: boolean): void {
-    const parts = this.parts
-    const closed = parts.record.slice()
-    parts.record.length = 0
-    for (const item of baseline) parts.record.push(item)
-    parts.epochs.open(epoch, closed, live)
-    Object.assign(parts.latest_, { read: 0, system: undefined, snapshot: undefined })
-    for (const session of parts.sessions.values()) session.restart()
-    // A new epoch settles the tool declarations (inert tools leave, announced ones are declared), and a
-    // child can start from the parent only once a request of the new epoch has been sent.
-    parts.tools.openEpoch()
-    parts.guidance.openEpoch()
-    parts.sent = undefined
-  }
-
   /** @internal Restores an epoch's mark from a ledger (`agents.restore()`); the baseline entries follow through `restoreEntry`. */
   restoreEpoch(mark: EpochMark): void {
-    this.openEpoch({ ...mark, offered: [mark.predicted], horizon: 0 }, [], false)
+    this.parts.openEpoch({ ...mark, offered: [mark.predicted], horizon: 0 }, [], false)
   }
 
   /** @internal What the restored ledger's last request declared (`agents.restore()`, R-LEDGER-9): the first step plans its tools from it. */
