@@ -1,7 +1,8 @@
 /**
  * What an agent is made of besides its public facts: the conversation record, one lowering per wire
  * format, what its latest requests were built with, and the collaborators that plan, measure and keep
- * its requests (tool declarations, inert guidance, epochs, reuse measures, provider truth, budget).
+ * its requests (tool declarations, inert guidance, epochs, reuse measures, provider truth, budget);
+ * and what changes them wholesale: a new epoch, a restored ledger's entries, a child's seed.
  * `Agent` owns one; the modules that run its steps, replies, forks and compactions take it explicitly
  * (`step-prepare.ts`, `agent-step.ts`, `agent-reply.ts`, `agent-hosts.ts`). None of them imports
  * `agent.ts`, not even for a type: they read the agent's facts (`AgentFacts`), and what needs the
@@ -21,9 +22,12 @@ import { DeferredMeasures } from './deferred-measures.js'
 import { EpochLog } from './epoch-log.js'
 import type { LatestStep } from './fork.js'
 import { InertGuidance } from './inert-guidance.js'
+import { entryParts, partText } from './ledger-parts.js'
+import { keepEntryRequest } from './ledger-request.js'
 import { ProviderTruth } from './provider-truth.js'
 import type { ResumeGuard } from './resume-guard.js'
 import type { StepResult } from './step-types.js'
+import type { ChildSeed, ParentHandoff } from './subagent-start.js'
 import { DEFAULT_TOOL_CHANGE, ToolDeclarations, type ToolChangePolicy } from './tool-changes.js'
 import type { AgentWireOptions } from './wire-options.js'
 import type { Epoch, ReanchorPolicy } from './epoch.js'
@@ -119,6 +123,39 @@ export class AgentParts {
     this.prompt = prompt
     this.log = log
     this.service = scope.ctx.get
+  }
+
+  /** A restored system-prompt, user or runtime-context entry (`agent.restoreEntry()`). */
+  restoreEntry(item: ConversationEntry): void {
+    this.record.push(item)
+    const request = item.source === 'assistant' ? this.truth.answered() : undefined
+    if (request) keepEntryRequest(item, request)
+  }
+
+  /** The sections shown with a tool in the restored record's latest prompt version (`agent.restoreKept()`). */
+  restoreKept(): void {
+    const system = this.latest().system
+    const parts = system && typeof system.content === 'string' ? entryParts(system) : undefined
+    if (parts?.some((part) => part.tool !== undefined)) this.guidance.restore(parts.map((part) => ({ ...part, text: partText(system!.content as string, part) })))
+  }
+
+  /** What a child created under the agent reads of it (`agent.handoff()`, `subagent-start.ts`). */
+  handoff(): ParentHandoff {
+    const { agent } = this
+    const latest = this.latestFormat === undefined ? undefined : this.latestSteps.get(this.latestFormat)
+    return {
+      id: agent.id, model: agent.model, promptChange: agent.promptChange, routingKey: latest?.input.conversationId ?? agent.routingKey,
+      sent: this.sent === undefined ? undefined : this.record.slice(0, this.sent), sessions: this.sessions, reuse: this.measures.current(),
+    }
+  }
+
+  /** Begins a new child as its start says (`agent.seed()`, before its first step). */
+  seed(seed: ChildSeed): void {
+    this.record.push(...seed.entries)
+    // The copied replies count: a Gemini call without an id is named after the replies before it.
+    for (const item of seed.entries) if (item.source === 'assistant') this.replies++
+    for (const [format, session] of seed.sessions) this.sessions.set(format, session)
+    if (seed.measureFrom) this.reuse.inherit(seed.measureFrom)
   }
 
   /** The registration behind each tool the agent sees, as it stands now (`undefined` once it is disposed). */

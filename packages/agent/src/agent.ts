@@ -12,13 +12,12 @@ import type { ProviderReply, RecordedMessage, RecordOptions, StepOptions, StepRe
 import type { Fork, ForkOptions } from './fork.js'
 import type { ChildSeed, ParentHandoff, SubagentStart } from './subagent-start.js'
 import type { AgentWireOptions } from './wire-options.js'
-import { keepEntryRequest, type RequestFacts } from './ledger-request.js'
+import type { RequestFacts } from './ledger-request.js'
 import { optionsView, sessionView, type PublishedAgentOptions, type PublishedSession } from './published-views.js'
 import type { ToolChangeOption, ToolChangePolicy, UnavailableCall, RestoredDeclaration } from './tool-changes.js'
 import type { LedgerItem } from './epoch-log.js'
 import type { Epoch, EpochMark, ReanchorPolicy } from './epoch.js'
 import { compactionSource, planCompaction, type CompactionOptions, type CompactionPlan, type CompactionSource, type CompactionSourceOptions } from './compaction.js'
-import { entryParts, partText } from './ledger-parts.js'
 import type { ResumeGuard } from './resume-guard.js'
 import { AgentParts } from './agent-parts.js'
 import { recordReply } from './agent-reply.js'
@@ -171,9 +170,7 @@ export class Agent {
 
   /** @internal Appends a restored system-prompt, user or runtime-context entry (`agents.restore()`; replies and tool results go through `record()`). */
   restoreEntry(item: ConversationEntry): void {
-    this.parts.record.push(item)
-    const request = item.source === 'assistant' ? this.parts.truth.answered() : undefined
-    if (request) keepEntryRequest(item, request)
+    this.parts.restoreEntry(item)
   }
 
   /** @internal Takes back the facts of the request the next restored reply answers (`agents.restore()`): the TTL plan reads them, the reply's ledger line keeps them. */
@@ -183,22 +180,12 @@ export class Agent {
 
   /** @internal What a child created under this agent reads of it (`subagent-start.ts`). */
   handoff(): ParentHandoff {
-    const parts = this.parts
-    const latest = parts.latestFormat === undefined ? undefined : parts.latestSteps.get(parts.latestFormat)
-    return {
-      id: this.id, model: this.model, promptChange: this.promptChange, routingKey: latest?.input.conversationId ?? this.routingKey,
-      sent: parts.sent === undefined ? undefined : parts.record.slice(0, parts.sent), sessions: parts.sessions, reuse: parts.measures.current(),
-    }
+    return this.parts.handoff()
   }
 
   /** @internal Begins a new child as its start says (before its first step). */
   seed(seed: ChildSeed): void {
-    const parts = this.parts
-    parts.record.push(...seed.entries)
-    // The copied replies count: a Gemini call without an id is named after the replies before it.
-    for (const item of seed.entries) if (item.source === 'assistant') parts.replies++
-    for (const [format, session] of seed.sessions) parts.sessions.set(format, session)
-    if (seed.measureFrom) parts.reuse.inherit(seed.measureFrom)
+    this.parts.seed(seed)
   }
 
   /** The agent's scoped context: what is registered through it is agent-local and dies with the agent. */
@@ -248,7 +235,6 @@ export class Agent {
   stepDetailed<F extends WireFormat = 'openai-chat', const X extends object = {}>(input?: string | readonly ContentPart[], options: StepOptions<F, X> = {}): Promise<StepResult<F>> {
     return runStep(this.parts, input, options)
   }
-
 
   /**
    * A side request (`compact`, `title`, `aside`, ...): the agent's latest request of the format, byte for
@@ -302,9 +288,7 @@ export class Agent {
 
   /** @internal Takes the sections shown with a tool from the restored record's latest prompt version: kept while their tool is not offered (`agents.restore()`, after the entries). */
   restoreKept(): void {
-    const system = this.parts.latest().system
-    const parts = system && typeof system.content === 'string' ? entryParts(system) : undefined
-    if (parts?.some((part) => part.tool !== undefined)) this.parts.guidance.restore(parts.map((part) => ({ ...part, text: partText(system!.content as string, part) })))
+    this.parts.restoreKept()
   }
 
   /** @internal The ledger's items after the header: the closed epochs' entries and marks, then the record. */
