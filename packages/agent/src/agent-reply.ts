@@ -13,7 +13,7 @@ import { keepEntryRequest } from './ledger-request.js'
 import { ledgerToolsRecorded } from './ledger-tools.js'
 import { recordedEntry } from './recorded-entry.js'
 import type { ProviderReply, RecordedMessage, RecordOptions } from './step-types.js'
-import { unavailableCalls, type UnavailableCall } from './tool-changes.js'
+import { unavailableCalls, type UnavailableCall } from './tool-unavailable.js'
 
 /** `step()`'s input as the record keeps it: a string, or content parts checked, copied and frozen with their text as `content`. */
 export function stepInput(agentId: string, input: unknown): string | UserInput | undefined {

@@ -13,7 +13,8 @@ import { toolAppendChoice, wireFormat, type WireFormat } from 'dsh-wire'
 import type { AgentParts } from './agent-parts.js'
 import { invalidStepTimeout, stepTimedOut } from './errors.js'
 import type { StepOptions } from './step-types.js'
-import { toolOwners, type ToolPlan } from './tool-changes.js'
+import type { ToolPlan } from './tool-changes.js'
+import { toolOwners } from './tool-unavailable.js'
 import { inertTools, type GuidanceStep } from './inert-guidance.js'
 
 /** What preparing a step reads of the agent's parts. */
