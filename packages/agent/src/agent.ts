@@ -308,7 +308,7 @@ export class Agent {
    * reader turns it into the record's reply first (a Gemini call without an id gets `gemini-<n>-<i>`,
    * `n` the replies recorded before it); a reply not of the format's shape throws its `WIRE_*` code.
    * The message is then checked and copied by `entry-shape.ts` (the ledger reads through the same rules).
-   * Returns the reply's calls to tools the agent declares but cannot run now (`tool-changes.ts`), each
+   * Returns the reply's calls to tools the agent declares but cannot run now (`tool-unavailable.ts`), each
    * with its `AGENT_TOOL_UNAVAILABLE` error and the tool result to record for it; usually none.
    */
   record(message: RecordedMessage | ProviderReply, options: RecordOptions = {}): UnavailableCall[] {
