@@ -128,10 +128,12 @@ export class Agent {
     this.stepTimeout = init.stepTimeout ?? DEFAULT_STEP_TIMEOUT
     this.reanchor = init.reanchor ?? 'cheapest'
     if (init.wire !== undefined) this.wire = init.wire
+    // `agent/step` for a whole step or fork, `agent/usage` for a recorded reply's usage: Cordis's emit throws a
+    // listener's failure at the emitter, but a listener cannot undo the step or the reply, so its failure is logged.
     this.parts = new AgentParts(this, {
       assemble: (signal) => this.parts.prompt.assemble({ scope: this, agent: this, signal }),
-      step: (result) => this.notifyStep(result),
-      usage: (usage) => this.notifyUsage(usage),
+      step: (result) => notify(this.parts.scope.ctx, 'agent/step', [this, result], { failure: (plugin, error) => stepListenerFailed(this.id, plugin, error), report: (error) => this.parts.log.warn(error) }),
+      usage: (usage) => notify(this.parts.scope.ctx, 'agent/usage', [this, usage], { failure: (plugin, error) => usageListenerFailed(this.id, plugin, error), report: (error) => this.parts.log.warn(error) }),
     }, init)
   }
 
@@ -313,16 +315,6 @@ export class Agent {
    */
   record(message: RecordedMessage | ProviderReply, options: RecordOptions = {}): UnavailableCall[] {
     return recordReply(this.parts, message, options)
-  }
-
-  /** `agent/step` for a whole step: its listeners cannot undo it or make it reject (their failures are logged). */
-  private notifyStep(result: StepResult<WireFormat>): void {
-    notify(this.parts.scope.ctx, 'agent/step', [this, result], { failure: (plugin, error) => stepListenerFailed(this.id, plugin, error), report: (error) => this.parts.log.warn(error) })
-  }
-
-  /** `agent/usage` for a recorded reply's usage: Cordis's emit throws a listener's failure at the emitter, and the reply is recorded, so it is only logged. */
-  private notifyUsage(usage: Usage): void {
-    notify(this.parts.scope.ctx, 'agent/usage', [this, usage], { failure: (plugin, error) => usageListenerFailed(this.id, plugin, error), report: (error) => this.parts.log.warn(error) })
   }
 
   /** Disposes the agent's scope and everything registered through it. Idempotent. */
