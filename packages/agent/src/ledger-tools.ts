@@ -13,7 +13,8 @@
  */
 import type { ConversationEntry, WireTool } from 'dsh-wire'
 import { ledgerBadLine } from './errors.js'
-import { removedIn, type RestoredDeclaration } from './tool-changes.js'
+import type { RestoredDeclaration } from './tool-changes.js'
+import { removedIn } from './tool-change-note.js'
 
 const toolsOfEntry = new WeakMap<ConversationEntry, readonly WireTool[]>()
 

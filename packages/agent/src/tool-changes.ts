@@ -16,43 +16,18 @@
  *   announces the new one and declares it at the next epoch.
  * - `reordered`: `keep` (default) keeps the declared order.
  * `immediate` for every kind is dsh's behaviour before the policy: the request declares the live set.
- * Pure and Cordis-free; the agent hands it the live tools and their owners.
+ * Pure and Cordis-free; the agent hands it the live tools and their owners. The classification is
+ * `tool-classify.ts`'s, the note's words `tool-change-note.ts`'s, a refused call `tool-unavailable.ts`'s.
  * @module
  */
-import { assemblyNotes, type PromptAssembly } from 'dsh-system-prompt'
-import type { CacheReport, ConversationEntry, ToolAppendChoice, ToolChange, ToolChangeKind, ToolMessage, WireFormat, WireTool } from 'dsh-wire'
-import { toolUnavailable } from './errors.js'
+import type { CacheReport, ToolAppendChoice, ToolChange, WireFormat, WireTool } from 'dsh-wire'
 import { IMMEDIATE_TOOL_CHANGE, type ToolChangePolicy } from './tool-change-policy.js'
+import { classifyTools, sameTool, toolJson } from './tool-classify.js'
+import { announcedLine, appendedChangeLine, appendedLine, editedLine, removalLine, toolChangeNote } from './tool-change-note.js'
+import type { UnavailableTool } from './tool-unavailable.js'
 
 export type { ToolChange, ToolChangeKind } from 'dsh-wire'
 export { DEFAULT_TOOL_CHANGE, TOOL_CHANGE_CHOICES, ToolChangeSchema, toolChangePolicy, type ToolChangeOption, type ToolChangePolicy } from './tool-change-policy.js'
-
-/**
- * Each tool of `before` and `after` with its kind: `after`'s tools in order, then those only in
- * `before`. A tool in both reads `edited` when its definition serialises differently, `reordered` when
- * it is one of the fewest tools whose moving explains the new order (the others keep their relative
- * order), else `same`.
- */
-export function classifyTools(before: readonly WireTool[], after: readonly WireTool[]): { tool: string; kind: ToolChangeKind }[] {
-  const old = new Map(before.map((tool, i) => [tool.name, { tool, i }]))
-  const now = new Set(after.map((tool) => tool.name))
-  const common = after.filter((tool) => old.has(tool.name))
-  const stay = longestIncreasing(common.map((tool) => old.get(tool.name)!.i))
-  const moved = new Set(common.filter((_, i) => !stay.has(i)).map((tool) => tool.name))
-  const rows = after.map((tool): { tool: string; kind: ToolChangeKind } => {
-    const was = old.get(tool.name)
-    const kind: ToolChangeKind = !was ? 'added' : !sameTool(was.tool, tool) ? 'edited' : moved.has(tool.name) ? 'reordered' : 'same'
-    return { tool: tool.name, kind }
-  })
-  for (const tool of before) if (!now.has(tool.name)) rows.push({ tool: tool.name, kind: 'removed' })
-  return rows
-}
-
-/** A tool the agent still declares but no longer offers, or offers but does not declare yet. */
-export interface UnavailableTool {
-  readonly owner: string | null
-  readonly reason: 'removed' | 'not-yet-declared'
-}
 
 /** What one step declares, what changed, and the note to append (if any); `commit` keeps it once the request is built. */
 export interface ToolPlan {
@@ -75,9 +50,6 @@ export interface RestoredDeclaration {
   readonly told: readonly string[]
   readonly reset: boolean
 }
-
-/** The first line of the appended note that tells the model what changed in its tools. */
-export const TOOL_CHANGE_NOTE_MARKER = '[tools changed: the list of tools you were given is unchanged; read this note for what changed]'
 
 /** An agent's declared tools, request by request, under its policy. */
 export class ToolDeclarations {
@@ -186,7 +158,7 @@ export class ToolDeclarations {
           if (now && rowKind === 'edited' && policy.edited === 'immediate') {
             additions.push(now)
             change(tool.name, 'appended', false, viaOf(choose(declaredCount(previous, wasAppended))))
-            tell(`appended:${tool.name}:${JSON.stringify(toolJson(now))}`, `- "${tool.name}" has changed: its new definition applies from now on.`)
+            tell(`appended:${tool.name}:${JSON.stringify(toolJson(now))}`, appendedChangeLine(tool.name))
           }
         }
         if (!now) {
@@ -201,12 +173,12 @@ export class ToolDeclarations {
           untold.push(`removed:${tool.name}`)
           if (rowKind === 'edited' && policy.edited === 'epoch') {
             change(tool.name, 'next-epoch', false)
-            tell(`edited:${tool.name}:${JSON.stringify(toolJson(now))}`, `- "${tool.name}" has changed; until your tool list is refreshed, call it as follows: ${describe(now)}`)
+            tell(`edited:${tool.name}:${JSON.stringify(toolJson(now))}`, editedLine(now))
           }
         } else if (rowKind === 'edited' && policy.edited === 'epoch') {
           kept.push(tool)
           change(tool.name, 'next-epoch', false)
-          tell(`edited:${tool.name}:${JSON.stringify(toolJson(now))}`, `- "${tool.name}" has changed; until your tool list is refreshed, call it as follows: ${describe(now)}`)
+          tell(`edited:${tool.name}:${JSON.stringify(toolJson(now))}`, editedLine(now))
         } else {
           untold.push(`removed:${tool.name}`)
           kept.push(rowKind === 'edited' ? now : tool)
@@ -220,14 +192,14 @@ export class ToolDeclarations {
         if (policy.added === 'epoch') {
           unavailable.set(tool.name, { owner: owner(tool.name), reason: 'not-yet-declared' })
           change(tool.name, 'next-epoch', false)
-          tell(`added:${tool.name}`, `- "${tool.name}" will be added to your tools when your tool list is next refreshed; it cannot be called yet. ${describe(tool)}`)
+          tell(`added:${tool.name}`, announcedLine(tool))
         } else {
           const path = policy.added === 'append-path' ? choose(declaredCount(previous, wasAppended)) : undefined
           if (path && 'via' in path) {
             additions.push(tool)
             change(tool.name, 'appended', false, { via: path.via })
             const from = owner(tool.name)
-            tell(`appended:${tool.name}`, `- "${tool.name}"${from ? ` (from ${from})` : ''} is available from now on: you can call it.`)
+            tell(`appended:${tool.name}`, appendedLine(tool.name, from))
             continue
           }
           added.push(tool)
@@ -241,7 +213,7 @@ export class ToolDeclarations {
         ? [...live.filter((tool) => keptByName.has(tool.name) || added.includes(tool)).map((tool) => keptByName.get(tool.name) ?? tool), ...inert]
         : [...mergeInPlace(previous, kept, inert), ...added]
     }
-    const note = lines.length ? `${TOOL_CHANGE_NOTE_MARKER}\n${lines.join('\n')}` : undefined
+    const note = toolChangeNote(lines)
     const key = (change: ToolChange) => `${change.kind}:${change.tool}:${change.handling}`
     // An added tool declared after the others stands out of the live order from then on: that is its place, not a change.
     const standing = new Set([...changes.filter((change) => !change.breaks).map(key), ...changes.filter((change) => change.kind === 'added').map((change) => `reordered:${change.tool}:order-kept`)])
@@ -280,22 +252,6 @@ export class ToolDeclarations {
   }
 }
 
-/** The note's line for a tool that went inert (`removedIn()` reads it back from a restored note). */
-function removalLine(tool: string, from: string | null): string {
-  return `- "${tool}"${from ? ` (from ${from})` : ''} is no longer available: it stays in your list, but a call to it returns an error. Do not call it.`
-}
-
-const REMOVAL_LINE = /^- "([^"]+)"(?: \(from [^\n]*\))? is no longer available: it stays in your list, but a call to it returns an error\. Do not call it\.$/
-
-/** The tools a tool-change note told inert (the `removed:` keys of what it told); none for any other text. */
-export function removedIn(note: string): string[] {
-  if (!note.startsWith(`${TOOL_CHANGE_NOTE_MARKER}\n`)) return []
-  return note.split('\n').flatMap((line) => {
-    const match = REMOVAL_LINE.exec(line)
-    return match ? [`removed:${match[1]}`] : []
-  })
-}
-
 /** The previous order with the kept and inert tools in their places (a tool dropped now leaves its slot). */
 function mergeInPlace(previous: readonly WireTool[], kept: readonly WireTool[], inert: readonly WireTool[]): WireTool[] {
   const byName = new Map([...kept, ...inert].map((tool) => [tool.name, tool]))
@@ -320,71 +276,3 @@ const NO_TOOLS: readonly WireTool[] = Object.freeze([])
 
 /** The standing changes after a request that changed nothing. */
 const NOTHING_STANDS: ReadonlySet<string> = new Set()
-
-const JSON_OF = new WeakMap<WireTool, string>()
-
-/** A tool's definition as JSON (memoised per tool object: the assembly's tools are frozen). */
-function toolJson(tool: WireTool): string {
-  let json = JSON_OF.get(tool)
-  if (json === undefined) JSON_OF.set(tool, json = JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }))
-  return json
-}
-
-function sameTool(a: WireTool, b: WireTool): boolean {
-  // Registered schemas are frozen once (R-TOOL-6): the same parameters object reads the same.
-  return a === b || (a.name === b.name && a.description === b.description && a.parameters === b.parameters) || toolJson(a) === toolJson(b)
-}
-
-/** A tool as the note describes it: its description and its parameters' JSON Schema. */
-function describe(tool: WireTool): string {
-  return `${tool.description ?? ''}${tool.parameters ? ` Parameters (JSON Schema): ${JSON.stringify(tool.parameters)}` : ''}`.trim()
-}
-
-/** The indexes of one longest strictly increasing subsequence of `values`. */
-function longestIncreasing(values: readonly number[]): Set<number> {
-  const tails: number[] = []
-  const before = new Array<number>(values.length).fill(-1)
-  values.forEach((value, i) => {
-    let lo = 0
-    let hi = tails.length
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if (values[tails[mid]] < value) lo = mid + 1
-      else hi = mid
-    }
-    if (lo > 0) before[i] = tails[lo - 1]
-    tails[lo] = i
-  })
-  const kept = new Set<number>()
-  for (let i = tails.length ? tails[tails.length - 1] : -1; i >= 0; i = before[i]) kept.add(i)
-  return kept
-}
-
-/** A call of a reply the agent cannot run now, with the coded error and the tool result to record for it. */
-export interface UnavailableCall {
-  readonly call: { readonly id: string; readonly name: string }
-  /** `AGENT_TOOL_UNAVAILABLE`, naming the tool, the call and the tool's (former) owner. */
-  readonly error: ReturnType<typeof toolUnavailable>
-  /** The tool result that answers the call (`agent.record(result)` sends it to the model). */
-  readonly result: ToolMessage
-}
-
-/** The calls of `item` (a recorded reply) to tools in `unavailable`, each with its coded error and the result that answers it. */
-export function unavailableCalls(agentId: string, item: ConversationEntry, unavailable: ReadonlyMap<string, UnavailableTool>): UnavailableCall[] {
-  if (item.role !== 'assistant' || !item.tool_calls?.length || unavailable.size === 0) return []
-  const found: UnavailableCall[] = []
-  for (const call of item.tool_calls) {
-    const name = call.type === 'function' ? call.function.name : call.custom.name
-    const tool = unavailable.get(name)
-    if (!tool) continue
-    const error = toolUnavailable(agentId, { id: call.id, name }, tool.owner, tool.reason)
-    found.push({ call: { id: call.id, name }, error, result: { role: 'tool', tool_call_id: call.id, name, content: `${error.code}: ${error.message}` } })
-  }
-  return found
-}
-
-/** The owner of each tool of an assembly: the registration behind it (the `tools` service's view), else the assembly's notes. */
-export function toolOwners(origin: ReadonlyMap<string, { readonly owner: string }> | undefined, assembly: PromptAssembly): (name: string) => string | null {
-  const notes = assemblyNotes(assembly)
-  return (name) => origin?.get(name)?.owner ?? notes?.tools.owners.get(name) ?? null
-}
