@@ -31,6 +31,7 @@ import type { ChildSeed, ParentHandoff } from './subagent-start.js'
 import { DEFAULT_TOOL_CHANGE, ToolDeclarations, type ToolChangePolicy } from './tool-changes.js'
 import type { AgentWireOptions } from './wire-options.js'
 import type { Epoch, ReanchorPolicy } from './epoch.js'
+import { untraced } from './untraced.js'
 
 /** The agent's facts its parts read (the `Agent` has them all). */
 export interface AgentFacts {
@@ -102,12 +103,15 @@ export class AgentParts {
   service!: Context['get']
   /**
    * The tools service as a step last found it, without Cordis's tracing wrapper (a read needs no
-   * caller), or `undefined` to look again. Each `get` wraps the service in a new proxy (three named
-   * closures, about 9 µs of a 170 µs step), so the step keeps it until Cordis reports that a service
-   * or a plugin's state changed (`internal/service`, `internal/status`), which a provider coming or
-   * going always does.
+   * caller, `untraced.ts`), and the count of service changes it was found at. Each `get` wraps the
+   * service in a new proxy (about 9 µs of a 170 µs step), so a step keeps it until Cordis reports that
+   * a service or a plugin's state changed (`internal/service`, `internal/status`, counted by the agents
+   * service: one listener for all its agents), which a provider coming or going always does.
    */
-  private toolsService: ToolRegistry | undefined
+  private toolsService: { service: ToolRegistry | undefined; at: number } | undefined
+  private services: ServiceChanges | undefined
+  /** The app's events service, untraced (`untraced.ts`): the step's notifications read its listener table. */
+  events!: object
   // Layer names are read from the agent's scope when a report is measured, which may be after the agent
   // is disposed (reports are measured on first read: deferred-measures.ts); the tools are fixed at the step.
   readonly reuse = new ReuseTracker(
@@ -126,14 +130,13 @@ export class AgentParts {
   }
 
   /** Attaches the agent's scope once it exists. */
-  attach(scope: ScopeHandle, prompt: SystemPrompt, log: DebugLog): void {
+  attach(scope: ScopeHandle, prompt: SystemPrompt, log: DebugLog, services?: ServiceChanges): void {
     this.scope = scope
     this.prompt = prompt
     this.log = log
     this.service = scope.ctx.get
-    const forget = () => { this.toolsService = undefined }
-    scope.ctx.on('internal/service', forget)
-    scope.ctx.on('internal/status', forget)
+    this.events = untraced(scope.ctx.events)!
+    this.services = services
   }
 
   /** A restored system-prompt, user or runtime-context entry (`agent.restoreEntry()`). */
@@ -172,8 +175,10 @@ export class AgentParts {
   /** The registration behind each tool the agent sees, as it stands now (`undefined` once it is disposed). */
   toolOrigins() {
     if (this.disposed) return undefined
-    this.toolsService ??= untraced(this.service('tools') as ToolRegistry | undefined)
-    return this.toolsService?.view(this.agent).origin
+    const at = this.services?.changes
+    // Without a count (an agent attached by hand) the service is looked up at every step.
+    if (at === undefined || this.toolsService?.at !== at) this.toolsService = { service: untraced(this.service('tools') as ToolRegistry | undefined), at: at ?? -1 }
+    return this.toolsService.service?.view(this.agent).origin
   }
 
   /** The agent's lowering of `format`, made on first use. */
@@ -210,10 +215,7 @@ export class AgentParts {
   }
 }
 
-/** Cordis's key for the object behind a traced service (its proxy answers it with the target). */
-const ORIGINAL = Symbol.for('cordis.original')
-
-/** `service` without Cordis's tracing proxy, for a call that reads and registers nothing. */
-function untraced<T extends object>(service: T | undefined): T | undefined {
-  return (service as Record<symbol, T | undefined> | undefined)?.[ORIGINAL] ?? service
+/** How many times the app's services or plugin states changed (the agents service counts them). */
+export interface ServiceChanges {
+  readonly changes: number
 }

@@ -7,7 +7,7 @@ import {
   type WireFormat, type ModelProfile, type ModelProfileOverride, type Usage,
 } from 'dsh-wire'
 import type { DebugLog } from './debug-log.js'
-import { notify } from './notify.js'
+import { notify, type Notification } from './notify.js'
 import type { ProviderReply, RecordedMessage, RecordOptions, StepOptions, StepResult } from './step-types.js'
 import type { Fork, ForkOptions } from './fork.js'
 import type { ChildSeed, ParentHandoff, SubagentStart } from './subagent-start.js'
@@ -20,7 +20,7 @@ import type { LedgerItem } from './epoch-log.js'
 import type { Epoch, EpochMark, ReanchorPolicy } from './epoch.js'
 import { compactionSource, planCompaction, type CompactionOptions, type CompactionPlan, type CompactionSource, type CompactionSourceOptions } from './compaction.js'
 import type { ResumeGuard } from './resume-guard.js'
-import { AgentParts } from './agent-parts.js'
+import { AgentParts, type ServiceChanges } from './agent-parts.js'
 import { recordReply } from './agent-reply.js'
 import { runStep } from './agent-step.js'
 import { compactionHost, forkOf } from './agent-hosts.js'
@@ -130,10 +130,14 @@ export class Agent {
     if (init.wire !== undefined) this.wire = init.wire
     // `agent/step` for a whole step or fork, `agent/usage` for a recorded reply's usage: Cordis's emit throws a
     // listener's failure at the emitter, but a listener cannot undo the step or the reply, so its failure is logged.
+    // Made once, not at every step (the events service is read once too: `untraced.ts`).
+    const report = (error: Error) => this.parts.log.warn(error)
+    const stepped: Notification = { failure: (plugin, error) => stepListenerFailed(this.id, plugin, error), report }
+    const used: Notification = { failure: (plugin, error) => usageListenerFailed(this.id, plugin, error), report }
     this.parts = new AgentParts(this, {
       assemble: (signal) => this.parts.prompt.assemble({ scope: this, agent: this, signal }),
-      step: (result) => notify(this.parts.scope.ctx, 'agent/step', [this, result], { failure: (plugin, error) => stepListenerFailed(this.id, plugin, error), report: (error) => this.parts.log.warn(error) }),
-      usage: (usage) => notify(this.parts.scope.ctx, 'agent/usage', [this, usage], { failure: (plugin, error) => usageListenerFailed(this.id, plugin, error), report: (error) => this.parts.log.warn(error) }),
+      step: (result) => notify(this.parts.scope.ctx, 'agent/step', [this, result], stepped, this.parts.events),
+      usage: (usage) => notify(this.parts.scope.ctx, 'agent/usage', [this, usage], used, this.parts.events),
     }, init)
   }
 
@@ -155,9 +159,12 @@ export class Agent {
     return this.parts.budget.profile
   }
 
-  /** @internal Attaches the agent's scope once it exists. */
-  attach(scope: ScopeHandle, prompt: SystemPrompt, log: DebugLog): void {
-    this.parts.attach(scope, prompt, log)
+  /**
+   * @internal Attaches the agent's scope once it exists; `services` counts the app's service changes
+   * (the agents service keeps it), so the agent knows when a service it keeps may have changed.
+   */
+  attach(scope: ScopeHandle, prompt: SystemPrompt, log: DebugLog, services?: ServiceChanges): void {
+    this.parts.attach(scope, prompt, log, services)
   }
 
   /** @internal Marks the agent gone (its scope was disposed). */

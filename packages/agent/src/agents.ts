@@ -83,11 +83,16 @@ export class Agents extends Service {
   private readonly live = new Map<string, Agent>()
   private readonly presets = new Map<string, PresetHandle>()
   private readonly prompt: SystemPrompt
+  /** Service and plugin-state changes in the app, counted for the agents (which keep services between steps). */
+  private readonly services = { changes: 0 }
 
   constructor(ctx: Context, readonly config: Config) {
     super(ctx, 'agents')
     markNoShadow(this)
     this.prompt = ctx.systemPrompt
+    const changed = () => { this.services.changes++ }
+    ctx.on('internal/service', changed)
+    ctx.on('internal/status', changed)
     // Fixed for one agent's conversation, different between agents.
     ctx.systemPrompt.variable('model', (context) => context.agent?.model, { volatility: 'conversation' })
     ctx.systemPrompt.variable('provider', (context) => context.agent?.provider, { volatility: 'conversation' })
@@ -150,7 +155,7 @@ export class Agents extends Service {
     if (handoff && start) agent.seed(childSeed(start, handoff))
     const scope = createScope(this.ctx, agent, { parent: parentKey, label: `agent:${id}` })
     const logger = this.ctx.logger('dsh-agent')
-    agent.attach(scope, this.ctx.reflect.trace(this.prompt) as SystemPrompt, debugLog(logger, `agent=${id} `))
+    agent.attach(scope, this.ctx.reflect.trace(this.prompt) as SystemPrompt, debugLog(logger, `agent=${id} `), this.services)
     this.live.set(id, agent)
     // Owned by the scope without making it a Cordis fiber of its own (see dsh-scope's ownEffect).
     ownEffect(scope.ctx, () => {

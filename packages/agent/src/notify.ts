@@ -25,9 +25,13 @@ export interface Notification {
   readonly report: (error: Error) => void
 }
 
-/** Calls every admitted `name` listener of `ctx`'s app with `args`, each on its own (see the module comment). */
-export function notify<K extends keyof Events & string>(ctx: Context, name: K, args: Parameters<Events[K]>, { admits, failure, report }: Notification): void {
-  const hooks = (ctx.events as unknown as { _hooks?: Record<string, Hook[] | undefined> })._hooks
+/**
+ * Calls every admitted `name` listener of `ctx`'s app with `args`, each on its own (see the module
+ * comment). `events` is the app's events service when the caller keeps it (a step does: reading
+ * `ctx.events` wraps it in a new tracing proxy each time, `untraced.ts`).
+ */
+export function notify<K extends keyof Events & string>(ctx: Context, name: K, args: Parameters<Events[K]>, { admits, failure, report }: Notification, events: object = ctx.events): void {
+  const hooks = (events as { _hooks?: Record<string, Hook[] | undefined> })._hooks
   if (!hooks) {
     // Not the Cordis this was written for: its own emit, with the failure reported all the same.
     try {

@@ -167,7 +167,8 @@ function sameResult(a: ProviderResult, b: ProviderResult | undefined): boolean {
 function sameLayers(a: ReadonlyMap<string, ScopeKey | undefined> | undefined, b: ReadonlyMap<string, ScopeKey | undefined> | undefined): boolean {
   if (a === undefined || b === undefined) return a === b
   if (a.size !== b.size) return false
-  for (const [name, layer] of a) if (b.get(name) !== layer || !b.has(name)) return false
+  // Keys, not entries: an entry is a new array at each step of the loop.
+  for (const name of a.keys()) if (b.get(name) !== a.get(name) || !b.has(name)) return false
   return true
 }
 

@@ -6,7 +6,8 @@
  *
  * prints one JSON line: whether the storage was on during assemblies with listeners run one at a time
  * (`lone`) and during two that overlap (`during`), whether it was off after the loop turned, and the code
- * a re-entrant listener got after the storage went off and came back.
+ * a re-entrant listener got after the storage went off and came back, and how far a chain of new scopes
+ * (each assembled from the listener of the one before) got before it was refused.
  */
 import type { PromptAssembly } from 'dsh-system-prompt'
 import { bootApp, pluginContext, scope } from 'dsh-testing'
@@ -39,5 +40,17 @@ loop.on('system-prompt/assemble', async (assembly: PromptAssembly, context, next
   return next(assembly)
 })
 const error = await app.systemPrompt.assemble({ scope: agent.key }).then(() => undefined, (failure: { code?: string; details?: unknown }) => failure)
-console.log(JSON.stringify({ lone, during, after, code: error?.code, details: error?.details }))
+// A chain of new scopes, each assembled from the listener of the one before, once nothing else is in flight.
+await turn()
+const chainer = await pluginContext(app, 'chain-listener', ['systemPrompt'])
+let started = 0
+chainer.on('system-prompt/assemble', async (assembly: PromptAssembly, context, next) => {
+  if (context.scope !== agent.key) {
+    started++
+    await chainer.systemPrompt.assemble({ scope: scope(host, `link-${started}`).key })
+  }
+  return next(assembly)
+})
+const chained = await app.systemPrompt.assemble({ scope: scope(host, 'link-0').key }).then(() => undefined, (failure: { code?: string; details?: unknown }) => failure)
+console.log(JSON.stringify({ lone, during, after, code: error?.code, details: error?.details, chain: { started, code: chained?.code, details: chained?.details } }))
 process.exit(0)

@@ -7,7 +7,7 @@ const PROBE = fileURLToPath(new URL('./reentry-frames-probe.ts', import.meta.url
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
 /** Runs the probe in a process of its own: the storage is process-wide, and other tests may leave assemblies waiting. */
-async function probe(): Promise<{ lone: boolean; during: boolean; after: boolean; code?: string; details?: unknown }> {
+async function probe(): Promise<{ lone: boolean; during: boolean; chain: { started: number; code?: string; details?: unknown }; after: boolean; code?: string; details?: unknown }> {
   const { stdout } = await promisify(execFile)(process.execPath, ['--conditions=source', '--import', 'tsx/esm', PROBE], { cwd: ROOT })
   return JSON.parse(stdout.trim().split('\n').pop()!)
 }
@@ -31,5 +31,9 @@ describe('dsh-system-prompt: the re-entrancy guard\'s frames', function () {
   it('a listener that assembles its own scope again after turns of the event loop is still refused (at the third assembly: the first has no frame), after the storage went off and came back', () => {
     expect(result.after).to.equal(false)
     expect(result).to.deep.include({ code: 'PROMPT_ASSEMBLY_REENTRANT', details: { owner: 'loop-listener', depth: 3, limit: 8 } })
+  })
+
+  it('a listener that assembles a new scope from every assembly is refused at the ninth nested one (the first, which has no frame, counts), naming its plugin', () => {
+    expect(result.chain).to.deep.include({ started: 8, code: 'PROMPT_ASSEMBLY_REENTRANT', details: { owner: 'chain-listener', depth: 9, limit: 8 } })
   })
 })

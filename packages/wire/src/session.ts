@@ -95,6 +95,8 @@ export class WireSession<F extends WireFormat> {
   private pinned: readonly Breakpoint[] | undefined
   /** Set on a branch until its first build: that build also places the planner's tail, when there is room for it. */
   private pinnedTail = false
+  /** The planner's view of each state this session built from (`plannerState`); a state goes with its view. */
+  private readonly planners = new WeakMap<State, PlannerState>()
 
   constructor(readonly format: F) {
     this.module = wireFormat(format)
@@ -311,14 +313,19 @@ export class WireSession<F extends WireFormat> {
   }
 
   /** What the format's planner reads and keeps of the session's state. */
+  /** The planner's view of `state`, made once per state (its accessors are closures: not one set per step). */
   private plannerState(state: State): PlannerState {
-    return {
-      elements: state.elements, rest: state.rest, indexOf: (item) => state.restIndex.get(item) ?? -1,
-      get tokens() { return state.tokens }, set tokens(value) { state.tokens = value },
-      get blocks() { return state.blocks }, set blocks(value) { state.blocks = value },
-      get counter() { return state.counter }, set counter(value) { state.counter = value },
-      counted: (key, value, counter, tokens) => this.counted(key, value, counter, tokens),
+    let planner = this.planners.get(state)
+    if (planner === undefined) {
+      this.planners.set(state, planner = {
+        elements: state.elements, rest: state.rest, indexOf: (item) => state.restIndex.get(item) ?? -1,
+        get tokens() { return state.tokens }, set tokens(value) { state.tokens = value },
+        get blocks() { return state.blocks }, set blocks(value) { state.blocks = value },
+        get counter() { return state.counter }, set counter(value) { state.counter = value },
+        counted: (key, value, counter, tokens) => this.counted(key, value, counter, tokens),
+      })
     }
+    return planner
   }
 
   /** `JSON.stringify(value)` for the head part `key`, the one made last time when it serialises the same. */
