@@ -86,20 +86,41 @@ export interface AnthropicRequest {
 export const DEFAULT_MAX_TOKENS = 4096
 
 /** The `anthropic` body for the opening system prompt and the messages, without breakpoints (the session plans them). */
-export function anthropicBody(input: WireInput, openingEntry: ConversationEntry | undefined, messages: AnthropicMessage[]): AnthropicRequest {
+export function anthropicBody(input: WireInput, openingEntry: ConversationEntry | undefined, messages: AnthropicMessage[], internal = false): AnthropicRequest {
   assertTools('anthropic', ANTHROPIC_TOOL_RULES, input.tools)
   const opening = openingEntry?.content as string | undefined
   // Keys in the order the API hashes the parts: tools, system, messages.
   const request: Omit<AnthropicRequest, 'messages'> = { model: input.model, max_tokens: input.maxTokens ?? DEFAULT_MAX_TOKENS }
-  if (input.tools.length) request.tools = input.tools.map(anthropicTool)
+  if (input.tools.length) request.tools = input.tools.map(internal ? sharedTool : anthropicTool)
   if (opening) request.system = [{ type: 'text', text: opening }]
   return { ...request, messages }
 }
+
+/**
+ * The last lowering of each tool schema, by its `parameters` object (deeply frozen by dsh-system-prompt
+ * and the same object at every step while the registration stands). A module-wide table on purpose,
+ * weak like `freeze.ts`'s: an entry goes with its schema. The head is lowered at every step, and a
+ * lowered tool that is the very same frozen object as last time is known to serialise the same without
+ * a walk (`same-json.ts`): on 29 tools that walk was a fifth of what a step allocates.
+ */
+const loweredTools = new WeakMap<object, AnthropicTool>()
 
 /** A tool as the Messages API declares it. */
 function anthropicTool(tool: WireTool): AnthropicTool {
   const lowered: AnthropicTool = { name: tool.name, input_schema: { ...tool.parameters, type: 'object' } }
   if (tool.description !== undefined) lowered.description = tool.description
+  return lowered
+}
+
+/** {@link anthropicTool}, frozen and shared with the last lowering of the same schema when its parameters are frozen. */
+function sharedTool(tool: WireTool): AnthropicTool {
+  const { parameters } = tool
+  if (typeof parameters !== 'object' || parameters === null || !Object.isFrozen(parameters)) return anthropicTool(tool)
+  const last = loweredTools.get(parameters)
+  if (last !== undefined && last.name === tool.name && last.description === tool.description) return last
+  const lowered = anthropicTool(tool)
+  Object.freeze(lowered.input_schema)
+  loweredTools.set(parameters, Object.freeze(lowered))
   return lowered
 }
 
@@ -190,7 +211,7 @@ export const anthropicFormat: WireFormatModule<AnthropicRequest> = Object.freeze
   promptUpdates: ANTHROPIC_SYSTEM_MESSAGES,
   // Cache diagnostics: `null` on the first request opts in with nothing to compare; the beta header on every request.
   diagnosticsFields: (previous: string | undefined) => ({ diagnostics: { previous_message_id: previous ?? null } }),
-  body: (input: WireInput, opening: ConversationEntry | undefined, elements: object[]) => anthropicBody(input, opening, elements as AnthropicMessage[]),
+  body: (input: WireInput, opening: ConversationEntry | undefined, elements: object[], internal?: boolean) => anthropicBody(input, opening, elements as AnthropicMessage[], internal),
   blocks: (element: object) => (element as AnthropicMessage).content.length,
   systemParts: (body: AnthropicRequest) => (body.system?.length ? [streamPart('system', 0, body.system, body.system.length)] : []),
   toolParts: (body: AnthropicRequest) => namedToolParts(body.tools ?? [], (tool) => tool.name),

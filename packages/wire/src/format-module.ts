@@ -81,8 +81,12 @@ export interface WireFormatModule<B extends { model: string } = { model: string 
    * or a provider's dated table of the models that take a mid-conversation system message (default `marker`).
    */
   readonly promptUpdates?: PromptUpdateCapability
-  /** The body for the opening system prompt and `elements` (which becomes the body's own list). */
-  body(input: WireInput, opening: ConversationEntry | undefined, elements: object[]): B
+  /**
+   * The body for the opening system prompt and `elements` (which becomes the body's own list).
+   * `internal`: the body stays with the session (a step's head), so a module may use frozen parts it
+   * shares between steps; a body handed to the caller is made of its own objects.
+   */
+  body(input: WireInput, opening: ConversationEntry | undefined, elements: object[], internal?: boolean): B
   /** Content blocks of an element (a lookback that counts blocks reads this). */
   blocks(element: object): number
   /** The stream parts of the body's system prompt (none when it has none). */

@@ -257,7 +257,7 @@ export class WireSession<F extends WireFormat> {
     // it as an element). The whole request, a fresh list of every element, is made only when it is
     // read: a harness that sends `body` never pays for a list as long as the conversation.
     const { module } = this
-    const head = withFields(module, module.body(input, state.opening, []), input.fields)
+    const head = withFields(module, module.body(input, state.opening, [], true), input.fields)
     const planner = input.breakpoints === false ? undefined : module.planner
     let points: Breakpoint[] = []
     if (planner) {
