@@ -39,14 +39,18 @@ export async function steppingAgent(host: Context, id: string, format: WireForma
   return { agent, step }
 }
 
-/** Step + body per format, each on an agent of its own that has 50 turns behind it. */
+/**
+ * Step + body per format, each on an agent of its own that has 50 turns behind it: rounds of 1,000 steps
+ * after one round of warm-up, so each round holds several collections of the young generation (a round
+ * of 200 held one or none, and the runs' ratios spread from 0.6 to 1.6x).
+ */
 export async function measureHeavyStep(formats: readonly WireFormat[], rounds: number): Promise<Map<WireFormat, Sample>> {
   const { host, close } = await heavyHost()
   const samples = new Map<WireFormat, Sample>()
   for (const format of formats) {
     const { step } = await steppingAgent(host, `heavy-${format}`, format)
     for (let i = 0; i < 50; i++) await step()
-    samples.set(format, await time(step, { rounds, iterations: 200 }))
+    samples.set(format, await time(step, { rounds, iterations: 1000, warmup: 1 }))
   }
   await close()
   return samples

@@ -20,6 +20,7 @@ import type { PromptUpdateLowering } from './prompt-updates.js'
 import { ANTHROPIC_SYSTEM_MESSAGES, ANTHROPIC_TOOL_APPEND } from './providers/anthropic.js'
 import type { WireInput } from './input.js'
 import { assertTools, ANTHROPIC_TOOL_RULES } from './tool-rules.js'
+import { sharedLowering } from './shared-tools.js'
 import { sentReplyParts, type AnthropicRedactedThinkingBlock, type AnthropicThinkingBlock, type ContentPart } from './parts.js'
 import { parseArguments, systemUpdateText, userText, type ConversationEntry, type ToolCall, type WireTool } from './record.js'
 
@@ -96,15 +97,6 @@ export function anthropicBody(input: WireInput, openingEntry: ConversationEntry 
   return { ...request, messages }
 }
 
-/**
- * The last lowering of each tool schema, by its `parameters` object (deeply frozen by dsh-system-prompt
- * and the same object at every step while the registration stands). A module-wide table on purpose,
- * weak like `freeze.ts`'s: an entry goes with its schema. The head is lowered at every step, and a
- * lowered tool that is the very same frozen object as last time is known to serialise the same without
- * a walk (`same-json.ts`): on 29 tools that walk was a fifth of what a step allocates.
- */
-const loweredTools = new WeakMap<object, AnthropicTool>()
-
 /** A tool as the Messages API declares it. */
 function anthropicTool(tool: WireTool): AnthropicTool {
   const lowered: AnthropicTool = { name: tool.name, input_schema: { ...tool.parameters, type: 'object' } }
@@ -112,17 +104,8 @@ function anthropicTool(tool: WireTool): AnthropicTool {
   return lowered
 }
 
-/** {@link anthropicTool}, frozen and shared with the last lowering of the same schema when its parameters are frozen. */
-function sharedTool(tool: WireTool): AnthropicTool {
-  const { parameters } = tool
-  if (typeof parameters !== 'object' || parameters === null || !Object.isFrozen(parameters)) return anthropicTool(tool)
-  const last = loweredTools.get(parameters)
-  if (last !== undefined && last.name === tool.name && last.description === tool.description) return last
-  const lowered = anthropicTool(tool)
-  Object.freeze(lowered.input_schema)
-  loweredTools.set(parameters, Object.freeze(lowered))
-  return lowered
-}
+/** {@link anthropicTool}, shared between the steps of a session's head (`shared-tools.ts`). */
+const sharedTool = sharedLowering(anthropicTool)
 
 /**
  * The messages of one sent entry (`update`: how a prompt version after the opening is sent; default

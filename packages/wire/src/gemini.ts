@@ -14,8 +14,9 @@ import { namedToolParts } from './format-stream.js'
 import type { CallLookup, WireFormatModule } from './format-module.js'
 import type { WireInput } from './input.js'
 import { assertTools, GEMINI_TOOL_RULES } from './tool-rules.js'
+import { sharedLowering } from './shared-tools.js'
 import { sentReplyParts, type ContentPart, type GeminiThoughtPart } from './parts.js'
-import { parseArguments, systemUpdateText, userText, type ConversationEntry, type ToolCall } from './record.js'
+import { parseArguments, systemUpdateText, userText, type ConversationEntry, type ToolCall, type WireTool } from './record.js'
 
 /** A part of a Gemini content (`thoughtSignature`: sent back on the part the reply gave it with). */
 export type GeminiPart =
@@ -45,25 +46,29 @@ export interface GeminiRequest {
 }
 
 /** The `gemini` parameters for the opening system prompt (`config.systemInstruction`) and the contents. */
-export function geminiBody(input: WireInput, openingEntry: ConversationEntry | undefined, contents: GeminiContent[]): GeminiRequest {
+export function geminiBody(input: WireInput, openingEntry: ConversationEntry | undefined, contents: GeminiContent[], internal = false): GeminiRequest {
   assertTools('gemini', GEMINI_TOOL_RULES, input.tools)
   const opening = openingEntry?.content as string | undefined
   const request: GeminiRequest = { model: input.model, contents }
   const config: GeminiConfig = {}
   if (opening) config.systemInstruction = { parts: [{ text: opening }] }
   if (input.tools.length) {
-    config.tools = [{
-      functionDeclarations: input.tools.map((tool) => {
-        const declaration: GeminiFunctionDeclaration = { name: tool.name }
-        if (tool.description !== undefined) declaration.description = tool.description
-        if (tool.parameters !== undefined) declaration.parametersJsonSchema = tool.parameters
-        return declaration
-      }),
-    }]
+    config.tools = [{ functionDeclarations: input.tools.map(internal ? sharedDeclaration : geminiDeclaration) }]
   }
   if (config.systemInstruction || config.tools) request.config = config
   return request
 }
+
+/** A tool as Gemini declares it (a function declaration). */
+function geminiDeclaration(tool: WireTool): GeminiFunctionDeclaration {
+  const declaration: GeminiFunctionDeclaration = { name: tool.name }
+  if (tool.description !== undefined) declaration.description = tool.description
+  if (tool.parameters !== undefined) declaration.parametersJsonSchema = tool.parameters
+  return declaration
+}
+
+/** {@link geminiDeclaration}, shared between the steps of a session's head (`shared-tools.ts`). */
+const sharedDeclaration = sharedLowering(geminiDeclaration)
 
 /** The content of one sent entry. */
 export function geminiElements(item: ConversationEntry, calls: CallLookup): readonly GeminiContent[] {
@@ -122,7 +127,7 @@ export const geminiFormat: WireFormatModule<GeminiRequest> = Object.freeze({
   openingIsElement: false,
   order: Object.freeze(['system', 'tools', 'messages'] as const),
   lower: (item: ConversationEntry, calls: CallLookup) => geminiElements(item, calls),
-  body: (input: WireInput, opening: ConversationEntry | undefined, elements: object[]) => geminiBody(input, opening, elements as GeminiContent[]),
+  body: (input: WireInput, opening: ConversationEntry | undefined, elements: object[], internal?: boolean) => geminiBody(input, opening, elements as GeminiContent[], internal),
   blocks: (element: object) => (element as GeminiContent).parts.length,
   systemParts: (body: GeminiRequest) => (body.config?.systemInstruction ? [streamPart('system', 0, body.config.systemInstruction)] : []),
   toolParts: (body: GeminiRequest) => namedToolParts(body.config?.tools?.flatMap((tool) => tool.functionDeclarations) ?? [], (tool) => tool.name),

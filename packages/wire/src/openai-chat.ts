@@ -13,6 +13,7 @@ import { namedToolParts } from './format-stream.js'
 import type { WireFormatModule } from './format-module.js'
 import type { WireInput } from './input.js'
 import { assertTools, OPENAI_TOOL_RULES } from './tool-rules.js'
+import { sharedLowering } from './shared-tools.js'
 
 /** A tool offered in a chat-completions request. */
 export interface RequestTool {
@@ -57,13 +58,16 @@ export function toRequestTool(tool: WireTool): RequestTool {
  * The `openai-chat` body for the opening system prompt (`messages[0]`) and the other messages
  * (`messages` becomes the body's own list).
  */
-export function chatBody(input: WireInput, opening: ConversationEntry | undefined, messages: ChatRequestMessage[]): ChatRequest {
+export function chatBody(input: WireInput, opening: ConversationEntry | undefined, messages: ChatRequestMessage[], internal = false): ChatRequest {
   assertTools('openai-chat', OPENAI_TOOL_RULES, input.tools)
   if (opening !== undefined) messages.unshift(wire(opening))
   const request: ChatRequest = { model: input.model, messages }
-  if (input.tools.length) request.tools = input.tools.map(toRequestTool)
+  if (input.tools.length) request.tools = input.tools.map(internal ? sharedTool : toRequestTool)
   return request
 }
+
+/** {@link toRequestTool}, shared between the steps of a session's head (`shared-tools.ts`). */
+const sharedTool = sharedLowering(toRequestTool)
 
 /** The messages of one sent entry: its wire message. */
 export function chatElements(item: ConversationEntry): readonly ChatRequestMessage[] {
@@ -110,7 +114,7 @@ export const openaiChatFormat: WireFormatModule<ChatRequest> = Object.freeze({
   openingIsElement: true,
   order: Object.freeze(['system', 'tools', 'messages'] as const),
   lower: (item: ConversationEntry) => chatElements(item),
-  body: (input: WireInput, opening: ConversationEntry | undefined, elements: object[]) => chatBody(input, opening, elements as ChatMessage[]),
+  body: (input: WireInput, opening: ConversationEntry | undefined, elements: object[], internal?: boolean) => chatBody(input, opening, elements as ChatMessage[], internal),
   blocks: () => 1,
   systemParts: (body: ChatRequest) => (body.messages[0]?.role === 'system' ? [streamPart('system', 0, body.messages[0])] : []),
   toolParts: (body: ChatRequest) => namedToolParts(body.tools ?? [], (tool) => tool.function.name),

@@ -10,9 +10,10 @@ import { streamPart } from './cache-stream.js'
 import { namedToolParts } from './format-stream.js'
 import type { CallLookup, WireFormatModule } from './format-module.js'
 import { dataUrl, sentReplyParts, type ContentPart, type ResponsesReasoningItem } from './parts.js'
-import type { ConversationEntry, ToolCall } from './record.js'
+import type { ConversationEntry, ToolCall, WireTool } from './record.js'
 import type { WireInput } from './input.js'
 import { assertTools, OPENAI_TOOL_RULES } from './tool-rules.js'
+import { sharedLowering } from './shared-tools.js'
 
 /** Text, an image or a file in user input or a tool result (images and files as `data:` URLs). */
 export type ResponsesContentPart =
@@ -72,20 +73,24 @@ export interface ResponsesRequest {
 }
 
 /** The `openai-responses` body for the opening system prompt (`instructions`) and the input items. */
-export function responsesBody(input: WireInput, openingEntry: ConversationEntry | undefined, body: ResponsesInputItem[]): ResponsesRequest {
+export function responsesBody(input: WireInput, openingEntry: ConversationEntry | undefined, body: ResponsesInputItem[], internal = false): ResponsesRequest {
   assertTools('openai-responses', OPENAI_TOOL_RULES, input.tools)
   const opening = openingEntry?.content as string | undefined
   const request: ResponsesRequest = opening === undefined ? { model: input.model, input: body } : { model: input.model, instructions: opening, input: body }
-  if (input.tools.length) {
-    request.tools = input.tools.map((tool) => {
-      const lowered: ResponsesTool = { type: 'function', name: tool.name, parameters: tool.parameters ?? null, strict: false }
-      if (tool.description !== undefined) lowered.description = tool.description
-      return lowered
-    })
-  }
+  if (input.tools.length) request.tools = input.tools.map(internal ? sharedTool : responsesTool)
   if (input.conversationId !== undefined) request.prompt_cache_key = input.conversationId
   return request
 }
+
+/** A tool as a Responses request declares it (a `function` tool). */
+function responsesTool(tool: WireTool): ResponsesTool {
+  const lowered: ResponsesTool = { type: 'function', name: tool.name, parameters: tool.parameters ?? null, strict: false }
+  if (tool.description !== undefined) lowered.description = tool.description
+  return lowered
+}
+
+/** {@link responsesTool}, shared between the steps of a session's head (`shared-tools.ts`). */
+const sharedTool = sharedLowering(responsesTool)
 
 /** The input items of one sent entry (a reply with tool calls makes several). */
 export function responsesElements(item: ConversationEntry, calls: CallLookup): ResponsesInputItem[] {
@@ -135,7 +140,7 @@ export const openaiResponsesFormat: WireFormatModule<ResponsesRequest> = Object.
   openingIsElement: false,
   order: Object.freeze(['system', 'tools', 'messages'] as const),
   lower: (item: ConversationEntry, calls: CallLookup) => responsesElements(item, calls),
-  body: (input: WireInput, opening: ConversationEntry | undefined, elements: object[]) => responsesBody(input, opening, elements as ResponsesInputItem[]),
+  body: (input: WireInput, opening: ConversationEntry | undefined, elements: object[], internal?: boolean) => responsesBody(input, opening, elements as ResponsesInputItem[], internal),
   blocks: () => 1,
   systemParts: (body: ResponsesRequest) => (body.instructions === undefined ? [] : [streamPart('system', 0, { instructions: body.instructions })]),
   toolParts: (body: ResponsesRequest) => namedToolParts(body.tools ?? [], (tool) => tool.name),
