@@ -98,7 +98,8 @@ export class AgentParts {
   log!: DebugLog
   /**
    * The scope context's `get`, read once: each read of `ctx.get` goes through Cordis's context proxy,
-   * which builds an `Error` (a stack capture) for a mixin, and a step asks for the `tools` service each time.
+   * which builds an `Error` (a stack capture) for a mixin. A step calls it for the `tools` service only
+   * after a service change (`toolsService` below).
    */
   service!: Context['get']
   /**
