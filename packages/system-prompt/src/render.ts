@@ -112,14 +112,21 @@ function renderSections(assembly: Pick<PromptAssembly, 'sections' | 'variables'>
     const rendered = stillRendered(previous, source, interpolated, variables, valuesSame)
       ? previous
       : interpolateRecorded(source, interpolated, variables, 'section', entry.name)
-    if (rendered.text && (length += rendered.text.length + 2) > MAX_RENDERED_CHARS + 2) throw textTooLong({ kind: 'section', entry: entry.name }, MAX_RENDERED_CHARS, null)
     if (same && (rendered !== previous || memo!.bands[i] !== band)) {
       same = false
       texts = memo!.texts.slice(0, i)
       bands = memo!.bands.slice(0, i)
-      for (let j = 0; j < i; j++) if (texts[j].text) join.text(texts[j].text, bands[j])
+      for (let j = 0; j < i; j++) {
+        const text = texts[j].text
+        if (text) {
+          join.text(text, bands[j])
+          length += text.length + 2
+        }
+      }
     }
     if (!same) {
+      // While the sections match the memo their running length is the memo's, which was checked when it was made.
+      if (rendered.text && (length += rendered.text.length + 2) > MAX_RENDERED_CHARS + 2) throw textTooLong({ kind: 'section', entry: entry.name }, MAX_RENDERED_CHARS, null)
       texts!.push(rendered)
       bands!.push(band)
       if (rendered.text) join.text(rendered.text, band)

@@ -41,6 +41,22 @@ describe('dsh-system-prompt: the size of a rendered text is bounded', () => {
     expect(failure.message).to.equal(`the system prompt holds more than ${MAX_RENDERED_CHARS} characters once section "c" is joined to the sections before it, more than a rendered text may hold`)
   })
 
+  it('a section that changes after a rendering joins past the limit with the unchanged ones before it: the error names it', async () => {
+    // The renderer skips the running length while the sections match its last rendering of the view,
+    // and must count them once one does not: "a" and "b" are reused, "c" alone fits, all three do not.
+    const third = 'x'.repeat(Math.ceil(MAX_RENDERED_CHARS / 3))
+    let tail = 'short'
+    app.systemPrompt.variable('tail', () => tail)
+    app.systemPrompt.section({ name: 'a', order: 1, text: third })
+    app.systemPrompt.section({ name: 'b', order: 2, text: third })
+    app.systemPrompt.section({ name: 'c', order: 3, text: '{{tail}}' })
+    expect(renderAssembly(await app.systemPrompt.assemble()).system.length).to.equal(2 * third.length + 2 + 2 + 'short'.length)
+    tail = third
+    const again = await app.systemPrompt.assemble()
+    const failure = thrown(() => renderAssembly(again)) as Error & { code?: string; details?: { entry: string } }
+    expect([failure.code, failure.details?.entry]).to.deep.equal(['PROMPT_TEXT_TOO_LONG', 'c'])
+  })
+
   it('a runtime context that renders past the limit fails the same way, naming the context', async () => {
     app.systemPrompt.context({ name: 'env', order: 1, text: '{{model}}\n'.repeat(6000) })
     const assembly = await app.systemPrompt.assemble()
