@@ -82,8 +82,12 @@ export interface ContextBudget extends ProfileFigures {
 /** One agent's budget: its resolved profile and the advice of its last request. */
 export class BudgetTracker {
   private advice: CompactionAdvice = 'none'
+  /** The profile's figures, made once: every budget repeats them. */
+  private readonly figures: ProfileFigures
 
-  constructor(readonly profile: ModelProfile, private readonly thresholds: AdviceThresholds = ADVICE_THRESHOLDS) {}
+  constructor(readonly profile: ModelProfile, private readonly thresholds: AdviceThresholds = ADVICE_THRESHOLDS) {
+    this.figures = profileFigures(profile)
+  }
 
   /** A tracker for `model` with the deployment's `override` laid over its table row. */
   static of(model: string, override?: ModelProfileOverride): BudgetTracker {
@@ -96,18 +100,21 @@ export class BudgetTracker {
    * after the step can no longer fail.
    */
   measure(requestTokens: number, tokenizer: string): ContextBudget {
-    return this.budget(requestTokens, tokenizer, this.advice = nextAdvice(this.advice, requestTokens / inputBudget(this.profile), this.thresholds))
+    return this.budget(requestTokens, tokenizer, this.advice = nextAdvice(this.advice, requestTokens / this.figures.budget, this.thresholds))
   }
 
   /** The budget of a side request (a fork's): the advice is what it would be, and it does not move. */
   measureSide(requestTokens: number, tokenizer: string): ContextBudget {
-    return this.budget(requestTokens, tokenizer, nextAdvice(this.advice, requestTokens / inputBudget(this.profile), this.thresholds))
+    return this.budget(requestTokens, tokenizer, nextAdvice(this.advice, requestTokens / this.figures.budget, this.thresholds))
   }
 
   private budget(requestTokens: number, tokenizer: string, advice: CompactionAdvice): ContextBudget {
-    const { profile } = this
-    const figures = profileFigures(profile)
+    const { profile, figures } = this
     const fill = Math.round((requestTokens / figures.budget) * 10_000) / 10_000
-    return { ...figures, requestTokens, fill, advice, exact: profile.encoding !== null && profile.encoding === tokenizer }
+    // Written out, not spread: one literal shape, built at every step.
+    return {
+      profile: figures.profile, origin: figures.origin, window: figures.window, inputCap: figures.inputCap, outputReserve: figures.outputReserve, budget: figures.budget,
+      requestTokens, fill, advice, exact: profile.encoding !== null && profile.encoding === tokenizer,
+    }
   }
 }
