@@ -8,7 +8,7 @@
  */
 import { renderAssembly } from 'dsh-system-prompt'
 import {
-  entry, isProvider, providerNames, requestHeaders, WireSession, wireFormat,
+  entry, isProvider, providerNames, WireSession, wireFormat,
   type ContentPart, type SessionBuild, type WireFormat,
 } from 'dsh-wire'
 import type { ScopeKey } from 'dsh-scope'
@@ -22,6 +22,7 @@ import { agentDisposed, unknownCacheRules } from './errors.js'
 import { keepEntryParts, promptParts } from './ledger-parts.js'
 import { ledgerToolsSent } from './ledger-tools.js'
 import { boundedAssembly, planTools, stepGuidance } from './step-prepare.js'
+import { StepOutcome } from './step-result.js'
 import type { StepOptions, StepResult } from './step-types.js'
 
 /** `agent.stepDetailed(input, options)` (see there), for the agent `parts` belong to. */
@@ -111,10 +112,8 @@ export async function runStep<F extends WireFormat, X extends object>(parts: Age
   parts.sent = parts.record.length
   if (resume) agent.resumeGuard!.commit(resume)
   // The report and budget are measured on first read, so a harness that reads no count loads no tokenizer.
-  const result: StepResult<F> = {
-    get request() { return build.request }, get body() { return build.body }, get headers() { return requestHeaders(format, build.request) }, assembly, rendered, system, snapshot, added,
-    get report() { return measured().report }, get budget() { return measured().budget }, ...(resume?.report ? { resume: resume.report } : {}),
-  }
+  const result = new StepOutcome(build, format, measured, assembly, rendered, system, snapshot, added)
+  if (resume?.report) result.resume = resume.report
   const epoch = parts.epochs.stepped()
   if (epoch) result.epoch = epoch
   // The step is whole: its listeners cannot undo it or make it reject (their failures are logged).

@@ -9,13 +9,14 @@
  */
 import type { PromptAssembly } from 'dsh-system-prompt'
 import { renderAssembly } from 'dsh-system-prompt'
-import { entry, requestHeaders, type CacheBreak, type CacheProvider, type ContentPart, type TokenCounter, type WireFormat, type WireInput, type WireSession, type WireTool } from 'dsh-wire'
+import { entry, type CacheBreak, type CacheProvider, type ContentPart, type TokenCounter, type WireFormat, type WireInput, type WireSession, type WireTool } from 'dsh-wire'
 import type { ProviderReply, RecordedMessage, RecordOptions, StepResult } from './step-types.js'
 import type { BudgetTracker } from './budget.js'
 import type { ReuseTracker } from './cache-report.js'
 import { stepEntries, type ConversationEntry, type PromptChangePolicy, type UserInput } from './conversation.js'
 import { forkToolRefused, forkWithoutRequest, invalidFork } from './errors.js'
 import { recordedEntry } from './recorded-entry.js'
+import { StepOutcome } from './step-result.js'
 
 /** How a fork treats the tools it declares: `inert` (the only kind so far) declares them and refuses every call. */
 export type ForkTools = 'inert'
@@ -169,10 +170,9 @@ export async function makeFork<F extends WireFormat>(source: ForkSource<F>, opti
   const report = source.reuse.measureSide({ format, provider: latest.provider, build, rendered, assembly, now: source.now() }, counter, side)
   const divergence = report.breaks[0] ?? changedBefore(changed, () => source.reuse.sectionChange(format, rendered, assembly))
   const budget = source.budget.measureSide(report.requestTokens, report.tokenizer)
-  const result: StepResult<F> = {
-    get request() { return build.request }, get body() { return build.body }, get headers() { return requestHeaders(format, build.request) },
-    assembly, rendered, system, snapshot: rendered.snapshot, added, report, budget, side,
-  }
+  const measures = { report, budget }
+  const result = new StepOutcome(build, format, () => measures, assembly, rendered, system, rendered.snapshot, added)
+  result.side = side
   source.emit(result)
   return new Fork(agent, kind, tools, result, divergence, source.replies())
 }

@@ -88,7 +88,11 @@ export interface RecordOptions {
   reply?: ReplyFacts
 }
 
-/** Everything one step produced, for callers that want more than the request. */
+/**
+ * Everything one step produced, for callers that want more than the request. `request`, `body`,
+ * `headers`, `report` and `budget` are accessors of the result's class (`step-result.ts`), not own
+ * properties: a spread or `Object.keys` leaves them out.
+ */
 export interface StepResult<F extends WireFormat = 'openai-chat'> {
   /** The request body in the step's format (a fresh object, made on first read and kept). */
   readonly request: RequestBodies[F]

@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import type { Context } from 'cordis'
 import { toRequestTool } from 'dsh-agent'
 import { renderAssembly } from 'dsh-system-prompt'
+import { WireSession, entry } from 'dsh-wire'
 import { bootApp, tool } from 'dsh-testing'
 
 describe('dsh-agent: what a step returns', () => {
@@ -25,6 +26,26 @@ describe('dsh-agent: what a step returns', () => {
     expect(step.rendered).to.deep.equal(renderAssembly(step.assembly))
     expect([step.system, step.snapshot]).to.deep.equal([step.rendered.system, step.rendered.snapshot])
     expect(step.request.messages[0].content).to.equal(step.rendered.system)
+  })
+
+  // An object literal's getters get an accessor pair in V8's old generation, which kept every closure
+  // it held, and the whole step behind it, alive through young collections (bench/README.md, "Seventh round").
+  it('keeps request, body, headers, report and budget as accessors of its class, not own properties, in a step, a fork and a wire build', async () => {
+    const agent = await harness.agents.create({ id: 'coder', model: 'm1' })
+    const step = await agent.stepDetailed('Hi.')
+    agent.record({ role: 'assistant', content: 'Hello.' })
+    const fork = await agent.fork({ kind: 'title', instruction: 'Name this chat.' })
+    const build = new WireSession('anthropic').build({ record: [entry({ role: 'user', content: 'Hi.' }, 'user')], tools: [], model: 'm1', promptChange: 'append' })
+    const accessors = (value: object) => Object.entries(Object.getOwnPropertyDescriptors(value)).filter(([, d]) => d.get || d.set).map(([key]) => key)
+    for (const result of [step, fork.result]) {
+      expect(accessors(result)).to.deep.equal([])
+      expect(Object.keys(result)).to.not.include.members(['request', 'body', 'headers', 'report', 'budget'])
+      expect(result.body).to.equal(JSON.stringify(result.request))
+      expect([typeof result.report.requestTokens, typeof result.budget.fill, result.headers]).to.deep.equal(['number', 'number', {}])
+    }
+    expect(fork.result.side).to.deep.equal({ kind: 'title' })
+    expect(accessors(build)).to.deep.equal([])
+    expect(build.body).to.equal(JSON.stringify(build.request))
   })
 
   it('sends each tool as toRequestTool makes it, the one mapping the CLI also uses', async () => {

@@ -55,6 +55,33 @@ export interface SessionBuild<F extends WireFormat> {
   readonly promptUpdate: PromptUpdateLowering
 }
 
+/**
+ * One build: its parts as data, its request and body made on first read. A class whose accessors sit on
+ * its prototype, not an object literal with getters: V8 makes a literal's accessor pair in its old
+ * generation, so the closures it holds (and the state they capture) would survive every young
+ * collection until the next full one (bench/README.md, "Seventh round").
+ */
+class Build<F extends WireFormat> implements SessionBuild<F> {
+  readonly #request: () => RequestBodies[F]
+  readonly #body: () => string
+
+  constructor(
+    request: () => RequestBodies[F], body: () => string, readonly model: string, readonly head: readonly StreamPart[], readonly elements: readonly StreamPart[],
+    readonly elementCount: number, readonly kept: number, readonly breakpoints: readonly Breakpoint[], readonly promptUpdate: PromptUpdateLowering,
+  ) {
+    this.#request = request
+    this.#body = body
+  }
+
+  get request(): RequestBodies[F] {
+    return this.#request()
+  }
+
+  get body(): string {
+    return this.#body()
+  }
+}
+
 interface State {
   policy: PromptChangePolicy
   /** How this state's prompt versions after the opening were lowered (a change lowers everything again). */
@@ -282,10 +309,7 @@ export class WireSession<F extends WireFormat> {
     }
     const made = this.made
     const json = () => (body ??= this.bodyJson(head, state, points, count, made))
-    return {
-      get request() { return whole() }, get body() { return json() }, model: input.model, head: headOf(module, head, this.memo(input, state)),
-      elements: state.parts, elementCount: count, kept, breakpoints: points, promptUpdate: state.update,
-    }
+    return new Build(whole, json, input.model, headOf(module, head, this.memo(input, state)), state.parts, count, kept, points, state.update)
   }
 
   /**

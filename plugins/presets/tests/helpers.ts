@@ -64,7 +64,8 @@ export async function loadPresets(app: Context, config: Partial<Config>): Promis
 /** Creates an agent through `ctx` and takes one step; resolves to the agent and what the step produced. */
 export async function stepAgent(ctx: Context, id: string, preset?: string) {
   const agent = await ctx.agents.create({ id, model: 'test-model', ...preset !== undefined && { preset } })
-  return { agent, ...await agent.stepDetailed('hi') }
+  // The step's request, body and report are accessors of its class: a spread would leave them out.
+  return Object.assign(await agent.stepDetailed('hi'), { agent })
 }
 
 /** The tool names of a step's request. */
