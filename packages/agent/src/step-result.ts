@@ -5,9 +5,10 @@
  * A class whose accessors sit on its prototype, not an object literal with getters. V8 makes each
  * literal's accessor pair in its old generation, so the getter closures it holds, and everything they
  * capture (the step's build, assembly, rendering and waiting measurement), survive every young
- * collection until the next full one: a step of the heavy bench workload had 8.3 KB promoted, against
- * 4.9 KB at 153b377 (bench/README.md, "Seventh round"). The accessors are not own properties: a spread
- * or `Object.keys` of a result leaves them out, as the reference says (R-CACHE-10).
+ * collection until the next full one: on the heavy bench workload, 8.3 KB of a step survived young
+ * collections, 3.4 to 4.1 KB as a class (153b377: 4.8 KB; bench/README.md, "Seventh round"). The
+ * accessors are not own properties: a spread or `Object.keys` of a result leaves them out, as the
+ * reference says (R-CACHE-10).
  * @module
  */
 import type { PromptAssembly, RenderedPrompt } from 'dsh-system-prompt'
