@@ -141,6 +141,20 @@ describe('dsh-agent: the reuse report of every step (R-CACHE-2)', () => {
     }
   })
 
+  it('vllm and sglang rules for agents whose provider is a self-hosted engine: whole 16-token blocks, any token; a usage without cached tokens names the flag', async () => {
+    for (const [provider, unit, flag] of [['vllm', 16, '--enable-prompt-tokens-details'], ['sglang', 1, '--enable-cache-report']] as const) {
+      const engine = await harness.agents.create({ id: provider, model: 'Qwen/Qwen3-8B', provider })
+      await engine.stepDetailed('Hi.')
+      engine.record({ role: 'assistant', content: 'Hello.' }, { usage: { prompt_tokens: 1200, completion_tokens: 3 } })
+      const { report } = await engine.stepDetailed('More.')
+      expect(report.provider).to.equal(provider)
+      expect(report.tokenizer).to.equal('estimate (o200k_base; the served model\'s tokenizer is not installed)')
+      expect(report.predictedCachedTokens).to.equal(Math.floor(Math.min(report.reusableTokens, report.requestTokens - 1) / unit) * unit)
+      engine.record({ role: 'assistant', content: 'Fine.' }, { usage: { prompt_tokens: 1300, completion_tokens: 2 } })
+      expect(report.mismatch).to.include(flag)
+    }
+  })
+
   it('qwen rules: implicit on openai-chat (the shared prefix), explicit on anthropic, where the breakpoints are its cache markers', async () => {
     const qwen = await harness.agents.create({ id: 'q', model: 'qwen3-max', provider: 'qwen' })
     await qwen.stepDetailed('Hi.')

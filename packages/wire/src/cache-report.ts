@@ -23,6 +23,10 @@ export interface CacheProviders {
   xai: true
   moonshot: true
   qwen: true
+  /** A self-hosted vLLM server with the default block size (`vllmFamily` makes one for another). */
+  vllm: true
+  /** A self-hosted SGLang server with the default page size (`sglangFamily` makes one for another). */
+  sglang: true
   /** A self-hosted llama.cpp server (`llamaCppFamily`, registered by the harness for its model). */
   'llama.cpp': true
 }

@@ -59,6 +59,12 @@ export const duplicateProvider = (provider: string) =>
     code: 'WIRE_DUPLICATE_PROVIDER' as const, details: { provider },
   })
 
+/** A self-hosted engine's family made with an option that is not a positive whole number of tokens (`vllmFamily({ blockSize })`, `sglangFamily({ pageSize })`). */
+export const invalidProviderOption = (provider: string, option: string, value: unknown) =>
+  Object.assign(new RangeError(`provider family "${provider}": ${option} must be a positive whole number of tokens, received ${JSON.stringify(value) ?? String(value)}`), {
+    code: 'WIRE_INVALID_PROVIDER_OPTION' as const, details: { provider, option, value },
+  })
+
 /** A content part (an image, a document) that the format cannot carry in an entry of this role. */
 export const unsupportedPart = (format: string, role: string, kind: string) =>
   Object.assign(new TypeError(`${format}: a ${role} entry holds a ${kind} part, which this format cannot carry there`), {

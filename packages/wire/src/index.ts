@@ -62,6 +62,8 @@ export {
   cacheProviderFor, isProvider, normalizeUsage, PROVIDER_FAMILIES, providerFamily, providerNames, registerProvider, tokenCounter, usageShapeFor,
 } from './providers/registry.js'
 export { llamaCppFamily, llamaCppCachedTokens } from './providers/llama-cpp.js'
+export { vllmFamily, vllmCachedTokens, VLLM_BLOCK, type VllmOptions } from './providers/vllm.js'
+export { sglangFamily, sglangCachedTokens, SGLANG_PAGE, type SglangOptions } from './providers/sglang.js'
 export type { LlamaCppOptions } from './providers/llama-cpp.js'
 export { DSH_CHAT_TEMPLATE } from './providers/llama-cpp-template.js'
 export { readGgufMetadata } from './providers/gguf.js'

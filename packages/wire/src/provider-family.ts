@@ -85,6 +85,8 @@ export interface ProviderFamily {
   predict(question: CacheQuestion): CacheAnswer
   /** The family's reason why the reported cached tokens differ from the prediction, when it has one. */
   mismatch(question: MismatchQuestion): string | undefined
+  /** The words when a usage carries no cached-token figure (a server that reports it only when asked to), if the family has its own. */
+  readonly notReported?: string
   readonly routing: RoutingKeys
   /**
    * What the cache charges for `model`, per input token, as multiples of its uncached input price

@@ -6,12 +6,12 @@ describe('dsh-wire: the package root', () => {
   it('exports the format builders, the registries, the planner, normalizeUsage and the error catalogue', () => {
     for (const name of [
       'buildRequest', 'openaiChatRequest', 'openaiResponsesRequest', 'anthropicRequest', 'geminiRequest', 'planBreakpoints', 'normalizeUsage', 'buildMessages',
-      'registerWireFormat', 'wireFormat', 'registerProvider', 'providerFamily', 'tokenCounter', 'toolProblems', 'objectSchemaRule',
+      'registerWireFormat', 'wireFormat', 'registerProvider', 'providerFamily', 'tokenCounter', 'toolProblems', 'objectSchemaRule', 'vllmFamily', 'sglangFamily',
     ]) {
       expect(typeof (wire as Record<string, unknown>)[name], name).to.equal('function')
     }
     expect(Object.keys(wire.WireErrors).sort()).to.deep.equal([
-      'duplicateFormat', 'duplicateProvider', 'emptyText', 'invalidBreakpoints', 'invalidGguf', 'invalidParts', 'invalidReply', 'invalidToolArguments', 'invalidToolName', 'invalidToolParameters', 'invalidUsage', 'ownedField', 'unknownFormat', 'unknownProvider',
+      'duplicateFormat', 'duplicateProvider', 'emptyText', 'invalidBreakpoints', 'invalidGguf', 'invalidParts', 'invalidProviderOption', 'invalidReply', 'invalidToolArguments', 'invalidToolName', 'invalidToolParameters', 'invalidUsage', 'ownedField', 'unknownFormat', 'unknownProvider',
       'unmatchedToolResult', 'unsupportedPart', 'unsupportedReplyItem', 'unsupportedToolCall', 'unsupportedVocabulary',
     ])
   })

@@ -28,6 +28,7 @@ import { readGgufMetadata } from './gguf.js'
 import { ggufTokenizer } from './gguf-vocabulary.js'
 import { fromAnthropic, fromChat, fromResponses, type TemplateInput } from './llama-cpp-messages.js'
 import { DSH_CHAT_TEMPLATE, renderDshTemplate } from './llama-cpp-template.js'
+import { heldPrefixTokens } from './self-hosted.js'
 
 /** The formats llama.cpp's server accepts, and how each body becomes the template's input. */
 const SHAPES: Readonly<Record<string, (body: Record<string, unknown>) => TemplateInput>> = Object.freeze({
@@ -46,7 +47,7 @@ export interface LlamaCppOptions {
 
 /** The tokens the engine reuses from a slot whose cache shares `reusableTokens` with a prompt of `requestTokens` (L1, L2). */
 export function llamaCppCachedTokens(requestTokens: number, reusableTokens: number): number {
-  return Math.max(0, Math.min(reusableTokens, requestTokens - 1))
+  return heldPrefixTokens(requestTokens, reusableTokens)
 }
 
 /**

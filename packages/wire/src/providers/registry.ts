@@ -19,6 +19,8 @@ import { gemini } from './gemini.js'
 import { moonshot } from './moonshot.js'
 import { openai } from './openai.js'
 import { qwen } from './qwen.js'
+import { sglang } from './sglang.js'
+import { vllm } from './vllm.js'
 import { xai } from './xai.js'
 
 const table = new Map<string, ProviderFamily>()
@@ -32,7 +34,7 @@ export function registerProvider(family: ProviderFamily): () => void {
   }
 }
 
-for (const family of [openai, anthropic, deepseek, gemini, xai, moonshot, qwen]) table.set(family.name, family)
+for (const family of [openai, anthropic, deepseek, gemini, xai, moonshot, qwen, vllm, sglang]) table.set(family.name, family)
 
 /** The built-in provider families' names. */
 export const PROVIDER_FAMILIES = Object.freeze([...table.keys()]) as readonly CacheProvider[]
@@ -106,9 +108,9 @@ export function normalizeUsage(shape: UsageFormat, usage: unknown): Usage {
  * the family's routing), or an earlier request outside this agent.
  */
 export function mismatchReason(provider: CacheProvider, reported: number | null, question: Omit<MismatchQuestion, 'reported'>): string | undefined {
-  if (reported === null) return 'not reported: the usage carries no cached-token figure'
-  if (reported === question.predictedCachedTokens) return undefined
   const family = providerFamily(provider)
+  if (reported === null) return family.notReported ?? 'not reported: the usage carries no cached-token figure'
+  if (reported === question.predictedCachedTokens) return undefined
   const own = family.mismatch({ ...question, reported })
   if (own !== undefined) return own
   return reported < question.predictedCachedTokens
