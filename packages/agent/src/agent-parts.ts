@@ -81,6 +81,8 @@ export class AgentParts {
   latestFormat: WireFormat | undefined
   /** How many record entries the latest request sent (a child started from it begins with them). */
   sent: number | undefined
+  /** A `live` child's parent tracker, read at its first step (`inheritLate`). */
+  private measureLater: (() => ReuseTracker | undefined) | undefined
   /** The formats whose latest request asked the provider for its cache diagnosis (the diagnostics bridge). */
   readonly diagnosed = new Set<WireFormat>()
   /** The clock (the `agents` service's `now`, default `Date.now`). */
@@ -161,6 +163,7 @@ export class AgentParts {
     return {
       id: agent.id, model: agent.model, promptChange: agent.promptChange, routingKey: latest?.input.conversationId ?? agent.routingKey,
       sent: this.sent === undefined ? undefined : this.record.slice(0, this.sent), sessions: this.sessions, reuse: this.measures.current(),
+      later: () => (this.disposed || this.sent === undefined ? undefined : this.measures.current()),
     }
   }
 
@@ -171,6 +174,20 @@ export class AgentParts {
     for (const item of seed.entries) if (item.source === 'assistant') this.replies++
     for (const [format, session] of seed.sessions) this.sessions.set(format, session)
     if (seed.measureFrom) this.reuse.inherit(seed.measureFrom)
+    this.measureLater = seed.measureLater
+  }
+
+  /**
+   * At the first step of a `live` child whose parent had sent nothing when it was created: its reports
+   * start from the parent's latest requests as they stand now (R-CONV-15). Once, before the step's
+   * measurement is queued (the child has none waiting yet).
+   */
+  inheritLate(): void {
+    const later = this.measureLater
+    if (later === undefined) return
+    this.measureLater = undefined
+    const from = later()
+    if (from) this.reuse.inherit(from)
   }
 
   /** The registration behind each tool the agent sees, as it stands now (`undefined` once it is disposed). */

@@ -82,6 +82,8 @@ export async function runStep<F extends WireFormat, X extends object>(parts: Age
   let measured: () => StepMeasures
   try {
     build = parts.wireSession(format).build({ record: parts.record, ...request })
+    // A `live` child of a parent that had sent nothing when it was made starts from the parent's latest requests now.
+    parts.inheritLate()
     // Measured on first read (deferred-measures.ts), in step order; what needs the report runs with it.
     measured = parts.measures.step({ format, provider, build, rendered, assembly, now, tools: origins }, counter, (report) => {
       parts.truth.measured(format, build as SessionBuild<WireFormat>, report, planned.plan, now)

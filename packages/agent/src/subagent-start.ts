@@ -41,6 +41,8 @@ export interface ParentHandoff {
   readonly sessions: ReadonlyMap<WireFormat, WireSession<WireFormat>>
   /** The parent's reuse tracker (its latest request of each format). */
   readonly reuse: ReuseTracker
+  /** The parent's reuse tracker as it stands when asked, once the parent has sent a request (`undefined` before, or once it is disposed). */
+  readonly later: () => ReuseTracker | undefined
 }
 
 /** What a child begins with (`Agent.seed()` applies it before the child's first step). */
@@ -51,6 +53,11 @@ export interface ChildSeed {
   readonly sessions: ReadonlyMap<WireFormat, WireSession<WireFormat>>
   /** The tracker whose latest requests the child's first report is measured against, if any. */
   readonly measureFrom: ReuseTracker | undefined
+  /**
+   * For a `live` child of a parent that has sent nothing yet (an `agents:` row, created when the file
+   * loads): the parent's tracker as it stands at the child's first step, if the parent has sent by then.
+   */
+  readonly measureLater?: () => ReuseTracker | undefined
 }
 
 /** What `agents.create()` was asked for that a start depends on. */
@@ -103,7 +110,7 @@ export function childRoutingKey(start: SubagentStart, parent: ParentHandoff, id:
 /** What a child started as `start` from `parent` begins with. */
 export function childSeed(start: SubagentStart, parent: ParentHandoff): ChildSeed {
   if (start === 'fresh') return { entries: [], sessions: new Map(), measureFrom: undefined }
-  if (start === 'live') return { entries: [], sessions: new Map(), measureFrom: parent.reuse }
+  if (start === 'live') return parent.sent ? { entries: [], sessions: new Map(), measureFrom: parent.reuse } : { entries: [], sessions: new Map(), measureFrom: undefined, measureLater: parent.later }
   const sessions = new Map<WireFormat, WireSession<WireFormat>>()
   for (const [format, session] of parent.sessions) sessions.set(format, session.branch())
   return { entries: [...parent.sent!], sessions, measureFrom: parent.reuse }

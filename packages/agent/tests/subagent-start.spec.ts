@@ -80,6 +80,26 @@ describe('dsh-agent: sub-agents that start from their parent (issue 21, item 2)'
       expect(first.report.predictedCachedTokens).to.be.at.most(first.report.reusableTokens)
     })
 
+    it(`${format}: a live child made before its parent's first request (an agents: row) is measured at its first step against what the parent has sent by then`, async () => {
+      const parent = await harness.agents.create({ id: `lead${made++}`, model: MODEL[format] })
+      const child = await harness.agents.create({ id: `child${made++}`, model: MODEL[format], parent })
+      const orphan = await harness.agents.create({ id: `child${made++}`, model: MODEL[format], parent: await harness.agents.create({ id: `lead${made++}`, model: MODEL[format] }) })
+      await withReviewerNotes(child)
+      await parent.stepDetailed('Read the file.', { format })
+      parent.record({ role: 'assistant', content: 'Done.' })
+      await parent.stepDetailed('Now review it.', { format })
+      const first = await child.stepDetailed('Review the cart module.', { format })
+      expect(first.report.breaks[0]).to.deep.include({ kind: 'section', section: 'reviewer:notes', owner: 'reviewer-notes', cause: 'section added: "reviewer:notes"' })
+      expect(first.report.reusableTokens).to.be.greaterThan(1000)
+      // A parent that has still sent nothing gives nothing to measure against.
+      expect((await orphan.stepDetailed('Review it.', { format })).report).to.include({ turn: 1, reusableBytes: 0, predictedCachedTokens: 0 })
+      // Only the first step inherits: the second is measured against the child's own first.
+      await parent.stepDetailed('And the tests.', { format })
+      child.record({ role: 'assistant', content: 'Reviewed.' })
+      const second = await child.stepDetailed('Thanks.', { format })
+      expect(second.report.breaks).to.deep.equal([])
+    })
+
     it(`${format}: a fresh child claims nothing of its parent's cache`, async () => {
       const { parent } = await parentAfterTwoTurns(format)
       const child = await harness.agents.create({ id: `child${made++}`, model: MODEL[format], parent, start: 'fresh' })
