@@ -108,9 +108,10 @@ export function normalizeUsage(shape: UsageFormat, usage: unknown): Usage {
  * the family's routing), or an earlier request outside this agent.
  */
 export function mismatchReason(provider: CacheProvider, reported: number | null, question: Omit<MismatchQuestion, 'reported'>): string | undefined {
-  const family = providerFamily(provider)
-  if (reported === null) return family.notReported ?? 'not reported: the usage carries no cached-token figure'
+  // A family taken out of the table since the request was measured still gets the general words.
+  if (reported === null) return table.get(provider)?.notReported ?? 'not reported: the usage carries no cached-token figure'
   if (reported === question.predictedCachedTokens) return undefined
+  const family = providerFamily(provider)
   const own = family.mismatch({ ...question, reported })
   if (own !== undefined) return own
   return reported < question.predictedCachedTokens
