@@ -124,9 +124,9 @@ export interface StepResult<F extends WireFormat = 'openai-chat'> {
    * provider should serve from cache, and why the prefix broke if it did (R-CACHE-2). `record(reply,
    * { usage })` adds the reported cached tokens (and the likely reason when they differ).
    */
-  report: CacheReport
+  readonly report: CacheReport
   /** The request's size against the agent's model profile, and the compaction advice (`docs/sessions.md`). */
-  budget: ContextBudget
+  readonly budget: ContextBudget
   /**
    * Set on the first step of an agent restored from a ledger: whether the prompt it renders differs
    * from the version the ledger sent last, what the step did about it, where and at what cost (R-LEDGER-8).
