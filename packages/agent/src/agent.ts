@@ -288,7 +288,7 @@ export class Agent {
 
   /** @internal Restores an epoch's mark from a ledger (`agents.restore()`); the baseline entries follow through `restoreEntry`. */
   restoreEpoch(mark: EpochMark): void {
-    this.parts.openEpoch({ ...mark, offered: [mark.predicted], horizon: 0 }, [], false)
+    this.parts.openEpoch({ ...mark, offered: mark.offered ?? [mark.predicted], horizon: mark.horizon ?? 0 }, [], false)
   }
 
   /** @internal What the restored ledger's last request declared (`agents.restore()`, R-LEDGER-9): the first step plans its tools from it. */

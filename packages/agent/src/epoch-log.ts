@@ -32,7 +32,7 @@ export class EpochLog {
    * `live`: a compaction (its first step and reply are awaited), not a restore.
    */
   open(epoch: Epoch, closed: readonly ConversationEntry[], live: boolean): void {
-    const { offered: _offered, horizon: _horizon, reported: _reported, ...mark } = epoch
+    const { reported: _reported, ...mark } = epoch
     this.past.push(...closed, Object.freeze(mark))
     this.epochs.push(epoch)
     this.hidden = epoch.hidden

@@ -79,11 +79,14 @@ export interface EpochMark {
   readonly predicted: ReanchorPrice
   /** The sections taken out of the system prompt, by name and text hash (sorted by name). */
   readonly hidden: readonly HiddenSection[]
+  /** Both re-anchors as planned, and the horizon they were compared over (on the line from ledger format 4). */
+  readonly offered?: readonly ReanchorPrice[]
+  readonly horizon?: number
 }
 
 /** An epoch as the agent lists it (`agent.epochs`): its mark, both re-anchors' prices, and the reported cost once the first reply after it has usage. */
 export interface Epoch extends EpochMark {
-  /** Both re-anchors as planned (a restored epoch has only the chosen one's). */
+  /** Both re-anchors as planned (an epoch restored from a ledger older than format 4 has only the chosen one's). */
   readonly offered: readonly ReanchorPrice[]
   /** The horizon the prices were compared over (later requests per epoch). */
   readonly horizon: number

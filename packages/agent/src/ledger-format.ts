@@ -21,7 +21,7 @@ import type { SubagentStart } from './subagent-start.js'
 import { entryParts, type PromptPart } from './ledger-parts.js'
 import { entryTools } from './ledger-tools.js'
 import type { ContentPart, ConversationEntry, EntrySource, PromptChangePolicy, ReplyFacts, ReplyPart, ToolCall, Usage, WireTool } from 'dsh-wire'
-import type { EpochMark } from './epoch.js'
+import type { EpochMark, ReanchorPrice } from './epoch.js'
 import { canonicalRequest, entryRequest, type RequestFacts } from './ledger-request.js'
 import { canonicalWire, type AgentWireOptions } from './wire-options.js'
 import { isEpochMark, type LedgerItem } from './epoch-log.js'
@@ -30,13 +30,17 @@ import { isEpochMark, type LedgerItem } from './epoch-log.js'
 export const LEDGER_FORMAT = 'dsh-ledger'
 
 /** The format version this package writes (it reads this one and {@link LEDGER_VERSIONS}). */
-export const LEDGER_VERSION = 3
+export const LEDGER_VERSION = 4
 
-/** The format versions this package reads: 1 (no parts), 2 (system-prompt lines record their parts), 3 (lines record the declared tools where they change). */
-export const LEDGER_VERSIONS: readonly LedgerVersion[] = [1, 2, 3]
+/**
+ * The format versions this package reads: 1 (no parts), 2 (system-prompt lines record their parts), 3
+ * (lines record the declared tools where they change), 4 (an epoch's line records both re-anchor offers
+ * and the horizon they were compared over).
+ */
+export const LEDGER_VERSIONS: readonly LedgerVersion[] = [1, 2, 3, 4]
 
 /** A ledger format version this package reads. */
-export type LedgerVersion = 1 | 2 | 3
+export type LedgerVersion = 1 | 2 | 3 | 4
 
 /** Line 1 of a ledger: the agent's facts, as `agents.create()` takes them. */
 export interface LedgerHeader {
@@ -161,15 +165,20 @@ export function entryFields(item: ConversationEntry, promptVersion: number, sect
  * re-anchor, the format and rules it was priced with, what it summarised and how many baseline entry
  * lines follow, the chosen re-anchor's predicted price, the sections it took out.
  */
-export function epochFields(mark: EpochMark): EpochMark {
-  const { predicted: p } = mark
+export function epochFields(mark: EpochMark, version: LedgerVersion = LEDGER_VERSION): EpochMark {
   return {
     epoch: mark.epoch, reanchor: mark.reanchor, format: mark.format, provider: mark.provider, summarised: mark.summarised, baseline: mark.baseline,
-    predicted: {
-      kind: p.kind, available: p.available, requestTokens: p.requestTokens, cachedTokens: p.cachedTokens, writtenTokens: p.writtenTokens,
-      costNow: p.costNow, costPerRequest: p.costPerRequest, total: p.total,
-    },
+    predicted: priceFields(mark.predicted),
     hidden: mark.hidden.map((item) => ({ section: item.section, sha256: item.sha256 })),
+    // Format 4: both offers, as planned, and the horizon they were compared over.
+    ...(version >= 4 ? { offered: (mark.offered ?? [mark.predicted]).map(priceFields), horizon: mark.horizon ?? 0 } : {}),
+  }
+}
+
+function priceFields(p: ReanchorPrice): ReanchorPrice {
+  return {
+    kind: p.kind, available: p.available, requestTokens: p.requestTokens, cachedTokens: p.cachedTokens, writtenTokens: p.writtenTokens,
+    costNow: p.costNow, costPerRequest: p.costPerRequest, total: p.total,
   }
 }
 
@@ -195,7 +204,7 @@ export class LedgerChain {
 
   /** The line of the next entry, or of an epoch's mark. */
   entry(item: LedgerItem): string {
-    if (isEpochMark(item)) return this.push(epochFields(item))
+    if (isEpochMark(item)) return this.push(epochFields(item, this.version))
     const tools = this.version >= 3 ? entryTools(item) : undefined
     if (item.source !== 'system-prompt') return this.push(entryFields(item, this.promptVersion, undefined, tools))
     this.promptVersion++

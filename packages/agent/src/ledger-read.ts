@@ -130,7 +130,7 @@ export function readLedger(input: LedgerInput, options: ReadLedgerOptions = {}):
       return
     }
     if (!('source' in fields) && 'epoch' in fields) {
-      epochs.push({ ...epochMarkOf(line, fields, epochs.length + 1, entries.length), line, hash })
+      epochs.push({ ...epochMarkOf(line, fields, epochs.length + 1, entries.length, header!.version), line, hash })
       return
     }
     if (fields.source === 'system-prompt') promptVersion++

@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import type { Context } from 'cordis'
 import { COMPACTION_SUMMARY_MARKER, exportLedger, LedgerWriter, ledgerLines, type Agent, type LedgerStore, type PromptChangePolicy } from 'dsh-agent'
 import { bootApp, rejection, tool } from 'dsh-testing'
+import { rechain } from './helpers.js'
 
 const LONG = 'Follow the house style for every change you make to the code base. '.repeat(160)
 const RULES = 'Never push to main without a review. '.repeat(40)
@@ -152,6 +153,41 @@ describe('dsh-agent: compaction as epochs (issue 21)', () => {
     expect(again.body).to.equal(live.body)
     expect(restored.epochs.map((epoch) => epoch.reanchor)).to.deep.equal(agent.epochs.map((epoch) => epoch.reanchor))
     expect(exportLedger(restored)).to.equal(exportLedger(agent))
+  })
+
+  it('ledger format 4 keeps both offers and the horizon on an epoch\'s line; an agent restored from format 3 keeps writing the chosen price only, and a format-3 line with offers is refused', async () => {
+    const agent = await agentFor('claude-sonnet-4-5')
+    await talk(agent)
+    const epoch = await agent.compact({ summary: 'First summary.', keep: { turns: 1 } })
+    const line = exportLedger(agent).trim().split('\n').map((text) => JSON.parse(text)).find((fields) => 'epoch' in fields)
+    expect(line.offered.map((offer: { kind: string }) => offer.kind)).to.deep.equal(['stable-opening', 'new-opening'])
+    expect(line.offered).to.deep.equal(epoch.offered.map((offer) => ({ ...offer })))
+    expect(line.horizon).to.equal(epoch.horizon)
+    const ledger = exportLedger(agent)
+    await agent.dispose()
+    const restored = await harness.agents.restore(ledger)
+    expect(restored.epochs.map((item) => [item.offered.length, item.horizon])).to.deep.equal([[2, epoch.horizon]])
+
+    // The same conversation restored from a format-3 ledger before its compaction keeps format 3.
+    const older = await agentFor('claude-sonnet-4-5')
+    await talk(older)
+    const objects = exportLedger(older).trim().split('\n').map((text) => JSON.parse(text) as Record<string, unknown>)
+    objects[0].version = 3
+    await older.dispose()
+    const three = await harness.agents.restore(rechain(objects))
+    await three.compact({ summary: 'First summary.', keep: { turns: 1 } })
+    const lines = exportLedger(three).trim().split('\n').map((text) => JSON.parse(text) as Record<string, unknown>)
+    const mark = lines.find((fields) => 'epoch' in fields)!
+    expect([lines[0].version, 'offered' in mark, 'horizon' in mark]).to.deep.equal([3, false, false])
+    const chosen = three.epochs[0].reanchor
+    await three.dispose()
+    const again = await harness.agents.restore(rechain(lines))
+    expect(again.epochs.map((item) => item.offered.map((offer) => offer.kind))).to.deep.equal([[chosen]])
+    await again.dispose()
+    // A format-3 ledger whose epoch line carries a format-4 key is refused, naming the format.
+    const stray = lines.map((fields) => ('epoch' in fields ? { ...fields, offered: line.offered, horizon: line.horizon } : fields))
+    const refused = await rejection(harness.agents.restore(rechain(stray)))
+    expect(refused.message).to.match(/an epoch line has no key "offered" \(it is written from ledger format 4; this ledger is format 3\)$/)
   })
 
   it('a LedgerWriter synced before and after a compaction stores exactly the exported ledger, the epoch line included', async () => {

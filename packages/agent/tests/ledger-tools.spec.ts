@@ -34,7 +34,7 @@ describe('dsh-agent: the ledger records the declared tools where they change (R-
     expect(toolLines(ledger)).to.deep.equal([[2, ['read']]])
     const parsed = readLedger(ledger)
     expect(parsed.tools).to.equal(true)
-    expect(parsed.header.version).to.equal(3)
+    expect(parsed.header.version).to.equal(4)
     expect(declaredTools(parsed.entries)).to.deep.equal([tool('read')])
     expect(request.tools!.map((t) => t.function.name)).to.deep.equal(['read'])
   })

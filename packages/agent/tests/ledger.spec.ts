@@ -196,9 +196,9 @@ describe('dsh-agent: the ledger (R-LEDGER)', () => {
       const removed = await refusal(join(lines(text).slice(1)))
       expect(removed).to.deep.include({ code: 'AGENT_LEDGER_BAD_HEADER', details: { line: 1, problem: 'expected "format": "dsh-ledger" on the first line, found no format (was the header removed?)' } })
       const all = objects(text)
-      all[0].version = 4
+      all[0].version = 5
       all[0].tokenizer = 'o200k_base' // a later version's key: the version is what is reported
-      expect((await refusal(rechain(all))).message).to.equal('ledger line 1: not a dsh ledger header: version 4 is not one this version of dsh-agent reads (1, 2, 3)')
+      expect((await refusal(rechain(all))).message).to.equal('ledger line 1: not a dsh ledger header: version 5 is not one this version of dsh-agent reads (1, 2, 3, 4)')
       expect(await refusal('')).to.deep.include({ code: 'AGENT_LEDGER_BAD_HEADER', details: { line: 1, problem: 'the ledger is empty' } })
     })
 

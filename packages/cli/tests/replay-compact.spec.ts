@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readLedger } from 'dsh-agent'
 import { replayDeployment } from '../src/commands/replay.js'
+import { offerWords } from '../src/replay-session.js'
+import { rechain } from '../../agent/tests/helpers.js'
 import { parseReplayScript } from '../src/replay-script.js'
 import { fixture, runInProcess, QUIET } from './helpers.js'
 
@@ -65,7 +67,9 @@ describe('dsh-prompt replay: compact turns (issue 21)', () => {
       const figure = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 2 })
       expect(text.stdout).to.contain([
         `epoch 1: stable-opening, predicted ${figure(epoch.predicted.costNow)} now (+${figure(epoch.predicted.costPerRequest)}/request), reported 560 (line ${mark}): the summary replaced ${epoch.summarised} entries; the epoch starts with ${epoch.baseline} entries, sent with request 4`,
-        `  re-anchor stable-opening, priced with ${epoch.provider}'s caching rules for anthropic in token-equivalents: reads ${figure(epoch.predicted.cachedTokens)}, writes ${figure(epoch.predicted.writtenTokens)} tokens now; +${figure(epoch.predicted.costPerRequest)} per later request (the ledger keeps the chosen re-anchor's price only)`,
+        `  re-anchors priced with ${epoch.provider}'s caching rules for anthropic, in token-equivalents, over ${epoch.horizon} later requests:`,
+        // Ledger format 4 keeps both offers, shown in replay's words.
+        ...epoch.offered.map((offer) => `    offered ${offerWords(offer, epoch)}`),
         `  predicted ${figure(epoch.predicted.costNow)} now, reported 560 (600 of 1,000 input tokens cached)`,
         '',
         `request 4 (lines ${mark + 1}-`,
@@ -77,6 +81,13 @@ describe('dsh-prompt replay: compact turns (issue 21)', () => {
       expect(parsed.lines).to.equal(lines)
       expect(parsed.turns.flatMap((turn) => turn.carried ? [[turn.turn, turn.carried.map((item) => item.line)]] : [])).to.deep.equal([[4, Array.from({ length: epoch.baseline }, (_, i) => mark + 1 + i)]])
       expect(parsed.epochs.map((item) => [item.epoch, item.reanchor, item.firstRequest, item.reported])).to.deep.equal([[1, 'stable-opening', 4, { inputTokens: 1000, cachedTokens: 600, costNow: 560 }]])
+      // A ledger of format 3 keeps the chosen re-anchor's price only, and the words say so.
+      const older = join(dir, 'format-3.jsonl')
+      const objects = result.ledger!.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+      writeFileSync(older, rechain(objects.map(({ offered: _offered, horizon: _horizon, ...fields }, i) => (i === 0 ? { ...fields, version: 3 } : fields))))
+      const three = await runInProcess(['history', older])
+      expect(three.code, three.stderr).to.equal(0)
+      expect(three.stdout).to.contain(`  re-anchor stable-opening, priced with ${epoch.provider}'s caching rules for anthropic in token-equivalents: reads ${figure(epoch.predicted.cachedTokens)}, writes ${figure(epoch.predicted.writtenTokens)} tokens now; +${figure(epoch.predicted.costPerRequest)} per later request (a ledger older than format 4 keeps the chosen re-anchor's price only)`)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
