@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto'
 import type { Agent } from './agent.js'
 import type { SubagentStart } from './subagent-start.js'
 import { entryParts, type PromptPart } from './ledger-parts.js'
-import { entryTools } from './ledger-tools.js'
+import { entryToolOwners, entryTools } from './ledger-tools.js'
 import type { ContentPart, ConversationEntry, EntrySource, PromptChangePolicy, ReplyFacts, ReplyPart, ToolCall, Usage, WireTool } from 'dsh-wire'
 import type { EpochMark, ReanchorPrice } from './epoch.js'
 import { canonicalRequest, entryRequest, type RequestFacts } from './ledger-request.js'
@@ -83,6 +83,8 @@ export interface LedgerEntryFields {
   reply?: ReplyFacts
   /** The tool schemas the requests declare from this line on, where the declaration changed (format version 3). */
   tools?: WireTool[]
+  /** The plugin behind each of `tools` (`null`: none known), from format version 4 (R-LEDGER-11). */
+  toolOwners?: (string | null)[]
   /** With the TTL plan or a price table: the time and breakpoints of the request a reply answers (R-LEDGER-10). */
   request?: RequestFacts
   /** How many system-prompt entries the record holds up to and including this one (0 before the first). */
@@ -141,7 +143,9 @@ export function canonicalHeader(facts: LedgerHeader): LedgerHeader {
  * system-prompt version's parts (written from format version 2 when they are known); `tools`, the
  * declaration that changed at this entry (written from format version 3).
  */
-export function entryFields(item: ConversationEntry, promptVersion: number, sections?: readonly PromptPart[], tools?: readonly WireTool[]): LedgerEntryFields {
+export function entryFields(
+  item: ConversationEntry, promptVersion: number, sections?: readonly PromptPart[], tools?: readonly WireTool[], toolOwners?: readonly (string | null)[],
+): LedgerEntryFields {
   const fields: LedgerEntryFields = { role: item.role, source: item.source, promptVersion, content: item.content }
   if (item.role === 'system' && item.reanchor !== undefined) fields.reanchor = item.reanchor
   if (sections !== undefined) fields.sections = sections as PromptPart[]
@@ -155,6 +159,7 @@ export function entryFields(item: ConversationEntry, promptVersion: number, sect
   if (item.usage !== undefined) fields.usage = item.usage
   if (item.reply !== undefined) fields.reply = item.reply
   if (tools !== undefined) fields.tools = tools as WireTool[]
+  if (tools !== undefined && toolOwners !== undefined) fields.toolOwners = toolOwners as (string | null)[]
   const request = entryRequest(item)
   if (request !== undefined) fields.request = canonicalRequest(request)
   return fields
@@ -206,9 +211,10 @@ export class LedgerChain {
   entry(item: LedgerItem): string {
     if (isEpochMark(item)) return this.push(epochFields(item, this.version))
     const tools = this.version >= 3 ? entryTools(item) : undefined
-    if (item.source !== 'system-prompt') return this.push(entryFields(item, this.promptVersion, undefined, tools))
+    const owners = this.version >= 4 ? entryToolOwners(item) : undefined
+    if (item.source !== 'system-prompt') return this.push(entryFields(item, this.promptVersion, undefined, tools, owners))
     this.promptVersion++
-    return this.push(entryFields(item, this.promptVersion, this.version >= 2 ? entryParts(item) : undefined, tools))
+    return this.push(entryFields(item, this.promptVersion, this.version >= 2 ? entryParts(item) : undefined, tools, owners))
   }
 
   private push(fields: object): string {

@@ -16,7 +16,7 @@ import {
   canonicalHeader, entryFields, LEDGER_FORMAT, LEDGER_VERSIONS, lineHash, writeLine, type LedgerEntryFields, type LedgerHeader, type LedgerVersion,
 } from './ledger-format.js'
 import { checkSections } from './ledger-parts-read.js'
-import { checkTools } from './ledger-tools.js'
+import { checkToolOwners, checkTools } from './ledger-tools.js'
 import { keepEntryRequest, requestFactsShape } from './ledger-request.js'
 import { checkedWire } from './wire-options.js'
 
@@ -137,9 +137,10 @@ export function readLedger(input: LedgerInput, options: ReadLedgerOptions = {}):
     const checked = checkEntry(line, fields, promptVersion, header!.version)
     const sections = checked.sections === undefined ? undefined : checkSections(line, checked.sections, checked.content as string)
     const tools = checked.tools === undefined ? undefined : checkTools(line, checked.tools)
+    const owners = checked.toolOwners === undefined ? undefined : checkToolOwners(line, checked.toolOwners, tools)
     const item = recordedEntry(line, checked)
     if (checked.request !== undefined) keepEntryRequest(item, shaped(line, () => requestFactsShape(checked.request)))
-    const canonical = entryFields(item, promptVersion, sections, tools)
+    const canonical = entryFields(item, promptVersion, sections, tools, owners)
     checkCanonical(line, fields, canonical)
     entries.push({ ...canonical, line, hash })
   })
@@ -194,7 +195,7 @@ function shaped<T>(line: number, read: () => T): T {
 function checkEntry(line: number, fields: Record<string, unknown>, promptVersion: number, version: LedgerVersion): LedgerEntryFields {
   const { source, role } = fields
   const known = typeof source === 'string' && Object.hasOwn(ENTRY_KEYS, source) ? (source === 'system-prompt' && version >= 2 ? SYSTEM_KEYS_V2 : ENTRY_KEYS[source]) : undefined
-  const allowed = known && version >= 3 ? { has: (key: string) => key === 'tools' || known.has(key) } : known
+  const allowed = known && version >= 3 ? { has: (key: string) => key === 'tools' || (version >= 4 && key === 'toolOwners') || known.has(key) } : known
   if (!allowed) throw ledgerBadLine(line, `unknown source ${JSON.stringify(source)} (expected one of ${Object.keys(ENTRY_KEYS).join(', ')})`)
   if (role !== ROLE_OF[source as string]) throw ledgerBadLine(line, `a ${source} entry has role "${ROLE_OF[source as string]}", found ${JSON.stringify(role)}`)
   for (const key of Object.keys(fields)) if (!allowed.has(key)) throw ledgerBadLine(line, `a ${source} entry has no key ${JSON.stringify(key)}`)

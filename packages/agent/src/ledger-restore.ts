@@ -40,7 +40,7 @@ export function replayEntries(agent: Agent, entries: readonly LedgerLine[], epoc
         throw ledgerInvalidEntry(line.line, error as Error)
       }
       // The declared tools the line recorded: a writer writes them again, and the agent's next change is measured from them.
-      if (line.tools !== undefined) restoreEntryTools(agent, agent.ledgerItems(agent.ledgerLength - 1)[0] as ConversationEntry, line.tools)
+      if (line.tools !== undefined) restoreEntryTools(agent, agent.ledgerItems(agent.ledgerLength - 1)[0] as ConversationEntry, line.tools, line.toolOwners)
     } else {
       // Read (and its user input's parts checked) by readLedger, through entry-shape.ts.
       // A tool-change note keeps the tools it added through an append path (R-TOOL-13).
@@ -50,7 +50,7 @@ export function replayEntries(agent: Agent, entries: readonly LedgerLine[], epoc
         : { role: 'user', content: line.content as string, parts: line.parts as ContentPart[], ...added }, line.source)
       // A version's sections (checked against its text by readLedger): a writer writes them again as they were.
       if (line.sections !== undefined) keepEntryParts(item, line.sections)
-      if (line.tools !== undefined) restoreEntryTools(agent, item, line.tools)
+      if (line.tools !== undefined) restoreEntryTools(agent, item, line.tools, line.toolOwners)
       agent.restoreEntry(item)
     }
   })

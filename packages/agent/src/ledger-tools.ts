@@ -17,18 +17,25 @@ import type { RestoredDeclaration } from './tool-changes.js'
 import { removedIn } from './tool-change-note.js'
 
 const toolsOfEntry = new WeakMap<ConversationEntry, readonly WireTool[]>()
+const ownersOfEntry = new WeakMap<ConversationEntry, readonly (string | null)[]>()
 
 /** The tool list recorded with `entry` (the declaration that changed there), or `undefined`. */
 export function entryTools(entry: ConversationEntry): readonly WireTool[] | undefined {
   return toolsOfEntry.get(entry)
 }
 
+/** The plugin behind each tool of `entryTools(entry)`, index for index (`null`: none known), or `undefined` (format 4, R-LEDGER-11). */
+export function entryToolOwners(entry: ConversationEntry): readonly (string | null)[] | undefined {
+  return ownersOfEntry.get(entry)
+}
+
 /** What one agent's ledger has declared so far, and a declaration still waiting for an entry to carry it. */
 interface ToolsLedgered {
   /** The JSON of the last list the ledger records (`[]` before any). */
   json: string
-  /** The list the latest request declared, when no entry carries it yet. */
+  /** The list the latest request declared, when no entry carries it yet, and the plugin behind each of its tools. */
   pending?: readonly WireTool[]
+  pendingOwners?: readonly (string | null)[]
   /** The list object the latest request declared (an unchanged declaration is the same object: no JSON to compare). */
   seen?: readonly WireTool[]
 }
@@ -42,8 +49,11 @@ function stateOf(agent: object): ToolsLedgered {
   return state
 }
 
-/** A step's request declared `tools` and added `added` to the record: the first added entry carries the list when it changed. */
-export function ledgerToolsSent(agent: object, tools: readonly WireTool[], added: readonly ConversationEntry[]): void {
+/**
+ * A step's request declared `tools` and added `added` to the record: the first added entry carries the
+ * list when it changed, with the plugin behind each tool (`ownerOf`, as the step's tool plan names them).
+ */
+export function ledgerToolsSent(agent: object, tools: readonly WireTool[], added: readonly ConversationEntry[], ownerOf: (name: string) => string | null): void {
   const state = stateOf(agent)
   if (tools === state.seen) {
     if (state.pending && added.length) carry(state, added[0])
@@ -62,6 +72,7 @@ export function ledgerToolsSent(agent: object, tools: readonly WireTool[], added
     return
   }
   state.pending = Object.freeze([...tools])
+  state.pendingOwners = Object.freeze(tools.map((tool) => ownerOf(tool.name)))
   if (added.length) carry(state, added[0])
 }
 
@@ -71,16 +82,28 @@ export function ledgerToolsRecorded(agent: object, entry: ConversationEntry): vo
   if (state?.pending) carry(state, entry)
 }
 
-/** @internal A restore put `entry` back with the tools its line recorded. */
-export function restoreEntryTools(agent: object, entry: ConversationEntry, tools: readonly WireTool[]): void {
+/** @internal A restore put `entry` back with the tools its line recorded (and their owners, from format 4). */
+export function restoreEntryTools(agent: object, entry: ConversationEntry, tools: readonly WireTool[], owners?: readonly (string | null)[]): void {
   toolsOfEntry.set(entry, tools)
+  if (owners !== undefined) ownersOfEntry.set(entry, owners)
   stateOf(agent).json = JSON.stringify(tools)
 }
 
 function carry(state: ToolsLedgered, entry: ConversationEntry): void {
   toolsOfEntry.set(entry, state.pending!)
+  if (state.pendingOwners !== undefined) ownersOfEntry.set(entry, state.pendingOwners)
   state.json = JSON.stringify(state.pending)
   state.pending = undefined
+  state.pendingOwners = undefined
+}
+
+/** The checked, frozen copy of a line's `toolOwners`: one plugin name or `null` per tool of its `tools` (`AGENT_LEDGER_BAD_LINE`). */
+export function checkToolOwners(line: number, value: unknown, tools: readonly WireTool[] | undefined): (string | null)[] {
+  if (tools === undefined) throw ledgerBadLine(line, 'toolOwners: a line has them only beside its tools')
+  if (!Array.isArray(value) || value.length !== tools.length || value.some((owner) => owner !== null && (typeof owner !== 'string' || !owner))) {
+    throw ledgerBadLine(line, `toolOwners: must be one plugin name (or null) per tool, ${tools.length} in all`)
+  }
+  return Object.freeze([...value]) as (string | null)[]
 }
 
 /** The checked, frozen copy of a line's `tools` (`AGENT_LEDGER_BAD_LINE` naming the line and the tool). */
@@ -133,7 +156,8 @@ export function restoredDeclaration(lines: readonly LedgerToolsLine[], epochs: r
   // A request whose append path was closed declared the appended tools in its list: they are declared now.
   const declared = lines[last].tools!
   for (const tool of declared) appended.delete(tool.name)
-  return { declared, appended: [...appended.values()], told, reset }
+  const owners = lines[last].toolOwners
+  return { declared, appended: [...appended.values()], told, reset, ...(owners === undefined ? {} : { owners: new Map(declared.map((tool, i) => [tool.name, owners[i]])) }) }
 }
 
 /** The fields of a ledger line `restoredDeclaration()` reads. */
@@ -141,5 +165,6 @@ export interface LedgerToolsLine {
   readonly source: string
   readonly content?: unknown
   readonly tools?: readonly WireTool[]
+  readonly toolOwners?: readonly (string | null)[]
   readonly toolAdditions?: readonly WireTool[]
 }

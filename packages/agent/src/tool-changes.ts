@@ -49,6 +49,8 @@ export interface RestoredDeclaration {
   /** The keys of what the notes since the epoch told (`removed:<tool>`). */
   readonly told: readonly string[]
   readonly reset: boolean
+  /** The plugin behind each declared tool, as the ledger recorded it (format 4), by name. */
+  readonly owners?: ReadonlyMap<string, string | null>
 }
 
 /** An agent's declared tools, request by request, under its policy. */
@@ -86,6 +88,12 @@ export class ToolDeclarations {
     this.appended = state.appended
     this.told = new Set(state.told)
     this.reset = state.reset
+    if (state.owners !== undefined) this.owners = new Map(state.owners)
+  }
+
+  /** The plugin behind the tool `name` as of the latest committed request (`null`: none known). */
+  ownerOf(name: string): string | null {
+    return this.owners.get(name) ?? null
   }
 
   /**

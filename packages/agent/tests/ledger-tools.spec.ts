@@ -96,4 +96,18 @@ describe('dsh-agent: the ledger records the declared tools where they change (R-
     const older = good.map((line, index) => index === 0 ? { ...line, version: 2 } : line)
     expect(thrown(() => readLedger(rechain(older)))).to.have.property('message').that.contains('has no key "tools"')
   })
+
+  it('format 4 records the plugin behind each declared tool (toolOwners, R-LEDGER-11); a list of another length, or owners without tools, is AGENT_LEDGER_BAD_LINE; a format-3 line with them is refused', async () => {
+    const { agent } = await withTools()
+    await agent.step('hi')
+    const good = objects(exportLedger(agent))
+    expect([good[0].version, good[1].tools !== undefined, good[1].toolOwners]).to.deep.equal([4, true, ['host']])
+    expect(readLedger(rechain(good)).entries[0].toolOwners).to.deep.equal(['host'])
+    const long = good.map((line, index) => index === 1 ? { ...line, toolOwners: ['host', 'other'] } : line)
+    expect(thrown(() => readLedger(rechain(long)))).to.deep.include({ code: 'AGENT_LEDGER_BAD_LINE', message: 'ledger line 2: toolOwners: must be one plugin name (or null) per tool, 1 in all' })
+    const alone = good.map((line, index) => index === 2 ? { ...line, toolOwners: ['host'] } : line)
+    expect(thrown(() => readLedger(rechain(alone)))).to.have.property('message').that.equals('ledger line 3: toolOwners: a line has them only beside its tools')
+    const three = good.map((line, index) => index === 0 ? { ...line, version: 3 } : line)
+    expect(thrown(() => readLedger(rechain(three)))).to.have.property('message').that.contains('has no key "toolOwners"')
+  })
 })

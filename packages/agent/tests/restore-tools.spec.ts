@@ -56,7 +56,7 @@ describe('dsh-agent: a restored agent declares what its ledger last declared (R-
     })
   }
 
-  it('a tool whose plugin is not loaded on the worker that restores goes inert with one note, and the tools do not break', async () => {
+  it('a tool whose plugin is not loaded on the worker that restores goes inert with one note, named with the plugin its ledger recorded (format 4), and the tools do not break', async () => {
     const { host } = await boot()
     const agent = await create(host)
     await agent.stepDetailed('Hi.', { format: 'anthropic' })
@@ -68,7 +68,7 @@ describe('dsh-agent: a restored agent declares what its ledger last declared (R-
     expect(next.report.breaks).to.deep.equal([])
     // Its guidance stays too, as the ledger's last version sent it (R-TOOL-12).
     expect(next.report.toolChanges).to.deep.equal([{
-      tool: 'write', kind: 'removed', owner: null, handling: 'inert', breaks: false, cost: 0, kept: [{ section: 'tool:write', owner: 'lender' }],
+      tool: 'write', kind: 'removed', owner: 'lender', handling: 'inert', breaks: false, cost: 0, kept: [{ section: 'tool:write', owner: 'lender' }],
     }])
     const notes = restored.conversation.filter((item) => typeof item.content === 'string' && item.content.startsWith('[tools changed'))
     expect(notes).to.have.length(1)

@@ -91,7 +91,7 @@ describe('dsh-prompt: diffs with a bounded cost', () => {
       // A ledger of format version 1 (no parts, no tools), where versions are compared block by block at blank lines.
       const lines = exportLedger(agent).trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
       const file = join(dir, 'ledger.jsonl')
-      writeFileSync(file, rechain(lines.map(({ sections: _, tools: _tools, ...fields }, i) => (i === 0 ? { ...fields, version: 1 } : fields))))
+      writeFileSync(file, rechain(lines.map(({ sections: _, tools: _tools, toolOwners: _owners, ...fields }, i) => (i === 0 ? { ...fields, version: 1 } : fields))))
       const text = await cli(['history', file], { timeout: 40_000 })
       expect(text.code).to.equal(0)
       expect(text.stdout).to.contain('\n      (more than 1,000 sections were added or removed: section n is compared with section n)\n      section 1: unchanged\n      section 2: changed\n')

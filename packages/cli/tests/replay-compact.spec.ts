@@ -84,7 +84,7 @@ describe('dsh-prompt replay: compact turns (issue 21)', () => {
       // A ledger of format 3 keeps the chosen re-anchor's price only, and the words say so.
       const older = join(dir, 'format-3.jsonl')
       const objects = result.ledger!.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
-      writeFileSync(older, rechain(objects.map(({ offered: _offered, horizon: _horizon, ...fields }, i) => (i === 0 ? { ...fields, version: 3 } : fields))))
+      writeFileSync(older, rechain(objects.map(({ offered: _offered, horizon: _horizon, toolOwners: _owners, ...fields }, i) => (i === 0 ? { ...fields, version: 3 } : fields))))
       const three = await runInProcess(['history', older])
       expect(three.code, three.stderr).to.equal(0)
       expect(three.stdout).to.contain(`  re-anchor stable-opening, priced with ${epoch.provider}'s caching rules for anthropic in token-equivalents: reads ${figure(epoch.predicted.cachedTokens)}, writes ${figure(epoch.predicted.writtenTokens)} tokens now; +${figure(epoch.predicted.costPerRequest)} per later request (a ledger older than format 4 keeps the chosen re-anchor's price only)`)
