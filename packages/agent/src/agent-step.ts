@@ -99,7 +99,7 @@ export async function runStep<F extends WireFormat, X extends object>(parts: Age
     throw error
   }
   // The ledger records the declared tools where they change (ledger-tools.ts).
-  ledgerToolsSent(agent, tools.declared, added, (name) => parts.tools.ownerOf(name))
+  ledgerToolsSent(agent, tools.declared, added, parts.tools)
   const { conversationId, maxTokens, breakpoints } = options
   if (asked === undefined) parts.diagnosed.delete(format)
   else parts.diagnosed.add(format)

@@ -51,9 +51,10 @@ function stateOf(agent: object): ToolsLedgered {
 
 /**
  * A step's request declared `tools` and added `added` to the record: the first added entry carries the
- * list when it changed, with the plugin behind each tool (`ownerOf`, as the step's tool plan names them).
+ * list when it changed, with the plugin behind each tool (`owners`: the agent's tool declarations, as the
+ * step's tool plan left them).
  */
-export function ledgerToolsSent(agent: object, tools: readonly WireTool[], added: readonly ConversationEntry[], ownerOf: (name: string) => string | null): void {
+export function ledgerToolsSent(agent: object, tools: readonly WireTool[], added: readonly ConversationEntry[], owners: { ownerOf(name: string): string | null }): void {
   const state = stateOf(agent)
   if (tools === state.seen) {
     if (state.pending && added.length) carry(state, added[0])
@@ -72,7 +73,7 @@ export function ledgerToolsSent(agent: object, tools: readonly WireTool[], added
     return
   }
   state.pending = Object.freeze([...tools])
-  state.pendingOwners = Object.freeze(tools.map((tool) => ownerOf(tool.name)))
+  state.pendingOwners = Object.freeze(tools.map((tool) => owners.ownerOf(tool.name)))
   if (added.length) carry(state, added[0])
 }
 

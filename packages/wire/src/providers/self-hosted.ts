@@ -2,8 +2,8 @@
  * What the families of self-hosted engines share (llama.cpp, vLLM, SGLang): an engine computes at
  * least the last token of a prompt, so a prompt its cache holds whole reuses all but that token; and
  * vLLM and SGLang reuse only whole blocks or pages of tokens (a unit of 1 for llama.cpp and SGLang's
- * default). The sizes a harness gives a family are checked here, and the engines whose tokenizer is not
- * in the stack share one labelled estimate.
+ * default). The sizes a harness gives a family are checked here, and vLLM's and SGLang's families are
+ * one shape (`unitEngineFamily`) with their own words.
  * @module
  */
 import { invalidProviderOption } from '../errors.js'
@@ -24,5 +24,45 @@ export function tokenUnit(family: string, option: string, value: number | undefi
 }
 
 /** The counter of an engine whose model's tokenizer is not installed: the o200k estimate, labelled so. */
-export const servedModelEstimate: ProviderFamily['tokenizer'] = () =>
+const servedModelEstimate: ProviderFamily['tokenizer'] = () =>
   loadO200k().then((counter) => labelled(counter, 'estimate (o200k_base; the served model\'s tokenizer is not installed)'))
+
+/** What differs between two engines whose cache reuses whole units of a shared token prefix (vLLM's blocks, SGLang's pages). */
+export interface UnitEngine {
+  readonly name: string
+  readonly formats: readonly string[]
+  /** The unit of a hit, in tokens. */
+  readonly unit: number
+  /** Why the rules serve less than the shared prefix (the report's `limit`). */
+  readonly limit: string
+  /** Why the reported count is less than a unit off the prediction. */
+  readonly granularity: string
+  /** Why it is further below. */
+  readonly miss: string
+  /** Why a usage carries no count. */
+  readonly notReported: string
+}
+
+/**
+ * The family of an engine whose model's tokenizer is not installed and whose cache serves the shared
+ * prefix in whole units, never the prompt's last token ({@link heldPrefixTokens}); its OpenAI-shaped
+ * usage is read by the format's own reader, and nothing routes a request to the server that holds it.
+ */
+export function unitEngineFamily(engine: UnitEngine): ProviderFamily {
+  const { unit } = engine
+  return Object.freeze<ProviderFamily>({
+    name: engine.name,
+    formats: Object.freeze([...engine.formats]),
+    tokenizer: servedModelEstimate,
+    usage: Object.freeze({}),
+    predict: ({ requestTokens, reusableTokens }) => ({ cachedTokens: heldPrefixTokens(requestTokens, reusableTokens, unit), limit: engine.limit }),
+    // A count equal to the prediction never reaches here, so with a unit of one token only a miss is left.
+    mismatch: ({ predictedCachedTokens, reported }) => {
+      if (Math.abs(reported - predictedCachedTokens) < unit) return engine.granularity
+      if (reported < predictedCachedTokens) return engine.miss
+      return undefined
+    },
+    notReported: engine.notReported,
+    routing: Object.freeze({}),
+  })
+}

@@ -18,7 +18,7 @@
  * @module
  */
 import type { ProviderFamily } from '../provider-family.js'
-import { heldPrefixTokens, servedModelEstimate, tokenUnit } from './self-hosted.js'
+import { heldPrefixTokens, tokenUnit, unitEngineFamily } from './self-hosted.js'
 
 /** The page size of an SGLang server started without `--page-size` (S1). */
 export const SGLANG_PAGE = 1
@@ -39,24 +39,16 @@ export interface SglangOptions {
 /** The SGLang family for a server started with `options.pageSize` (1 by default). */
 export function sglangFamily(options: SglangOptions = {}): ProviderFamily {
   const page = tokenUnit(options.name ?? 'sglang', 'pageSize', options.pageSize, SGLANG_PAGE)
-  return Object.freeze<ProviderFamily>({
+  return unitEngineFamily({
     name: options.name ?? 'sglang',
-    formats: Object.freeze(['openai-chat']),
-    tokenizer: servedModelEstimate,
-    usage: Object.freeze({}),
-    predict: ({ requestTokens, reusableTokens }) => ({
-      cachedTokens: sglangCachedTokens(requestTokens, reusableTokens, page),
-      limit: page === 1
-        ? 'the whole prompt is in the radix cache: the server computes its last token again (S2)'
-        : `unit granularity: whole ${page}-token pages, and a prompt held whole computes its last token again (S1, S2)`,
-    }),
-    mismatch: ({ predictedCachedTokens, reported }) => {
-      if (page > 1 && Math.abs(reported - predictedCachedTokens) < page) return `unit granularity: SGLang serves whole ${page}-token pages of the served model's tokens, and the o200k estimate differs from that tokenizer (S1)`
-      if (reported < predictedCachedTokens) return 'cache miss: SGLang evicted the prefix from its radix tree (least recently used leaves first, when it needed room), the server restarted, the radix cache is off (--disable-radix-cache), or the request reached another replica (S4)'
-      return undefined
-    },
+    formats: ['openai-chat'],
+    unit: page,
+    limit: page === 1
+      ? 'the whole prompt is in the radix cache: the server computes its last token again (S2)'
+      : `unit granularity: whole ${page}-token pages, and a prompt held whole computes its last token again (S1, S2)`,
+    granularity: `unit granularity: SGLang serves whole ${page}-token pages of the served model's tokens, and the o200k estimate differs from that tokenizer (S1)`,
+    miss: 'cache miss: SGLang evicted the prefix from its radix tree (least recently used leaves first, when it needed room), the server restarted, the radix cache is off (--disable-radix-cache), or the request reached another replica (S4)',
     notReported: 'not reported: SGLang reports cached tokens only when started with --enable-cache-report (S3)',
-    routing: Object.freeze({}),
   })
 }
 

@@ -18,7 +18,7 @@
  * @module
  */
 import type { ProviderFamily } from '../provider-family.js'
-import { heldPrefixTokens, servedModelEstimate, tokenUnit } from './self-hosted.js'
+import { heldPrefixTokens, tokenUnit, unitEngineFamily } from './self-hosted.js'
 
 /** The block size of a vLLM server started without `--block-size`, for attention models (V1). */
 export const VLLM_BLOCK = 16
@@ -39,22 +39,14 @@ export interface VllmOptions {
 /** The vLLM family for a server started with `options.blockSize` (16 by default). */
 export function vllmFamily(options: VllmOptions = {}): ProviderFamily {
   const block = tokenUnit(options.name ?? 'vllm', 'blockSize', options.blockSize, VLLM_BLOCK)
-  return Object.freeze<ProviderFamily>({
+  return unitEngineFamily({
     name: options.name ?? 'vllm',
-    formats: Object.freeze(['openai-chat', 'openai-responses']),
-    tokenizer: servedModelEstimate,
-    usage: Object.freeze({}),
-    predict: ({ requestTokens, reusableTokens }) => ({
-      cachedTokens: vllmCachedTokens(requestTokens, reusableTokens, block),
-      limit: `unit granularity: whole ${block}-token blocks, and a prompt held whole computes its last token again (V1, V2)`,
-    }),
-    mismatch: ({ predictedCachedTokens, reported }) => {
-      if (Math.abs(reported - predictedCachedTokens) < block) return `unit granularity: vLLM serves whole ${block}-token blocks of the served model's tokens, and the o200k estimate differs from that tokenizer (V1)`
-      if (reported < predictedCachedTokens) return 'cache miss: vLLM evicted the blocks (least recently used first, when it needed room), the server restarted, prefix caching is off (--no-enable-prefix-caching), or the request reached another replica (V4)'
-      return undefined
-    },
+    formats: ['openai-chat', 'openai-responses'],
+    unit: block,
+    limit: `unit granularity: whole ${block}-token blocks, and a prompt held whole computes its last token again (V1, V2)`,
+    granularity: `unit granularity: vLLM serves whole ${block}-token blocks of the served model's tokens, and the o200k estimate differs from that tokenizer (V1)`,
+    miss: 'cache miss: vLLM evicted the blocks (least recently used first, when it needed room), the server restarted, prefix caching is off (--no-enable-prefix-caching), or the request reached another replica (V4)',
     notReported: 'not reported: vLLM reports cached tokens only when started with --enable-prompt-tokens-details (V3)',
-    routing: Object.freeze({}),
   })
 }
 
